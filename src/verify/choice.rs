@@ -1,0 +1,454 @@
+//! Choice sets: which answers exist for a question, how they are written, and how to find
+//! them in the question text. Not for reading answers: that is the verifier's job.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// How a question writes its options, and so how a choice is printed back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Notation {
+    /// ① ② ③ … (up to ⑩), the usual Korean exam form.
+    Circled,
+    /// 1 2 3 …, written `(1) …` or `1. …` in the question.
+    Number,
+    /// A B C …, written `A. …` or `(A) …` in the question.
+    Letter,
+    /// ○ / × (also written O / X): index 1 is ○, index 2 is ×.
+    Ox,
+}
+
+impl Notation {
+    /// The stable name used in `choices` specs and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Notation::Circled => "circled",
+            Notation::Number => "number",
+            Notation::Letter => "letter",
+            Notation::Ox => "ox",
+        }
+    }
+}
+
+/// One option of a choice set, as a 0-based position; print it with [`ChoiceSet::label`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Choice(u8);
+
+impl Choice {
+    /// The choice at 0-based position `index`.
+    pub fn from_index(index: usize) -> Option<Choice> {
+        u8::try_from(index).ok().map(Choice)
+    }
+    /// 0-based position in the set.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+    /// 1-based position in the set (○ = 1, × = 2), as reports print it.
+    pub fn position(self) -> usize {
+        self.0 as usize + 1
+    }
+}
+
+/// The answers a question allows, with the option texts when the question shows them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChoiceSet {
+    notation: Notation,
+    count: u8,
+    options: Vec<String>,
+}
+
+/// Why a `choices` spec or a choice set could not be built.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ChoiceSetError {
+    #[error("unknown choice notation `{0}` (expected circled:N, number:N, letter:N or ox)")]
+    UnknownNotation(String),
+    #[error("choice count `{0}` is not a number from 2 to 10")]
+    BadCount(String),
+}
+
+/// The most options any notation supports (⑩, 10, J).
+pub const MAX_CHOICES: u8 = 10;
+
+impl ChoiceSet {
+    /// A set of `count` choices (2..=10; O/X always has 2) without option texts.
+    pub fn new(notation: Notation, count: u8) -> Result<ChoiceSet, ChoiceSetError> {
+        let count = if notation == Notation::Ox { 2 } else { count };
+        if !(2..=MAX_CHOICES).contains(&count) {
+            return Err(ChoiceSetError::BadCount(count.to_string()));
+        }
+        Ok(ChoiceSet {
+            notation,
+            count,
+            options: Vec::new(),
+        })
+    }
+
+    /// Attach option texts (one per choice, in order); a list of the wrong length is ignored,
+    /// since a partial list would make "unique option text" decisions unsound.
+    pub fn with_options(mut self, options: Vec<String>) -> ChoiceSet {
+        if options.len() == self.count as usize {
+            self.options = options;
+        }
+        self
+    }
+
+    /// How the set is written.
+    pub fn notation(&self) -> Notation {
+        self.notation
+    }
+
+    /// How many choices the set has.
+    pub fn len(&self) -> usize {
+        self.count as usize
+    }
+
+    /// A set is never empty; present for API symmetry with `len`.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Every choice, in order.
+    pub fn choices(&self) -> impl Iterator<Item = Choice> {
+        (0..self.count).map(Choice)
+    }
+
+    /// The choice at 1-based `position`, if the set has it.
+    pub fn at_position(&self, position: usize) -> Option<Choice> {
+        (1..=self.len())
+            .contains(&position)
+            .then(|| Choice((position - 1) as u8))
+    }
+
+    /// The option text the question shows for `choice`, if known.
+    pub fn option_text(&self, choice: Choice) -> Option<&str> {
+        self.options.get(choice.index()).map(String::as_str)
+    }
+
+    /// All option texts (empty when the question did not show them).
+    pub fn options(&self) -> &[String] {
+        &self.options
+    }
+
+    /// `choice` in the set's own notation: `③`, `3`, `C`, `○`.
+    pub fn label(&self, choice: Choice) -> String {
+        label_in(self.notation, choice.index())
+    }
+
+    /// Parse a label in any common notation back to a choice of this set: `③`, `3`, `3번`,
+    /// `(3)`, `C`, `○`, `O`, `X`, `×`. Used for gold answers in datasets.
+    pub fn parse_label(&self, label: &str) -> Option<Choice> {
+        let t = label.trim().trim_end_matches('번').trim();
+        let t = t
+            .strip_prefix('(')
+            .and_then(|t| t.strip_suffix(')'))
+            .unwrap_or(t);
+        let mut chars = t.chars();
+        let first = chars.next()?;
+        if self.notation == Notation::Ox {
+            if chars.next().is_some() {
+                return None;
+            }
+            return match first {
+                'O' | 'o' | '○' | '◯' | '〇' | 'Ｏ' => Some(Choice(0)),
+                'X' | 'x' | '×' | '✕' | 'Ｘ' => Some(Choice(1)),
+                _ => None,
+            };
+        }
+        let position = if let Some(n) = circled_value(first) {
+            (chars.next().is_none()).then_some(n as usize)?
+        } else if first.is_ascii_uppercase() && t.len() == 1 {
+            if self.notation != Notation::Letter {
+                return None;
+            }
+            (first as u8 - b'A') as usize + 1
+        } else {
+            let n: usize = t.parse().ok()?;
+            if self.notation == Notation::Letter {
+                return None;
+            }
+            n
+        };
+        self.at_position(position)
+    }
+
+    /// Detect the choice set from a question's text: inline circled options (①…⑩), an O/X
+    /// question, numbered options (`(1) …`, `1. …` at line starts), or lettered options
+    /// (`A. …`, `(A) …`). Returns `None` when the question shows no recognisable options.
+    pub fn detect(question: &str) -> Option<ChoiceSet> {
+        if let Some((count, options)) = find_circled(question) {
+            return ChoiceSet::new(Notation::Circled, count)
+                .ok()
+                .map(|s| s.with_options(options));
+        }
+        if asks_for_ox(question) {
+            return ChoiceSet::new(Notation::Ox, 2).ok();
+        }
+        if let Some((count, options)) = find_listed(question, Notation::Number) {
+            return ChoiceSet::new(Notation::Number, count)
+                .ok()
+                .map(|s| s.with_options(options));
+        }
+        if let Some((count, options)) = find_listed(question, Notation::Letter) {
+            return ChoiceSet::new(Notation::Letter, count)
+                .ok()
+                .map(|s| s.with_options(options));
+        }
+        None
+    }
+
+    /// The set for `question` given an optional explicit spec: the spec fixes notation and
+    /// count; option texts still come from the question when it writes them in that notation.
+    pub fn for_question(question: &str, spec: Option<&ChoiceSet>) -> Option<ChoiceSet> {
+        let detected = ChoiceSet::detect(question);
+        match spec {
+            None => detected,
+            Some(spec) => {
+                let options = detected
+                    .filter(|d| d.notation == spec.notation && d.count == spec.count)
+                    .map(|d| d.options)
+                    .unwrap_or_default();
+                Some(spec.clone().with_options(options))
+            }
+        }
+    }
+}
+
+impl FromStr for ChoiceSet {
+    type Err = ChoiceSetError;
+
+    /// `circled:5`, `number:4`, `letter:4`, `ox`.
+    fn from_str(spec: &str) -> Result<Self, Self::Err> {
+        let spec = spec.trim();
+        let (name, count) = match spec.split_once(':') {
+            Some((name, count)) => (name.trim(), Some(count.trim())),
+            None => (spec, None),
+        };
+        let notation = match name.to_ascii_lowercase().as_str() {
+            "circled" => Notation::Circled,
+            "number" => Notation::Number,
+            "letter" => Notation::Letter,
+            "ox" => Notation::Ox,
+            _ => return Err(ChoiceSetError::UnknownNotation(spec.to_string())),
+        };
+        let count = match (notation, count) {
+            (Notation::Ox, None) => 2,
+            (_, Some(c)) => c
+                .parse::<u8>()
+                .map_err(|_| ChoiceSetError::BadCount(c.to_string()))?,
+            (_, None) => return Err(ChoiceSetError::BadCount(String::new())),
+        };
+        ChoiceSet::new(notation, count)
+    }
+}
+
+impl fmt::Display for ChoiceSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.notation {
+            Notation::Ox => f.write_str("ox"),
+            n => write!(f, "{}:{}", n.name(), self.count),
+        }
+    }
+}
+
+/// The label of the 0-based `index` in `notation`.
+pub fn label_in(notation: Notation, index: usize) -> String {
+    match notation {
+        Notation::Circled => char::from_u32(0x2460 + index as u32)
+            .map(String::from)
+            .unwrap_or_else(|| (index + 1).to_string()),
+        Notation::Number => (index + 1).to_string(),
+        Notation::Letter => char::from(b'A' + index as u8).to_string(),
+        Notation::Ox => if index == 0 { "○" } else { "×" }.to_string(),
+    }
+}
+
+/// 1-based value of a circled digit in any of its Unicode forms (①, ❶, ➀, ⓵).
+pub(crate) fn circled_value(c: char) -> Option<u8> {
+    let v = c as u32;
+    let n = match v {
+        0x2460..=0x2469 => v - 0x2460,
+        0x2776..=0x277F => v - 0x2776,
+        0x2780..=0x2789 => v - 0x2780,
+        0x278A..=0x2793 => v - 0x278A,
+        0x24F5..=0x24FE => v - 0x24F5,
+        _ => return None,
+    };
+    Some(n as u8 + 1)
+}
+
+fn clean_option(text: &str) -> String {
+    text.trim_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '|' | '·'))
+        .to_string()
+}
+
+/// Circled options in order of appearance: ① first, then the first ② after it, and so on.
+fn find_circled(q: &str) -> Option<(u8, Vec<String>)> {
+    let marks: Vec<(usize, usize, u8)> = q
+        .char_indices()
+        .filter_map(|(i, c)| circled_value(c).map(|n| (i, i + c.len_utf8(), n)))
+        .collect();
+    let mut found: Vec<(usize, usize)> = Vec::new();
+    let mut want = 1u8;
+    for &(start, end, n) in &marks {
+        if n == want && found.last().is_none_or(|&(_, e)| start >= e) {
+            found.push((start, end));
+            want += 1;
+        }
+    }
+    if found.len() < 2 {
+        return None;
+    }
+    let options = option_texts(q, &found);
+    Some((found.len() as u8, options))
+}
+
+/// The text after each marker up to the next one; the last option stops at its line's end.
+fn option_texts(q: &str, marks: &[(usize, usize)]) -> Vec<String> {
+    marks
+        .iter()
+        .enumerate()
+        .map(|(k, &(_, end))| {
+            let stop = match marks.get(k + 1) {
+                Some(&(next, _)) => next,
+                None => q[end..].find('\n').map_or(q.len(), |p| end + p),
+            };
+            clean_option(&q[end..stop])
+        })
+        .collect()
+}
+
+/// Does the question ask for a ○/× (O/X) answer?
+fn asks_for_ox(q: &str) -> bool {
+    let has_o = q.contains(['○', '◯', '⭕']);
+    let has_x = q.contains(['×', '✕', '✗', '❌']);
+    if has_o && has_x {
+        return true;
+    }
+    // "O/X", "O, X", "옳으면 O, 틀리면 X", "(O/X)", "OX": ASCII letters standing alone
+    // (or glued to each other) within a short distance.
+    let b = q.as_bytes();
+    let alone = |i: usize, other: u8| {
+        let before = i == 0 || !b[i - 1].is_ascii_alphanumeric() || b[i - 1] == other;
+        let after = i + 1 >= b.len() || !b[i + 1].is_ascii_alphanumeric() || b[i + 1] == other;
+        before && after
+    };
+    let os: Vec<usize> = (0..b.len())
+        .filter(|&i| b[i] == b'O' && alone(i, b'X'))
+        .collect();
+    let xs: Vec<usize> = (0..b.len())
+        .filter(|&i| b[i] == b'X' && alone(i, b'O'))
+        .collect();
+    os.iter().any(|&o| xs.iter().any(|&x| x > o && x - o <= 40))
+}
+
+/// Numbered or lettered options: `(1)`/`(A)` anywhere in order, or `1.`/`1)`/`A.`/`A)` at a
+/// line start.
+fn find_listed(q: &str, notation: Notation) -> Option<(u8, Vec<String>)> {
+    let label = |k: u8| -> String {
+        match notation {
+            Notation::Letter => char::from(b'A' + k).to_string(),
+            _ => (k + 1).to_string(),
+        }
+    };
+    // Parenthesised markers anywhere, in order.
+    let mut found: Vec<(usize, usize)> = Vec::new();
+    let mut from = 0;
+    for k in 0..MAX_CHOICES {
+        let needle = format!("({})", label(k));
+        match q[from..].find(&needle) {
+            Some(p) => {
+                let start = from + p;
+                found.push((start, start + needle.len()));
+                from = start + needle.len();
+            }
+            None => break,
+        }
+    }
+    if found.len() < 2 {
+        // Markers at line starts: "1. …", "1) …", "A. …", "A) …", "A: …".
+        found.clear();
+        let mut k = 0u8;
+        let mut offset = 0;
+        for line in q.split_inclusive('\n') {
+            let lead = line.len() - line.trim_start().len();
+            let body = &line[lead..];
+            let want = label(k);
+            if let Some(rest) = body.strip_prefix(want.as_str()) {
+                if rest.starts_with(['.', ')', ':']) {
+                    let start = offset + lead;
+                    found.push((start, start + want.len() + 1));
+                    k += 1;
+                }
+            }
+            offset += line.len();
+            if k >= MAX_CHOICES {
+                break;
+            }
+        }
+    }
+    if found.len() < 2 {
+        return None;
+    }
+    let options = option_texts(q, &found);
+    Some((found.len() as u8, options))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_inline_circled_options_with_texts() {
+        let set =
+            ChoiceSet::detect("다음 중 옳은 것은? ① 금융위원회 ② 기획재정부 ③ 국방부 ④ 행정안전부")
+                .unwrap();
+        assert_eq!(set.notation(), Notation::Circled);
+        assert_eq!(set.len(), 4);
+        assert_eq!(set.options()[1], "기획재정부");
+        assert_eq!(set.options()[3], "행정안전부");
+    }
+
+    #[test]
+    fn detects_numbered_and_lettered_lines() {
+        let q = "질문?\n(1) 10 60\n(2) 10 120\n(3) 25 60\n(4) 25 120";
+        let set = ChoiceSet::detect(q).unwrap();
+        assert_eq!((set.notation(), set.len()), (Notation::Number, 4));
+        assert_eq!(set.options()[2], "25 60");
+        let q = "Which city?\nA. Seoul\nB. Busan\nC. Daegu\nD. Gwangju";
+        let set = ChoiceSet::detect(q).unwrap();
+        assert_eq!((set.notation(), set.len()), (Notation::Letter, 4));
+        assert_eq!(set.options()[3], "Gwangju");
+    }
+
+    #[test]
+    fn detects_ox_questions() {
+        for q in [
+            "다음 설명이 옳으면 O, 틀리면 X로 답하시오.",
+            "맞으면 ○, 틀리면 ×를 고르시오.",
+            "(O/X) 공공기관은 예산을 공개해야 한다.",
+        ] {
+            assert_eq!(
+                ChoiceSet::detect(q).unwrap().notation(),
+                Notation::Ox,
+                "{q}"
+            );
+        }
+        assert!(ChoiceSet::detect("OECD 국가의 수는?").is_none());
+    }
+
+    #[test]
+    fn parses_specs_and_labels() {
+        let set: ChoiceSet = "circled:5".parse().unwrap();
+        assert_eq!(set.label(Choice(2)), "③");
+        assert_eq!(set.parse_label("3"), Some(Choice(2)));
+        assert_eq!(set.parse_label("③"), Some(Choice(2)));
+        assert_eq!(set.parse_label("6"), None);
+        let ox: ChoiceSet = "ox".parse().unwrap();
+        assert_eq!(ox.parse_label("X"), Some(Choice(1)));
+        assert_eq!(ox.label(Choice(0)), "○");
+        assert!("circled:11".parse::<ChoiceSet>().is_err());
+        assert!("roman:4".parse::<ChoiceSet>().is_err());
+        let letters: ChoiceSet = "letter:4".parse().unwrap();
+        assert_eq!(letters.parse_label("D"), Some(Choice(3)));
+        assert_eq!(letters.parse_label("4"), None);
+    }
+}

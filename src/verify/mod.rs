@@ -1,0 +1,196 @@
+//! The Korean multiple-choice verifier: a pure, deterministic function from a model's free-form
+//! answer and the question's choice set to an [`Extraction`]. It commits to one choice only
+//! when the text states it (an answer statement, a bare label, an ordinal, a unique option
+//! text); otherwise it abstains as ambiguous or no-answer, and a judge decides. It never falls
+//! back to "the first digit in the text". No I/O happens here.
+//!
+//! ```
+//! use kgrade::verify::{verify, ChoiceSet, Extraction};
+//! let set: ChoiceSet = "circled:5".parse().unwrap();
+//! match verify("<think>②일까?</think>정답은 ③번입니다.", &set) {
+//!     Extraction::Answer { choice, rule, .. } => {
+//!         assert_eq!(set.label(choice), "③");
+//!         assert_eq!(rule.name(), "statement");
+//!     }
+//!     other => panic!("{other:?}"),
+//! }
+//! ```
+
+mod choice;
+mod final_text;
+mod rules;
+mod scan;
+
+pub use choice::{label_in, Choice, ChoiceSet, ChoiceSetError, Notation, MAX_CHOICES};
+
+use std::ops::Range;
+
+/// The rule that decided (or abstained on) an answer. Names are stable: they appear in
+/// verdict files and reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// An explicit answer statement: "정답은 ③", "Answer: (C)", "③번을 선택합니다".
+    Statement,
+    /// A later statement that follows a self-correction or is marked final ("다시 보니 ④").
+    CorrectedStatement,
+    /// `\boxed{…}`.
+    Boxed,
+    /// A weaker claim: "③이 맞습니다", "②로 보입니다", "(B) is correct".
+    WeakStatement,
+    /// The whole final text is one label, optionally with its option text.
+    Bare,
+    /// The first line is one label and nothing after it names another choice.
+    LeadingBare,
+    /// The last line is a lone label after prose, and no other line starts with a label.
+    LastLine,
+    /// The answer names one option's text and no other.
+    OptionText,
+    /// O/X items: 옳다/맞다 → ○, 틀리다/옳지 않다 → ×.
+    OxWord,
+    /// Statements name different choices and none is final.
+    ConflictingStatements,
+    /// One statement names several choices: "① 또는 ②", "①, ④ 둘 다", "2번(③)".
+    Alternatives,
+    /// A label written with a different option's text: "② 기획재정부" when ② is 금융위원회.
+    LabelTextMismatch,
+    /// Several option texts are named and no label.
+    MultipleOptionTexts,
+    /// O/X words of both kinds with no final one.
+    OxWordConflict,
+}
+
+impl Rule {
+    /// The stable name used in outputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Statement => "statement",
+            Rule::CorrectedStatement => "corrected_statement",
+            Rule::Boxed => "boxed",
+            Rule::WeakStatement => "weak_statement",
+            Rule::Bare => "bare",
+            Rule::LeadingBare => "leading_bare",
+            Rule::LastLine => "last_line",
+            Rule::OptionText => "option_text",
+            Rule::OxWord => "ox_word",
+            Rule::ConflictingStatements => "conflicting_statements",
+            Rule::Alternatives => "alternatives",
+            Rule::LabelTextMismatch => "label_text_mismatch",
+            Rule::MultipleOptionTexts => "multiple_option_texts",
+            Rule::OxWordConflict => "ox_word_conflict",
+        }
+    }
+}
+
+/// Why no answer could be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NoAnswerReason {
+    /// Nothing but whitespace or markup.
+    Empty,
+    /// Reasoning (`<think>`, gpt-oss analysis channel) that never reached a final answer.
+    TruncatedReasoning,
+    /// The model declined or said it cannot tell.
+    Refusal,
+    /// Text, but no statement of a choice.
+    NotFound,
+}
+
+impl NoAnswerReason {
+    /// The stable name used in outputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            NoAnswerReason::Empty => "empty",
+            NoAnswerReason::TruncatedReasoning => "truncated_reasoning",
+            NoAnswerReason::Refusal => "refusal",
+            NoAnswerReason::NotFound => "not_found",
+        }
+    }
+}
+
+/// The verifier's decision on one answer. Spans are byte ranges in the original response.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Extraction {
+    /// The answer commits to exactly one choice.
+    Answer {
+        choice: Choice,
+        rule: Rule,
+        span: Range<usize>,
+    },
+    /// The answer names several choices with no final one.
+    Ambiguous {
+        candidates: Vec<Choice>,
+        rule: Rule,
+        span: Range<usize>,
+    },
+    /// No choice is stated.
+    NoAnswer { reason: NoAnswerReason },
+    /// The answer states a choice the set does not have ("⑤" on a four-option item).
+    Invalid {
+        text: String,
+        rule: Rule,
+        span: Range<usize>,
+    },
+}
+
+impl Extraction {
+    /// `answer`, `ambiguous`, `no_answer` or `invalid`.
+    pub fn status(&self) -> &'static str {
+        match self {
+            Extraction::Answer { .. } => "answer",
+            Extraction::Ambiguous { .. } => "ambiguous",
+            Extraction::NoAnswer { .. } => "no_answer",
+            Extraction::Invalid { .. } => "invalid",
+        }
+    }
+
+    /// The committed choice, if any.
+    pub fn choice(&self) -> Option<Choice> {
+        match self {
+            Extraction::Answer { choice, .. } => Some(*choice),
+            _ => None,
+        }
+    }
+
+    /// The stable rule name; for `no_answer`, the reason.
+    pub fn rule_name(&self) -> &'static str {
+        match self {
+            Extraction::Answer { rule, .. }
+            | Extraction::Ambiguous { rule, .. }
+            | Extraction::Invalid { rule, .. } => rule.name(),
+            Extraction::NoAnswer { reason } => reason.name(),
+        }
+    }
+
+    /// The byte range of the deciding text in the response, if there is one.
+    pub fn span(&self) -> Option<Range<usize>> {
+        match self {
+            Extraction::Answer { span, .. }
+            | Extraction::Ambiguous { span, .. }
+            | Extraction::Invalid { span, .. } => Some(span.clone()),
+            Extraction::NoAnswer { .. } => None,
+        }
+    }
+}
+
+/// Read the answer `response` gives to a question with choices `set`.
+///
+/// Deterministic and total: any UTF-8 input yields an extraction, never a panic.
+pub fn verify(response: &str, set: &ChoiceSet) -> Extraction {
+    let (start, end) = match final_text::cut(response) {
+        final_text::Cut::Final(start, end) => (start, end),
+        final_text::Cut::Truncated => {
+            return Extraction::NoAnswer {
+                reason: NoAnswerReason::TruncatedReasoning,
+            }
+        }
+    };
+    let mut extraction = rules::decide(&response[start..end], set);
+    match &mut extraction {
+        Extraction::Answer { span, .. }
+        | Extraction::Ambiguous { span, .. }
+        | Extraction::Invalid { span, .. } => {
+            *span = span.start + start..span.end + start;
+        }
+        Extraction::NoAnswer { .. } => {}
+    }
+    extraction
+}

@@ -1,0 +1,1459 @@
+//! The verifier's rules over the tokens of a final text, in order: answer statements (with
+//! negation, alternatives, self-correction), a bare label, a leading label line, O/X words,
+//! a unique option text; otherwise abstain. Each rule only commits when the text leaves one
+//! reading; anything else abstains so that the judge decides.
+
+use super::scan::{tokenize, Kind, Mark, Tok};
+use super::{Choice, ChoiceSet, Extraction, NoAnswerReason, Notation, Rule};
+use std::ops::Range;
+
+/// A mark read against the choice set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Resolved {
+    In(Choice),
+    /// Written as a choice but not one of this set's ("⑤" of four, "E" of A–D, "C" on ①…).
+    Outside,
+}
+
+/// What a statement says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Said {
+    One(Choice),
+    Outside,
+    Many(Vec<Choice>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Strength {
+    Weak,
+    Strong,
+}
+
+#[derive(Clone, Debug)]
+struct Statement {
+    said: Said,
+    strength: Strength,
+    rule: Rule,
+    /// Token range the statement covers (keyword to label or label to keyword).
+    first: usize,
+    last: usize,
+    /// Marked final: "최종 답", "Final answer", "결론적으로 정답은".
+    is_final: bool,
+}
+
+struct Ctx<'a> {
+    text: &'a str,
+    toks: Vec<Tok>,
+    set: &'a ChoiceSet,
+    /// Tokens inside text that addresses a grader ("[SYSTEM: …]", "Ignore previous
+    /// instructions …"): such text is data and states nothing.
+    masked: Vec<bool>,
+}
+
+/// Decide on the final text `text` (spans relative to it).
+pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
+    let toks = tokenize(text);
+    if toks
+        .iter()
+        .all(|t| matches!(t.kind, Kind::Punct(_) | Kind::Break))
+    {
+        return Extraction::NoAnswer {
+            reason: NoAnswerReason::Empty,
+        };
+    }
+    let masked = grader_addressed(text, &toks);
+    let ctx = Ctx {
+        text,
+        toks,
+        set,
+        masked,
+    };
+    if let Some(e) = ctx.decide_by_statements() {
+        return e;
+    }
+    if let Some(e) = ctx.bare() {
+        return e;
+    }
+    if set.notation() == Notation::Ox {
+        if let Some(e) = ctx.ox_words() {
+            return e;
+        }
+    }
+    if let Some(e) = ctx.unique_option_text() {
+        return e;
+    }
+    let reason = if is_refusal(text) {
+        NoAnswerReason::Refusal
+    } else {
+        NoAnswerReason::NotFound
+    };
+    Extraction::NoAnswer { reason }
+}
+
+// ---------------------------------------------------------------------------------------
+// Word lists. Korean eojeol are matched by prefix (stem) and the rest read as particles.
+// ---------------------------------------------------------------------------------------
+
+/// An answer keyword: 정답, 답, 해답, 답안, 답변 (optionally 최종-prefixed). Returns
+/// (is_final, suffix).
+fn answer_keyword(w: &str) -> Option<(bool, &str)> {
+    let (is_final, w) = match w.strip_prefix("최종") {
+        Some(rest) => (true, rest.strip_prefix("적인").unwrap_or(rest)),
+        None => (false, w),
+    };
+    for stem in ["정답", "해답", "답안", "답변", "답"] {
+        if let Some(suffix) = w.strip_prefix(stem) {
+            // 답하다 (to answer), 답답, 답장, 정답률, 답례: not statements of an answer.
+            if [
+                "하", "합", "한", "할", "답", "장", "률", "례", "사", "습", "해", "했",
+            ]
+            .iter()
+            .any(|p| suffix.starts_with(p))
+            {
+                return None;
+            }
+            return Some((is_final, suffix));
+        }
+    }
+    None
+}
+
+fn is_negation_word(w: &str) -> bool {
+    ["아니", "아닌", "아님", "아닙", "아냐"]
+        .iter()
+        .any(|p| w.starts_with(p))
+}
+
+/// Particles (with an optional leading 번) that may sit between a label and what follows.
+fn strip_beon(w: &str) -> &str {
+    w.strip_prefix("번").unwrap_or(w)
+}
+
+fn is_subject_or_object_particle(w: &str) -> bool {
+    matches!(
+        strip_beon(w),
+        "" | "이" | "가" | "을" | "를" | "은" | "는" | "이야말로" | "만이" | "로" | "으로"
+    )
+}
+
+/// Words that may stand between a keyword and the label: "정답은 바로 보기 ③".
+fn is_right_filler_hangul(w: &str) -> bool {
+    matches!(
+        w,
+        "바로"
+            | "보기"
+            | "보기는"
+            | "선택지"
+            | "선택지는"
+            | "번"
+            | "옵션"
+            | "항목"
+            | "최종"
+            | "가장"
+            | "적절한"
+            | "올바른"
+            | "옳은"
+            | "것은"
+            | "단연"
+            | "확실히"
+    )
+}
+
+fn is_right_filler_latin(w: &str) -> bool {
+    matches!(
+        lower(w).as_str(),
+        "is" | "the"
+            | "option"
+            | "choice"
+            | "would"
+            | "be"
+            | "should"
+            | "will"
+            | "correct"
+            | "number"
+            | "text"
+            | "probably"
+            | "likely"
+            | "final"
+            | "therefore"
+            | "thus"
+            | "so"
+            | "my"
+            | "most"
+            | "best"
+            | "right"
+            | "boxed"
+    )
+}
+
+/// Words that may stand between a label and a following keyword: "③을 최종 정답으로".
+fn is_left_filler_hangul(w: &str) -> bool {
+    let noun_particle = ["보기", "선택지", "항목", "옵션"].iter().any(|n| {
+        w.strip_prefix(n)
+            .is_some_and(|p| matches!(p, "" | "가" | "이" | "를" | "을" | "는" | "은"))
+    });
+    noun_particle
+        || is_subject_or_object_particle(w)
+        || matches!(
+            w,
+            "최종"
+                | "가장"
+                | "옳은"
+                | "올바른"
+                | "맞는"
+                | "적절한"
+                | "진짜"
+                | "확실한"
+                | "최종적인"
+        )
+}
+
+fn is_left_filler_latin(w: &str) -> bool {
+    matches!(
+        lower(w).as_str(),
+        "is" | "the" | "correct" | "right" | "final" | "best" | "most" | "likely" | "my" | "as"
+    )
+}
+
+/// Connectors that join alternatives: "① 또는 ②", "①과 ②", "① or ②".
+fn is_alternative_connector(t: &Tok, text: &str) -> bool {
+    match t.kind {
+        Kind::Punct(',' | '/' | '&' | '~' | '(' | '|') => true,
+        Kind::Hangul => matches!(
+            strip_beon(t.text(text)),
+            "과" | "와"
+                | "이나"
+                | "나"
+                | "또는"
+                | "혹은"
+                | "아니면"
+                | "및"
+                | "이랑"
+                | "랑"
+                | "이거나"
+                | "거나"
+                | "부터"
+                | "에서"
+                | "이든"
+                | "든"
+        ),
+        Kind::Latin => matches!(lower(t.text(text)).as_str(), "or" | "and"),
+        _ => false,
+    }
+}
+
+/// Words that put a second choice up as possible: "③일 수도 있고 ④일 수도".
+fn is_hedge(t: &Tok, text: &str) -> bool {
+    match t.kind {
+        Kind::Hangul => {
+            let w = t.text(text);
+            w.starts_with("수도")
+                || w.starts_with("또는")
+                || w.starts_with("혹은")
+                || w.starts_with("아니면")
+                || w.starts_with("아마")
+                || w.contains("거나")
+        }
+        Kind::Latin => matches!(
+            lower(t.text(text)).as_str(),
+            "or" | "maybe" | "possibly" | "either" | "perhaps"
+        ),
+        _ => false,
+    }
+}
+
+/// A self-correction between two statements: "다시 보니", "정정", "아니,", "wait", "actually".
+fn is_correction(t: &Tok, text: &str) -> bool {
+    match t.kind {
+        Kind::Hangul => {
+            let w = t.text(text);
+            [
+                "다시",
+                "정정",
+                "재검토",
+                "수정",
+                "잘못",
+                "실수",
+                "착각",
+                "재계산",
+                "재확인",
+                "고쳐",
+                "번복",
+            ]
+            .iter()
+            .any(|p| w.starts_with(p))
+                || matches!(
+                    w,
+                    "아니" | "아니요" | "아니야" | "아니다" | "아니네" | "아니오"
+                )
+        }
+        Kind::Latin => matches!(
+            lower(t.text(text)).as_str(),
+            "wait"
+                | "actually"
+                | "correction"
+                | "oops"
+                | "mistake"
+                | "reconsider"
+                | "recheck"
+                | "reconsidering"
+                | "rethinking"
+        ),
+        _ => false,
+    }
+}
+
+fn is_final_qualifier(t: &Tok, text: &str) -> bool {
+    match t.kind {
+        Kind::Hangul => {
+            let w = t.text(text);
+            ["최종", "결론", "결국"].iter().any(|p| w.starts_with(p))
+        }
+        Kind::Latin => matches!(
+            lower(t.text(text)).as_str(),
+            "final" | "finally" | "conclusion"
+        ),
+        _ => false,
+    }
+}
+
+/// O/X polarity of a word on an O/X item: Some(true) = ○, Some(false) = ×.
+fn ox_polarity(toks: &[Tok], k: usize, text: &str) -> Option<bool> {
+    let t = &toks[k];
+    let next_is_neg = toks.get(k + 1).is_some_and(|n| {
+        n.kind == Kind::Hangul && {
+            let w = n.text(text);
+            w.starts_with('않') || w.starts_with('못')
+        }
+    });
+    match t.kind {
+        Kind::Hangul => {
+            let w = t.text(text);
+            for p in ["옳지", "맞지", "그렇지", "적절하지", "올바르지"] {
+                if let Some(rest) = w.strip_prefix(p) {
+                    if next_is_neg || rest.starts_with('않') || rest.starts_with('못') {
+                        return Some(false);
+                    }
+                    return Some(true);
+                }
+            }
+            if w.starts_with("틀리지") || w.starts_with("틀리진") {
+                return Some(next_is_neg);
+            }
+            if [
+                "틀",
+                "그르",
+                "그른",
+                "거짓",
+                "잘못",
+                "부적절",
+                "오류",
+                "비적절",
+            ]
+            .iter()
+            .any(|p| w.starts_with(p))
+                || is_negation_word(w)
+            {
+                return Some(false);
+            }
+            if ["옳", "맞", "그렇", "참", "적절", "올바", "타당"]
+                .iter()
+                .any(|p| w.starts_with(p))
+            {
+                return Some(true);
+            }
+            None
+        }
+        Kind::Latin => match lower(t.text(text)).as_str() {
+            "true" | "correct" | "yes" => Some(true),
+            "false" | "incorrect" | "wrong" | "no" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A Latin word in ASCII lower case (full-width letters folded).
+fn lower(w: &str) -> String {
+    if w.is_ascii() {
+        return w.to_ascii_lowercase();
+    }
+    w.chars()
+        .map(|c| match c {
+            '\u{FF21}'..='\u{FF3A}' | '\u{FF41}'..='\u{FF5A}' => {
+                char::from_u32(c as u32 - 0xFF21 + 'A' as u32).map_or(c, |c| c.to_ascii_lowercase())
+            }
+            _ => c.to_ascii_lowercase(),
+        })
+        .collect()
+}
+
+/// Does the text decline to answer?
+fn is_refusal(text: &str) -> bool {
+    const PHRASES: [&str; 16] = [
+        "답변할 수 없",
+        "답변드릴 수 없",
+        "답할 수 없",
+        "대답할 수 없",
+        "판단할 수 없",
+        "알 수 없습니다",
+        "모르겠",
+        "제공할 수 없",
+        "도와드릴 수 없",
+        "죄송",
+        "I cannot",
+        "I can't",
+        "I'm sorry",
+        "I am unable",
+        "unable to determine",
+        "cannot determine",
+    ];
+    PHRASES.iter().any(|p| text.contains(p))
+}
+
+/// Mark tokens inside text that addresses a grader, so that it states nothing.
+fn grader_addressed(text: &str, toks: &[Tok]) -> Vec<bool> {
+    let mut masked = vec![false; toks.len()];
+    let is_cue = |t: &Tok| match t.kind {
+        Kind::Hangul => {
+            let w = t.text(text);
+            ["채점", "시스템", "지시", "평가자", "프롬프트"]
+                .iter()
+                .any(|p| w.starts_with(p))
+        }
+        Kind::Latin => matches!(
+            lower(t.text(text)).as_str(),
+            "system"
+                | "grader"
+                | "grading"
+                | "evaluator"
+                | "instruction"
+                | "instructions"
+                | "prompt"
+                | "ignore"
+        ),
+        _ => false,
+    };
+    if !toks.iter().any(is_cue) {
+        return masked;
+    }
+    // A bracketed group with a cue, and a sentence with a cue, are masked whole.
+    let mut k = 0;
+    while k < toks.len() {
+        if matches!(toks[k].kind, Kind::Punct('[' | '<' | '(')) {
+            let close = match toks[k].kind {
+                Kind::Punct('[') => ']',
+                Kind::Punct('<') => '>',
+                _ => ')',
+            };
+            if let Some(len) = toks[k + 1..].iter().position(|t| t.is_punct(close)) {
+                let group = k..=k + 1 + len;
+                if toks[group.clone()].iter().any(is_cue) {
+                    group.for_each(|g| masked[g] = true);
+                }
+                k += len + 2;
+                continue;
+            }
+        }
+        k += 1;
+    }
+    for sentence in sentences(toks) {
+        if toks[sentence.clone()].iter().any(is_cue) {
+            sentence.for_each(|g| masked[g] = true);
+        }
+    }
+    masked
+}
+
+/// Token ranges of sentences (split at . ! ? and line breaks).
+fn sentences(toks: &[Tok]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (k, t) in toks.iter().enumerate() {
+        if t.is_sentence_end() {
+            if k > start {
+                out.push(start..k);
+            }
+            start = k + 1;
+        }
+    }
+    if start < toks.len() {
+        out.push(start..toks.len());
+    }
+    out
+}
+
+/// Normalised for option-text matching: no whitespace or decoration, ASCII lower case.
+fn squash(s: &str) -> String {
+    s.chars()
+        .filter(|c| {
+            !c.is_whitespace() && !matches!(c, '*' | '_' | '`' | '#' | '$' | '\\' | '"' | '\'')
+        })
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+impl Ctx<'_> {
+    fn tok(&self, k: usize) -> Option<&Tok> {
+        self.toks.get(k)
+    }
+
+    fn word(&self, k: usize) -> &str {
+        self.toks[k].text(self.text)
+    }
+
+    fn is_hangul(&self, k: usize) -> bool {
+        self.tok(k).is_some_and(|t| t.kind == Kind::Hangul)
+    }
+
+    fn is_latin(&self, k: usize) -> bool {
+        self.tok(k).is_some_and(|t| t.kind == Kind::Latin)
+    }
+
+    fn resolve(&self, mark: Mark) -> Resolved {
+        let set = self.set;
+        let position = match (mark, set.notation()) {
+            (Mark::Ox(o), Notation::Ox) => Some(if o { 1 } else { 2 }),
+            (
+                Mark::Circled(n) | Mark::Num(n) | Mark::Ordinal(n),
+                Notation::Circled | Notation::Number,
+            ) => Some(n as usize),
+            (Mark::Letter(n) | Mark::Ordinal(n), Notation::Letter) => Some(n as usize),
+            _ => None,
+        };
+        match position.and_then(|p| set.at_position(p)) {
+            Some(c) => Resolved::In(c),
+            None => Resolved::Outside,
+        }
+    }
+
+    /// A label at token `k`: a mark, or on O/X items an O/X word.
+    fn label_at(&self, k: usize) -> Option<Resolved> {
+        let t = self.tok(k)?;
+        if let Some(m) = t.mark() {
+            // O/X marks on other items and letters on digit items are usually not labels at
+            // all ("O2", "A사"); only treat them as out-of-set labels where a label must be.
+            return Some(self.resolve(m));
+        }
+        if self.set.notation() == Notation::Ox {
+            if let Some(o) = ox_polarity(&self.toks, k, self.text) {
+                return Some(Resolved::In(Choice::from_index(usize::from(!o))?));
+            }
+        }
+        None
+    }
+
+    /// A label at `k` that names one of this set's choices.
+    fn choice_at(&self, k: usize) -> Option<Choice> {
+        match self.label_at(k)? {
+            Resolved::In(c) => Some(c),
+            Resolved::Outside => None,
+        }
+    }
+
+    fn span(&self, first: usize, last: usize) -> Range<usize> {
+        self.toks[first].start as usize..self.toks[last].end as usize
+    }
+
+    /// Is the label at `k` followed by a negation: "①이 아니라", "①은 정답이 아니다",
+    /// "① 아님"?
+    fn negated_after(&self, k: usize) -> Option<usize> {
+        let mut j = k + 1;
+        if self.is_hangul(j) {
+            let w = self.word(j);
+            if is_negation_word(strip_beon(w)) {
+                return Some(j);
+            }
+            let rest = strip_beon(w);
+            for p in ["이", "가", "은", "는", "도"] {
+                if let Some(r) = rest.strip_prefix(p) {
+                    if is_negation_word(r) {
+                        return Some(j);
+                    }
+                }
+            }
+            if !is_subject_or_object_particle(w) && w != "도" && w != "번도" {
+                return None;
+            }
+            j += 1;
+        }
+        // "①은 정답이 아니다": skip one keyword.
+        if self.is_hangul(j) {
+            let w = self.word(j);
+            if is_negation_word(w) {
+                return Some(j);
+            }
+            if let Some((_, suffix)) = answer_keyword(w) {
+                if ["이", "가", "은", "는", "이아", "이 "]
+                    .iter()
+                    .any(|p| suffix.starts_with(p))
+                    && (suffix.contains("아니")
+                        || suffix.contains("아님")
+                        || suffix.contains("아닌"))
+                {
+                    return Some(j);
+                }
+                if self.is_hangul(j + 1) && is_negation_word(self.word(j + 1)) {
+                    return Some(j + 1);
+                }
+            }
+        }
+        None
+    }
+
+    /// Read a label phrase starting at token `k` (which must be a label): alternatives
+    /// ("① 또는 ②", "①, ④", "2번(③)"), a negation followed by the real label ("①이 아니라
+    /// ②"). Returns what it says and the last token used.
+    fn label_phrase(
+        &self,
+        k: usize,
+        negations: &mut Vec<(Choice, usize)>,
+    ) -> Option<(Said, usize)> {
+        let first = self.label_at(k)?;
+        if let Some(neg_end) = self.negated_after(k) {
+            if let Resolved::In(c) = first {
+                negations.push((c, k));
+            }
+            // "①이 아니라 ②": the next label in the same clause is the statement.
+            let mut j = neg_end + 1;
+            while let Some(t) = self.tok(j) {
+                if t.is_sentence_end() || j > neg_end + 4 {
+                    break;
+                }
+                if self.label_at(j).is_some() && t.mark().is_some() {
+                    return self.label_phrase(j, negations);
+                }
+                j += 1;
+            }
+            return None;
+        }
+        let mut labels = vec![first];
+        let mut last = k;
+        // Alternatives directly after the label.
+        let mut j = k + 1;
+        let mut gap = 0;
+        while let Some(t) = self.tok(j) {
+            if t.mark().is_some() && gap > 0 {
+                if let Some(r) = self.label_at(j) {
+                    labels.push(r);
+                    last = j;
+                    gap = 0;
+                    j += 1;
+                    continue;
+                }
+            }
+            if t.mark().is_some() && gap == 0 && j == last + 1 {
+                // Two labels side by side: "③ (3)".
+                if let Some(r) = self.label_at(j) {
+                    labels.push(r);
+                    last = j;
+                    j += 1;
+                    continue;
+                }
+            }
+            let connector = is_alternative_connector(t, self.text)
+                || t.is_punct(')')
+                || (t.kind == Kind::Hangul && strip_beon(self.word(j)).is_empty());
+            if connector && gap < 3 {
+                gap += 1;
+                j += 1;
+                continue;
+            }
+            break;
+        }
+        // "둘 다", "모두", "both" after a list.
+        let said = said_of(&labels);
+        if let Said::Many(_) = said {
+            return Some((said, last));
+        }
+        // Hedged second choice later in the same sentence: "③일 수도 있고 ④일 수도 있다".
+        let mut hedged = false;
+        let mut others: Vec<Choice> = Vec::new();
+        let mut j = last + 1;
+        while let Some(t) = self.tok(j) {
+            if t.is_sentence_end() {
+                break;
+            }
+            if is_hedge(t, self.text) {
+                hedged = true;
+            }
+            if t.mark().is_some() {
+                if let Some(Resolved::In(c)) = self.label_at(j) {
+                    if self.negated_after(j).is_none() {
+                        others.push(c);
+                    }
+                }
+            }
+            j += 1;
+        }
+        if hedged {
+            if let Said::One(c) = said {
+                if others.iter().any(|&o| o != c) {
+                    let mut all = vec![c];
+                    all.extend(others);
+                    if let Said::Many(m) =
+                        said_of(&all.into_iter().map(Resolved::In).collect::<Vec<_>>())
+                    {
+                        return Some((Said::Many(m), last));
+                    }
+                }
+            }
+        }
+        Some((said, last))
+    }
+
+    /// Option text written right after a keyword: "정답은 금융위원회입니다".
+    fn option_text_at(&self, k: usize) -> Option<Choice> {
+        let at = self.tok(k)?.start as usize;
+        let rest = squash(&self.text[at..self.text.len().min(at + 400)]);
+        let mut best: Option<(usize, Choice)> = None;
+        for c in self.set.choices() {
+            let opt = squash(self.set.option_text(c)?);
+            if opt.chars().count() >= 2
+                && rest.starts_with(&opt)
+                && best.is_none_or(|(l, _)| opt.len() > l)
+            {
+                best = Some((opt.len(), c));
+            }
+        }
+        best.map(|(_, c)| c)
+    }
+
+    /// The statement read to the right of a keyword at `k`.
+    fn right_of_keyword(
+        &self,
+        k: usize,
+        negations: &mut Vec<(Choice, usize)>,
+    ) -> Option<(Said, usize)> {
+        let mut j = k + 1;
+        let mut steps = 0;
+        let mut breaks = 0;
+        let mut negated = false;
+        while let Some(t) = self.tok(j) {
+            if steps > 8 {
+                return None;
+            }
+            if t.mark().is_some()
+                || (self.set.notation() == Notation::Ox && self.label_at(j).is_some())
+            {
+                let phrase = self.label_phrase(j, negations)?;
+                if negated {
+                    if let Said::One(c) = phrase.0 {
+                        negations.push((c, j));
+                    }
+                    // "not A but B": the next label in the same sentence is the statement.
+                    let after = phrase.1 + 1;
+                    let next = (after..self.toks.len().min(after + 4))
+                        .take_while(|&x| !self.toks[x].is_sentence_end())
+                        .find(|&x| self.toks[x].mark().is_some())?;
+                    return self.label_phrase(next, negations);
+                }
+                return Some(phrase);
+            }
+            let filler = match t.kind {
+                Kind::Punct(':' | '=' | '-' | '>' | '[' | ']' | '(' | '{' | '"' | '|') => true,
+                Kind::Break => {
+                    breaks += 1;
+                    breaks == 1 && steps <= 2
+                }
+                Kind::Hangul => is_right_filler_hangul(self.word(j)),
+                Kind::Latin => {
+                    let w = self.word(j);
+                    if lower(w) == "not" {
+                        negated = true;
+                        true
+                    } else {
+                        is_right_filler_latin(w)
+                    }
+                }
+                _ => false,
+            };
+            if !filler {
+                if matches!(t.kind, Kind::Hangul | Kind::Latin) && !negated {
+                    return self.option_text_at(j).map(|c| (Said::One(c), j));
+                }
+                return None;
+            }
+            steps += 1;
+            j += 1;
+        }
+        None
+    }
+
+    /// A label to the left of a keyword at `k`: "③번이 정답입니다", "④를 정답으로".
+    fn left_of_keyword(&self, k: usize, suffix_negated: bool) -> Option<usize> {
+        let mut j = k;
+        for _ in 0..4 {
+            if j == 0 {
+                return None;
+            }
+            j -= 1;
+            let t = &self.toks[j];
+            if t.mark().is_some() {
+                return (!suffix_negated).then_some(j);
+            }
+            let skip = match t.kind {
+                Kind::Hangul => is_left_filler_hangul(self.word(j)),
+                Kind::Latin => is_left_filler_latin(self.word(j)),
+                Kind::Punct(')' | '"' | ']') => true,
+                _ => false,
+            };
+            if !skip {
+                return None;
+            }
+        }
+        None
+    }
+
+    fn final_before(&self, k: usize) -> bool {
+        (k.saturating_sub(2)..k).any(|j| is_final_qualifier(&self.toks[j], self.text))
+    }
+
+    /// Every statement in the text, in order, plus the negated labels.
+    fn statements(&self) -> (Vec<Statement>, Vec<(Choice, usize)>) {
+        let mut out: Vec<Statement> = Vec::new();
+        let mut negations = Vec::new();
+        for k in 0..self.toks.len() {
+            if self.masked[k] {
+                continue;
+            }
+            let t = self.toks[k];
+            match t.kind {
+                Kind::Hangul => {
+                    let w = self.word(k);
+                    if let Some((fin, suffix)) = answer_keyword(w) {
+                        let is_final = fin || self.final_before(k);
+                        let right_ok = matches!(
+                            suffix,
+                            "" | "은"
+                                | "는"
+                                | "이"
+                                | "을"
+                                | "변은"
+                                | "안은"
+                                | "변"
+                                | "안"
+                                | "으로는"
+                        );
+                        if right_ok {
+                            if let Some((said, last)) = self.right_of_keyword(k, &mut negations) {
+                                out.push(Statement {
+                                    said,
+                                    strength: Strength::Strong,
+                                    rule: Rule::Statement,
+                                    first: k,
+                                    last,
+                                    is_final,
+                                });
+                                continue;
+                            }
+                        }
+                        if matches!(suffix, "은" | "는") {
+                            continue;
+                        }
+                        let questioning = ["인지", "일까", "인가", "일지", "인가요"]
+                            .iter()
+                            .any(|p| suffix.starts_with(p));
+                        if questioning {
+                            continue;
+                        }
+                        let negated = suffix.contains("아니")
+                            || suffix.contains("아닌")
+                            || suffix.contains("아님")
+                            || suffix.contains("아닙")
+                            || (self.is_hangul(k + 1) && is_negation_word(self.word(k + 1)));
+                        if let Some(m) = self.left_of_keyword(k, false) {
+                            if negated {
+                                if let Some(c) = self.choice_at(m) {
+                                    negations.push((c, m));
+                                }
+                                continue;
+                            }
+                            if let Some(r) = self.label_at(m) {
+                                out.push(Statement {
+                                    said: said_of(&[r]),
+                                    strength: Strength::Strong,
+                                    rule: Rule::Statement,
+                                    first: m,
+                                    last: k,
+                                    is_final: is_final || self.final_before(m),
+                                });
+                            }
+                        }
+                    }
+                }
+                Kind::Latin => {
+                    let w = lower(self.word(k));
+                    if w == "answer" || w == "answers" || w == "boxed" {
+                        let rule = if w == "boxed" {
+                            Rule::Boxed
+                        } else {
+                            Rule::Statement
+                        };
+                        let is_final = self.final_before(k);
+                        if let Some((said, last)) = self.right_of_keyword(k, &mut negations) {
+                            out.push(Statement {
+                                said,
+                                strength: Strength::Strong,
+                                rule,
+                                first: k,
+                                last,
+                                is_final,
+                            });
+                        } else if w != "boxed" {
+                            if let Some(m) = self.left_of_keyword(k, false) {
+                                if let Some(r) = self.label_at(m) {
+                                    out.push(Statement {
+                                        said: said_of(&[r]),
+                                        strength: Strength::Strong,
+                                        rule,
+                                        first: m,
+                                        last: k,
+                                        is_final,
+                                    });
+                                }
+                            }
+                        }
+                    } else if matches!(
+                        w.as_str(),
+                        "choose" | "select" | "pick" | "chose" | "selected"
+                    ) {
+                        let mut j = k + 1;
+                        while self.is_latin(j) && is_right_filler_latin(self.word(j)) {
+                            j += 1;
+                        }
+                        if let Some((said, last)) = self
+                            .tok(j)
+                            .and_then(Tok::mark)
+                            .and_then(|_| self.label_phrase(j, &mut negations))
+                        {
+                            out.push(Statement {
+                                said,
+                                strength: Strength::Strong,
+                                rule: Rule::Statement,
+                                first: k,
+                                last,
+                                is_final: false,
+                            });
+                        }
+                    }
+                }
+                Kind::Mark(_) => {
+                    if let Some(s) = self.choose_or_weak(k) {
+                        out.push(s);
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.sort_by_key(|s| (s.first, s.last));
+        out.dedup_by(|b, a| a.said == b.said && b.first <= a.last);
+        (out, negations)
+    }
+
+    /// "③을 선택합니다" (strong), "③이 맞습니다", "②로 보입니다", "(B) is correct" (weak).
+    fn choose_or_weak(&self, k: usize) -> Option<Statement> {
+        let r = self.label_at(k)?;
+        let said = said_of(&[r]);
+        let make = |strength, rule, last| Statement {
+            said: said.clone(),
+            strength,
+            rule,
+            first: k,
+            last,
+            is_final: self.final_before(k),
+        };
+        if self.is_hangul(k + 1) {
+            let p = strip_beon(self.word(k + 1));
+            let next = if self.is_hangul(k + 2) {
+                self.word(k + 2)
+            } else {
+                ""
+            };
+            let starts = |w: &str, list: &[&str]| list.iter().any(|s| w.starts_with(s));
+            if matches!(p, "을" | "를" | "로" | "으로")
+                && starts(
+                    next,
+                    &["선택", "고르", "고릅", "골라", "골랐", "고를", "택"],
+                )
+            {
+                return Some(make(Strength::Strong, Rule::Statement, k + 2));
+            }
+            if matches!(p, "이" | "가") && next.starts_with('맞') && !next.starts_with("맞지")
+            {
+                return Some(make(Strength::Weak, Rule::WeakStatement, k + 2));
+            }
+            if matches!(p, "로" | "으로")
+                && starts(
+                    next,
+                    &[
+                        "봤", "보았", "보인", "보입", "생각", "판단", "추정", "예상", "보여",
+                    ],
+                )
+            {
+                return Some(make(Strength::Weak, Rule::WeakStatement, k + 2));
+            }
+        }
+        if self.is_latin(k + 1) && lower(self.word(k + 1)) == "is" && self.is_latin(k + 2) {
+            let w = lower(self.word(k + 2));
+            if w == "correct" || w == "right" {
+                return Some(make(Strength::Weak, Rule::WeakStatement, k + 2));
+            }
+        }
+        None
+    }
+
+    fn correction_between(&self, a: usize, b: usize) -> bool {
+        (a + 1..b).any(|j| is_correction(&self.toks[j], self.text))
+    }
+
+    fn decide_by_statements(&self) -> Option<Extraction> {
+        let (mut stmts, negations) = self.statements();
+        if stmts.is_empty() {
+            return None;
+        }
+        // A weak statement after a self-correction replaces what came before it.
+        for n in 1..stmts.len() {
+            if stmts[n].strength == Strength::Weak
+                && self.correction_between(stmts[n - 1].last, stmts[n].first)
+            {
+                stmts[n].strength = Strength::Strong;
+                stmts[n].rule = Rule::CorrectedStatement;
+            }
+        }
+        let strongest = stmts.iter().map(|s| s.strength).max()?;
+        let primary: Vec<&Statement> = stmts.iter().filter(|s| s.strength == strongest).collect();
+        let last = *primary.last()?;
+        let mut rule = last.rule;
+        if let Some(prev) = primary[..primary.len() - 1]
+            .iter()
+            .rev()
+            .find(|s| s.said != last.said)
+        {
+            let corrected =
+                self.correction_between(prev.last, last.first) || (last.is_final && !prev.is_final);
+            if !corrected {
+                if strongest == Strength::Weak {
+                    // Weak claims that differ describe options one by one; they state nothing.
+                    return None;
+                }
+                return Some(self.conflict(&primary, Rule::ConflictingStatements));
+            }
+            rule = Rule::CorrectedStatement;
+        }
+        if strongest == Strength::Weak {
+            // A weak claim ("③이 맞다") decides only when nothing else in the text names
+            // another choice: in an option-by-option analysis it describes an option.
+            let c = match last.said {
+                Said::One(c) => c,
+                _ => return None,
+            };
+            let other = (0..self.toks.len()).any(|j| {
+                !self.masked[j]
+                    && self.toks[j].mark().is_some()
+                    && self.choice_at(j).is_some_and(|o| o != c)
+                    && !negations.iter().any(|&(_, at)| at == j)
+            });
+            if other {
+                return None;
+            }
+        }
+        let span = self.span(last.first.min(last.last), last.last.max(last.first));
+        Some(match &last.said {
+            Said::One(c) => {
+                if negations.iter().any(|&(n, at)| n == *c && at > last.last) {
+                    return Some(Extraction::Ambiguous {
+                        candidates: vec![*c],
+                        rule: Rule::ConflictingStatements,
+                        span,
+                    });
+                }
+                Extraction::Answer {
+                    choice: *c,
+                    rule,
+                    span,
+                }
+            }
+            Said::Many(cands) => Extraction::Ambiguous {
+                candidates: cands.clone(),
+                rule: Rule::Alternatives,
+                span,
+            },
+            Said::Outside => Extraction::Invalid {
+                text: self.text[span.clone()].to_string(),
+                rule,
+                span,
+            },
+        })
+    }
+
+    fn conflict(&self, stmts: &[&Statement], rule: Rule) -> Extraction {
+        let mut candidates: Vec<Choice> = Vec::new();
+        for s in stmts {
+            match &s.said {
+                Said::One(c) => candidates.push(*c),
+                Said::Many(m) => candidates.extend(m),
+                Said::Outside => {}
+            }
+        }
+        candidates.sort();
+        candidates.dedup();
+        let first = stmts.first().map_or(0, |s| s.first.min(s.last));
+        let last = stmts.last().map_or(0, |s| s.last.max(s.first));
+        Extraction::Ambiguous {
+            candidates,
+            rule,
+            span: self.span(first, last),
+        }
+    }
+
+    /// Is token `j` only a separator or a copula/particle that may follow a bare label?
+    fn is_bare_tail(&self, j: usize) -> bool {
+        let t = &self.toks[j];
+        match t.kind {
+            Kind::Punct(_) | Kind::Break => true,
+            Kind::Hangul => matches!(
+                strip_beon(self.word(j)),
+                "" | "입니다"
+                    | "이다"
+                    | "임"
+                    | "이요"
+                    | "요"
+                    | "예요"
+                    | "이에요"
+                    | "선택지"
+                    | "보기"
+                    | "항목"
+                    | "옵션"
+                    | "선택지입니다"
+                    | "보기입니다"
+                    | "입니다만"
+                    | "정답"
+                    | "정답입니다"
+                    | "이정답"
+                    | "가정답"
+                    | "이죠"
+                    | "이야"
+            ),
+            _ => false,
+        }
+    }
+
+    /// The bare label of the token range, if it is one label with an optional tail or
+    /// option text. Returns an extraction for the range.
+    fn bare_in(&self, range: Range<usize>, rule: Rule) -> Option<Extraction> {
+        let mut k = range.start;
+        while k < range.end && matches!(self.toks[k].kind, Kind::Punct(_) | Kind::Break) {
+            k += 1;
+        }
+        if k >= range.end || self.masked[k] {
+            return None;
+        }
+        let label = self.label_at(k)?;
+        // O/X words count as bare only when they are the whole text.
+        let is_mark = self.toks[k].mark().is_some();
+        let mut j = k + 1;
+        // Two labels side by side that agree: "③ (3)", "3번(③)".
+        let mut agree_until = k;
+        while j < range.end {
+            if self.toks[j].mark().is_some() {
+                if self.label_at(j) == Some(label) && j <= agree_until + 3 {
+                    agree_until = j;
+                    j += 1;
+                    continue;
+                }
+                break;
+            }
+            if self.toks[j].kind == Kind::Break || !self.is_bare_tail(j) {
+                break;
+            }
+            j += 1;
+        }
+        // Whatever follows a line break is not part of a bare answer.
+        while j < range.end && self.toks[j].kind == Kind::Break {
+            j += 1;
+            if j < range.end {
+                return None;
+            }
+        }
+        let span = self.span(k, agree_until);
+        let decided = |rule| match label {
+            Resolved::In(c) => Extraction::Answer {
+                choice: c,
+                rule,
+                span: span.clone(),
+            },
+            Resolved::Outside => Extraction::Invalid {
+                text: self.text[span.clone()].to_string(),
+                rule,
+                span: span.clone(),
+            },
+        };
+        if j >= range.end {
+            if !is_mark && range.end - range.start > 3 {
+                return None;
+            }
+            return Some(decided(rule));
+        }
+        if !is_mark {
+            return None;
+        }
+        // The rest must be option text with no other label.
+        if (j..range.end).any(|x| self.toks[x].mark().is_some()) {
+            return None;
+        }
+        let negated = (j..range.end).any(|x| match self.toks[x].kind {
+            Kind::Hangul => {
+                let w = self.word(x);
+                is_negation_word(strip_beon(w))
+                    || ["아니", "아닌", "아님", "아닙", "없", "틀", "오답"]
+                        .iter()
+                        .any(|n| w.contains(n))
+                    || answer_keyword(w).is_some()
+            }
+            Kind::Latin => matches!(
+                lower(self.word(x)).as_str(),
+                "not" | "wrong" | "incorrect" | "answer"
+            ),
+            _ => false,
+        });
+        if negated {
+            return None;
+        }
+        let rest_start = self.toks[j].start as usize;
+        let rest_end = self.toks[range.end - 1].end as usize;
+        let rest = squash(&self.text[rest_start..rest_end]);
+        let rest = rest.trim_end_matches(['.', '!', ')', ']']);
+        let rest = ["입니다", "이다", "임", "이에요", "예요", "요"]
+            .iter()
+            .find_map(|s| rest.strip_suffix(s))
+            .unwrap_or(rest);
+        if self.set.options().is_empty() {
+            return (rest.chars().count() <= 40).then(|| decided(rule));
+        }
+        let Resolved::In(c) = label else {
+            return Some(decided(rule));
+        };
+        let matches = |o: Choice| {
+            self.set.option_text(o).is_some_and(|t| {
+                let t = squash(t);
+                !t.is_empty()
+                    && (t == rest
+                        || (rest.chars().count() >= 2 && (t.contains(rest) || rest.contains(&t))))
+            })
+        };
+        if matches(c) {
+            return Some(decided(rule));
+        }
+        let others: Vec<Choice> = self
+            .set
+            .choices()
+            .filter(|&o| o != c && matches(o))
+            .collect();
+        let mut candidates = vec![c];
+        candidates.extend(others);
+        Some(Extraction::Ambiguous {
+            candidates,
+            rule: Rule::LabelTextMismatch,
+            span: self.span(k, range.end - 1),
+        })
+    }
+
+    fn bare(&self) -> Option<Extraction> {
+        if let Some(e) = self.bare_in(0..self.toks.len(), Rule::Bare) {
+            return Some(e);
+        }
+        let line_end = self.toks.iter().position(|t| t.kind == Kind::Break)?;
+        self.leading_bare(line_end).or_else(|| self.last_line())
+    }
+
+    /// The last line alone is a label, after prose: "…설명…\n\n④". No other line may start
+    /// with a label, since a restated option list ends with one too.
+    fn last_line(&self) -> Option<Extraction> {
+        let n = self.toks.len();
+        let mut end = n;
+        while end > 0 && matches!(self.toks[end - 1].kind, Kind::Break | Kind::Punct(_)) {
+            end -= 1;
+        }
+        let last_break = self.toks[..end]
+            .iter()
+            .rposition(|t| t.kind == Kind::Break)?;
+        let other_line_starts_with_label = std::iter::once(0)
+            .chain(
+                self.toks[..last_break]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| t.kind == Kind::Break)
+                    .map(|(b, _)| b + 1),
+            )
+            .any(|start| {
+                let mut k = start;
+                while k < last_break && matches!(self.toks[k].kind, Kind::Punct(_)) {
+                    k += 1;
+                }
+                k < last_break && self.toks[k].mark().is_some()
+            });
+        if other_line_starts_with_label {
+            return None;
+        }
+        let e = self.bare_in(last_break + 1..end, Rule::LastLine)?;
+        // Only a lone label: option text on the last line is how option lists end.
+        match &e {
+            Extraction::Answer { span, .. } | Extraction::Invalid { span, .. }
+                if span.end >= self.toks[end - 1].end as usize =>
+            {
+                Some(e)
+            }
+            _ => None,
+        }
+    }
+
+    /// The first line alone is a label and no other line names a different choice.
+    fn leading_bare(&self, line_end: usize) -> Option<Extraction> {
+        let e = self.bare_in(0..line_end, Rule::LeadingBare)?;
+        let chosen = e.choice();
+        let later_conflict = (line_end..self.toks.len()).any(|j| {
+            self.toks[j].mark().is_some()
+                && match self.label_at(j) {
+                    Some(Resolved::In(c)) => Some(c) != chosen,
+                    _ => true,
+                }
+        });
+        (!later_conflict).then_some(e)
+    }
+
+    fn ox_words(&self) -> Option<Extraction> {
+        // Final polarity of each sentence that has O/X words.
+        let mut finals: Vec<(bool, usize, Range<usize>)> = Vec::new();
+        for s in sentences(&self.toks) {
+            if s.clone().any(|j| self.masked[j]) {
+                continue;
+            }
+            let words: Vec<(usize, bool)> = s
+                .clone()
+                .filter_map(|j| ox_polarity(&self.toks, j, self.text).map(|p| (j, p)))
+                .filter(|&(j, _)| {
+                    // "틀리지 않" was read from 틀리지; skip the 않 that follows it.
+                    !self.word(j).starts_with('않')
+                })
+                .collect();
+            let Some(&(last_j, last_p)) = words.last() else {
+                continue;
+            };
+            let connective = |j: usize| {
+                let w = self.word(j);
+                [
+                    "지만", "는데", "으나", "나", "므로", "니까", "어서", "아서", "고", "며", "면",
+                    "은데", "다고", "라고", "지",
+                ]
+                .iter()
+                .any(|e| w.ends_with(e))
+            };
+            if words.iter().any(|&(j, p)| p != last_p && !connective(j)) {
+                return Some(Extraction::Ambiguous {
+                    candidates: self.set.choices().collect(),
+                    rule: Rule::OxWordConflict,
+                    span: self.span(s.start, s.end - 1),
+                });
+            }
+            finals.push((last_p, last_j, s));
+        }
+        let &(p, j, ref s) = finals.last()?;
+        let concluded = (s.start..s.end.min(s.start + 2)).any(|x| {
+            is_correction(&self.toks[x], self.text)
+                || (self.toks[x].kind == Kind::Hangul
+                    && [
+                        "따라서",
+                        "그러므로",
+                        "결론",
+                        "결국",
+                        "즉",
+                        "하지만",
+                        "그러나",
+                        "최종",
+                    ]
+                    .iter()
+                    .any(|w| self.word(x).starts_with(w)))
+        });
+        if !concluded && finals.iter().any(|f| f.0 != p) {
+            return Some(Extraction::Ambiguous {
+                candidates: self.set.choices().collect(),
+                rule: Rule::OxWordConflict,
+                span: self.span(finals[0].2.start, s.end - 1),
+            });
+        }
+        let choice = Choice::from_index(usize::from(!p))?;
+        Some(Extraction::Answer {
+            choice,
+            rule: Rule::OxWord,
+            span: self.span(j, j),
+        })
+    }
+
+    fn unique_option_text(&self) -> Option<Extraction> {
+        if self.set.options().is_empty() || self.text.len() > 300 {
+            return None;
+        }
+        if self.toks.iter().any(|t| t.mark().is_some()) {
+            return None;
+        }
+        if self.toks.iter().enumerate().any(|(j, t)| {
+            (t.kind == Kind::Hangul && is_negation_word(self.word(j)))
+                || (t.kind == Kind::Latin && lower(self.word(j)) == "not")
+        }) {
+            return None;
+        }
+        let hay = squash(self.text);
+        let found: Vec<(Choice, String)> = self
+            .set
+            .choices()
+            .filter_map(|c| {
+                let o = squash(self.set.option_text(c)?);
+                (o.chars().count() >= 2 && hay.contains(&o)).then_some((c, o))
+            })
+            .collect();
+        // An option contained in a longer matched option is not named on its own.
+        let named: Vec<&(Choice, String)> = found
+            .iter()
+            .filter(|(c, o)| {
+                !found
+                    .iter()
+                    .any(|(d, p)| d != c && p.len() > o.len() && p.contains(o.as_str()))
+            })
+            .collect();
+        let span = 0..self.text.len();
+        match named.as_slice() {
+            [] => None,
+            [(c, _)] => Some(Extraction::Answer {
+                choice: *c,
+                rule: Rule::OptionText,
+                span,
+            }),
+            many => Some(Extraction::Ambiguous {
+                candidates: many.iter().map(|(c, _)| *c).collect(),
+                rule: Rule::MultipleOptionTexts,
+                span,
+            }),
+        }
+    }
+}
+
+fn said_of(labels: &[Resolved]) -> Said {
+    let mut choices: Vec<Choice> = Vec::new();
+    let mut outside = false;
+    for l in labels {
+        match l {
+            Resolved::In(c) => {
+                if !choices.contains(c) {
+                    choices.push(*c)
+                }
+            }
+            Resolved::Outside => outside = true,
+        }
+    }
+    match (choices.as_slice(), outside) {
+        ([c], false) => Said::One(*c),
+        ([], _) => Said::Outside,
+        _ => Said::Many(choices),
+    }
+}

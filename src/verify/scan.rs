@@ -1,0 +1,487 @@
+//! Tokens of an answer's final text: choice marks (③, (3), 3번, C, ○, 두 번째), Hangul and
+//! Latin word runs, numbers that cannot be choices (2023년, 3억원, 1,000) and punctuation.
+//!
+//! Width and spacing are normalised here, token by token (full-width digits and letters,
+//! full-width colons and brackets, NBSP and other spaces); markdown emphasis, headers, code
+//! ticks and TeX dollars are skipped. Spans always index the original text, so a verdict can
+//! point at the bytes that decided it. There is no blanket NFKC: it would turn ① into 1.
+
+/// A written choice, before it is matched against a choice set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mark {
+    /// ①…⑩ in any circled form; 1-based.
+    Circled(u8),
+    /// A standalone small number: `3`, `(3)`, `3번`, `3.`; 1-based.
+    Num(u8),
+    /// A standalone capital `A`…`J`; 1-based.
+    Letter(u8),
+    /// ○ / O (`true`) or × / X (`false`).
+    Ox(bool),
+    /// 첫 번째, 두 번째, 2번째, 셋째 …; 1-based.
+    Ordinal(u8),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Mark(Mark),
+    /// A run of Hangul syllables or jamo (one eojeol or its part after a mark).
+    Hangul,
+    /// A run of Latin letters that is not a mark.
+    Latin,
+    /// Digits that cannot be a choice: years, amounts, decimals, long numbers.
+    Number,
+    /// Punctuation, normalised to ASCII where a full-width form exists.
+    Punct(char),
+    /// A line break (consecutive breaks collapse into one).
+    Break,
+    /// Anything else (Hanja, emoji, symbols).
+    Other,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Tok {
+    pub kind: Kind,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Tok {
+    pub fn text<'a>(&self, s: &'a str) -> &'a str {
+        &s[self.start as usize..self.end as usize]
+    }
+    pub fn mark(&self) -> Option<Mark> {
+        match self.kind {
+            Kind::Mark(m) => Some(m),
+            _ => None,
+        }
+    }
+    pub fn is_punct(&self, c: char) -> bool {
+        self.kind == Kind::Punct(c)
+    }
+    pub fn is_sentence_end(&self) -> bool {
+        matches!(
+            self.kind,
+            Kind::Break | Kind::Punct('.') | Kind::Punct('!') | Kind::Punct('?')
+        )
+    }
+}
+
+fn is_hangul(c: char) -> bool {
+    matches!(c, '\u{AC00}'..='\u{D7A3}' | '\u{3131}'..='\u{318E}' | '\u{1100}'..='\u{11FF}')
+}
+
+fn is_space(c: char) -> bool {
+    matches!(
+        c,
+        ' ' | '\t' | '\r' | '\u{A0}' | '\u{3000}' | '\u{2000}'
+            ..='\u{200D}' | '\u{202F}' | '\u{205F}' | '\u{FEFF}'
+    )
+}
+
+/// Characters that carry no meaning for answer extraction: markdown and TeX decoration.
+fn is_ignorable(c: char) -> bool {
+    matches!(c, '*' | '_' | '`' | '#' | '$' | '\\' | '\u{FE0F}')
+}
+
+/// ASCII value of a (possibly full-width) digit.
+fn digit_value(c: char) -> Option<u8> {
+    match c {
+        '0'..='9' => Some(c as u8 - b'0'),
+        '\u{FF10}'..='\u{FF19}' => Some((c as u32 - 0xFF10) as u8),
+        _ => None,
+    }
+}
+
+/// ASCII form of a (possibly full-width) Latin letter.
+fn latin(c: char) -> Option<char> {
+    match c {
+        'A'..='Z' | 'a'..='z' => Some(c),
+        '\u{FF21}'..='\u{FF3A}' => char::from_u32(c as u32 - 0xFF21 + 'A' as u32),
+        '\u{FF41}'..='\u{FF5A}' => char::from_u32(c as u32 - 0xFF41 + 'a' as u32),
+        _ => None,
+    }
+}
+
+fn normalise_punct(c: char) -> char {
+    match c {
+        '：' => ':',
+        '（' => '(',
+        '）' => ')',
+        '［' => '[',
+        '］' => ']',
+        '．' | '。' => '.',
+        '，' | '、' => ',',
+        '！' => '!',
+        '？' => '?',
+        '～' | '〜' => '~',
+        '／' => '/',
+        '＝' => '=',
+        '【' | '「' | '『' | '〔' | '《' | '〈' => '[',
+        '】' | '」' | '』' | '〕' | '》' | '〉' => ']',
+        '“' | '”' | '‘' | '’' => '"',
+        '→' | '⇒' | '⟶' | '➔' | '➜' => '>',
+        '–' | '—' | '―' | '－' => '-',
+        _ => c,
+    }
+}
+
+/// Hangul starts that may follow a number that is a choice: particles and the copula
+/// (3번, 3이, 3가, 3입니다, 3을, 3은, 3으로, 3임, 3과 …), but not units (3년, 3억, 3개) or
+/// words that make it a quantity (3가지, 3이상, 3이하).
+fn particle_may_follow_choice(rest: &str) -> bool {
+    const REJECT: [&str; 8] = [
+        "가지", "이상", "이하", "이내", "이후", "이전", "이외", "이었",
+    ];
+    const ALLOW: [char; 17] = [
+        '번', '이', '가', '입', '을', '를', '은', '는', '으', '로', '임', '과', '와', '도', '라',
+        '였', '만',
+    ];
+    if REJECT.iter().any(|r| rest.starts_with(r)) {
+        return false;
+    }
+    // 만 is "only" after a choice but 10,000 after an amount (3만원): accept only 만 + space/end.
+    if let Some(after) = rest.strip_prefix('만') {
+        return after.is_empty() || after.starts_with([' ', '.', ',']);
+    }
+    rest.chars().next().is_some_and(|c| ALLOW.contains(&c))
+}
+
+/// Native Korean ordinals: (word, value). "둘째", "셋째", "넷째" take the -째 form only.
+const ORDINALS: [(&str, u8); 14] = [
+    ("첫", 1),
+    ("두", 2),
+    ("세", 3),
+    ("네", 4),
+    ("다섯", 5),
+    ("여섯", 6),
+    ("일곱", 7),
+    ("여덟", 8),
+    ("아홉", 9),
+    ("열", 10),
+    ("둘", 2),
+    ("셋", 3),
+    ("넷", 4),
+    ("한", 1),
+];
+
+/// If the Hangul run at `s` begins an ordinal, its value and byte length (covering "번째"/"째").
+/// `next` is the text after the run, for "두 번째" written with a space.
+fn ordinal_at(run: &str, after_run: &str) -> Option<(u8, usize)> {
+    for (word, n) in ORDINALS {
+        let Some(rest) = run.strip_prefix(word) else {
+            continue;
+        };
+        if let Some(r) = rest.strip_prefix("번째") {
+            return Some((n, run.len() - r.len()));
+        }
+        if let Some(r) = rest.strip_prefix('째') {
+            if matches!(
+                word,
+                "첫" | "둘" | "셋" | "넷" | "다섯" | "여섯" | "일곱" | "여덟" | "아홉" | "열"
+            ) {
+                return Some((n, run.len() - r.len()));
+            }
+        }
+        if rest.is_empty() && !matches!(word, "둘" | "셋" | "넷" | "한") {
+            let trimmed = after_run.trim_start_matches(' ');
+            if trimmed.starts_with("번째") {
+                let len = run.len() + (after_run.len() - trimmed.len()) + "번째".len();
+                return Some((n, len));
+            }
+        }
+    }
+    None
+}
+
+/// Split `text` into tokens. Never panics on any UTF-8 input.
+pub(crate) fn tokenize(text: &str) -> Vec<Tok> {
+    let mut toks: Vec<Tok> = Vec::with_capacity(text.len() / 4 + 4);
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    let push = |toks: &mut Vec<Tok>, kind: Kind, start: usize, end: usize| {
+        toks.push(Tok {
+            kind,
+            start: start as u32,
+            end: end as u32,
+        })
+    };
+    while i < bytes.len() {
+        let b = bytes[i];
+        // ASCII fast paths.
+        if b < 0x80 {
+            match b {
+                b' ' | b'\t' | b'\r' | b'*' | b'_' | b'`' | b'#' | b'$' | b'\\' => {
+                    i += 1;
+                    continue;
+                }
+                b'\n' => {
+                    if !matches!(toks.last(), Some(t) if t.kind == Kind::Break) {
+                        push(&mut toks, Kind::Break, i, i + 1);
+                    }
+                    i += 1;
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        let c = match text[i..].chars().next() {
+            Some(c) => c,
+            None => break,
+        };
+        let clen = c.len_utf8();
+        if is_space(c) || is_ignorable(c) {
+            i += clen;
+            continue;
+        }
+        if let Some(n) = crate::verify::choice::circled_value(c) {
+            push(&mut toks, Kind::Mark(Mark::Circled(n)), i, i + clen);
+            i += clen;
+            continue;
+        }
+        if let '\u{2474}'..='\u{247D}' = c {
+            // ⑴…⑽: parenthesised digits.
+            let n = (c as u32 - 0x2474 + 1) as u8;
+            push(&mut toks, Kind::Mark(Mark::Num(n)), i, i + clen);
+            i += clen;
+            continue;
+        }
+        if digit_value(c).is_some() {
+            i = scan_number(text, i, &mut toks);
+            continue;
+        }
+        if latin(c).is_some() {
+            i = scan_latin(text, i, &mut toks);
+            continue;
+        }
+        if is_hangul(c) {
+            let start = i;
+            let mut end = i;
+            for ch in text[i..].chars() {
+                if !is_hangul(ch) {
+                    break;
+                }
+                end += ch.len_utf8();
+            }
+            let run = &text[start..end];
+            if let Some((n, len)) = ordinal_at(run, &text[end..]) {
+                push(&mut toks, Kind::Mark(Mark::Ordinal(n)), start, start + len);
+                i = start + len;
+                continue;
+            }
+            push(&mut toks, Kind::Hangul, start, end);
+            i = end;
+            continue;
+        }
+        match c {
+            '○' | '◯' | '⭕' | '〇' => {
+                push(&mut toks, Kind::Mark(Mark::Ox(true)), i, i + clen)
+            }
+            '×' | '✕' | '✖' | '✗' | '✘' | '❌' | '╳' => {
+                push(&mut toks, Kind::Mark(Mark::Ox(false)), i, i + clen)
+            }
+            _ if c.is_ascii_punctuation() || !c.is_alphanumeric() && !c.is_control() => {
+                let p = normalise_punct(c);
+                if p.is_ascii_punctuation() {
+                    push(&mut toks, Kind::Punct(p), i, i + clen);
+                } else {
+                    push(&mut toks, Kind::Other, i, i + clen);
+                }
+            }
+            _ if c.is_control() => {}
+            _ => push(&mut toks, Kind::Other, i, i + clen),
+        }
+        i += clen;
+    }
+    toks
+}
+
+fn next_char(text: &str, at: usize) -> Option<char> {
+    text.get(at..).and_then(|s| s.chars().next())
+}
+
+fn prev_char(text: &str, at: usize) -> Option<char> {
+    text.get(..at).and_then(|s| s.chars().next_back())
+}
+
+/// Scan a digit run at `start`; decide whether it can be a choice. Returns the next index.
+fn scan_number(text: &str, start: usize, toks: &mut Vec<Tok>) -> usize {
+    let mut end = start;
+    let mut value: u32 = 0;
+    let mut ndigits = 0;
+    for ch in text[start..].chars() {
+        match digit_value(ch) {
+            Some(d) => {
+                value = value.saturating_mul(10).saturating_add(d as u32);
+                ndigits += 1;
+                end += ch.len_utf8();
+            }
+            None => break,
+        }
+    }
+    let before = prev_char(text, start);
+    let after = next_char(text, end);
+    let after2 = after.and_then(|c| next_char(text, end + c.len_utf8()));
+    let small = ndigits <= 2 && (1..=20).contains(&value);
+    let push_kind = |toks: &mut Vec<Tok>, kind: Kind, s: usize, e: usize| {
+        toks.push(Tok {
+            kind,
+            start: s as u32,
+            end: e as u32,
+        })
+    };
+    // "(3)": absorb the brackets into one mark.
+    let open_before =
+        matches!(toks.last(), Some(t) if t.kind == Kind::Punct('(') && t.end as usize == start);
+    if small && open_before && matches!(after, Some(')' | '）')) {
+        let open = toks.pop().map_or(start, |t| t.start as usize);
+        let close_len = after.map_or(0, char::len_utf8);
+        push_kind(
+            toks,
+            Kind::Mark(Mark::Num(value as u8)),
+            open,
+            end + close_len,
+        );
+        return end + close_len;
+    }
+    let digit_glued_before = before.is_some_and(|c| {
+        c.is_ascii_alphanumeric()
+            || latin(c).is_some()
+            || matches!(c, '제' | '.' | ',' | '￦' | '₩' | '$')
+    });
+    let after_ok = match after {
+        None => true,
+        Some(c) if is_space(c) || c == '\n' || is_ignorable(c) => true,
+        Some(')' | '）' | ']' | '】' | '」' | '!' | '?' | '"' | '\'' | '}' | '。' | '、') => {
+            true
+        }
+        Some('.' | ',' | ':' | '：' | '/' | '-' | '~' | '～') => {
+            after2.is_none_or(|c| digit_value(c).is_none())
+        }
+        Some(c) if is_hangul(c) => {
+            let rest = &text[end..];
+            if rest.starts_with("번째") {
+                if small && !digit_glued_before {
+                    let len = "번째".len();
+                    push_kind(
+                        toks,
+                        Kind::Mark(Mark::Ordinal(value as u8)),
+                        start,
+                        end + len,
+                    );
+                    return end + len;
+                }
+                false
+            } else {
+                particle_may_follow_choice(rest)
+            }
+        }
+        Some(_) => false,
+    };
+    let kind = if small && after_ok && !digit_glued_before {
+        Kind::Mark(Mark::Num(value as u8))
+    } else {
+        Kind::Number
+    };
+    push_kind(toks, kind, start, end);
+    end
+}
+
+/// Scan a Latin run at `start`: a standalone capital A–J is a letter mark, a standalone O/X an
+/// O/X mark, anything else a word.
+fn scan_latin(text: &str, start: usize, toks: &mut Vec<Tok>) -> usize {
+    let mut end = start;
+    let mut first = None;
+    let mut count = 0;
+    for ch in text[start..].chars() {
+        match latin(ch) {
+            Some(l) => {
+                first.get_or_insert(l);
+                count += 1;
+                end += ch.len_utf8();
+            }
+            None => break,
+        }
+    }
+    let before = prev_char(text, start);
+    let after = next_char(text, end);
+    let standalone = count == 1
+        && !before.is_some_and(|c| c.is_ascii_alphanumeric() || latin(c).is_some())
+        && match after {
+            None => true,
+            Some(c) if is_hangul(c) => particle_may_follow_choice(&text[end..]),
+            Some(c) => !(c.is_alphanumeric() || c == '\'' || c == '-'),
+        };
+    let kind = match (standalone, first) {
+        (true, Some('O' | 'o')) => Kind::Mark(Mark::Ox(true)),
+        (true, Some('X' | 'x')) => Kind::Mark(Mark::Ox(false)),
+        // A lone "I" is the English pronoun unless it is written as a label: "(I)", "I.", "I)".
+        (true, Some('I')) if !matches!(after, Some('.' | ')')) => Kind::Latin,
+        (true, Some(l @ 'A'..='J')) => Kind::Mark(Mark::Letter(l as u8 - b'A' + 1)),
+        _ => Kind::Latin,
+    };
+    // "(C)": absorb the brackets into one mark.
+    if let Kind::Mark(Mark::Letter(_)) = kind {
+        let open_before =
+            matches!(toks.last(), Some(t) if t.kind == Kind::Punct('(') && t.end as usize == start);
+        if open_before && matches!(after, Some(')' | '）')) {
+            let open = toks.pop().map_or(start, |t| t.start as usize);
+            let close = end + after.map_or(0, char::len_utf8);
+            toks.push(Tok {
+                kind,
+                start: open as u32,
+                end: close as u32,
+            });
+            return close;
+        }
+    }
+    toks.push(Tok {
+        kind,
+        start: start as u32,
+        end: end as u32,
+    });
+    end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn marks(s: &str) -> Vec<Mark> {
+        tokenize(s).iter().filter_map(Tok::mark).collect()
+    }
+
+    #[test]
+    fn numbers_that_are_quantities_are_not_marks() {
+        assert!(marks("2023년 3억원 1,000명 3.5% 제3조 4가지 C4H10").is_empty());
+        assert_eq!(marks("3번이 정답"), vec![Mark::Num(3)]);
+        assert_eq!(marks("(2)"), vec![Mark::Num(2)]);
+        assert_eq!(marks("３번"), vec![Mark::Num(3)]);
+    }
+
+    #[test]
+    fn circled_letters_ox_and_ordinals() {
+        assert_eq!(
+            marks("① (B) 두 번째 셋째 2번째 ○ X"),
+            vec![
+                Mark::Circled(1),
+                Mark::Letter(2),
+                Mark::Ordinal(2),
+                Mark::Ordinal(3),
+                Mark::Ordinal(2),
+                Mark::Ox(true),
+                Mark::Ox(false)
+            ]
+        );
+        assert!(marks("A사 B형 I think").is_empty());
+        assert_eq!(marks("B가 답"), vec![Mark::Letter(2)]);
+    }
+
+    #[test]
+    fn spans_index_the_original_text() {
+        let s = "정답：\u{a0}**③**";
+        let t = tokenize(s);
+        let m = t.iter().find(|t| t.mark().is_some()).unwrap();
+        assert_eq!(m.text(s), "③");
+        assert_eq!(t[1].kind, Kind::Punct(':'));
+    }
+}
