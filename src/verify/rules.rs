@@ -68,10 +68,13 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
         set,
         masked,
     };
-    if let Some(e) = ctx.decide_by_statements() {
+    if let Some(e) = ctx.decide_by_statements(Strength::Strong) {
         return e;
     }
     if let Some(e) = ctx.bare() {
+        return e;
+    }
+    if let Some(e) = ctx.decide_by_statements(Strength::Weak) {
         return e;
     }
     if set.notation() == Notation::Ox {
@@ -253,10 +256,12 @@ fn is_hedge(t: &Tok, text: &str) -> bool {
                 || w.starts_with("아니면")
                 || w.starts_with("아마")
                 || w.contains("거나")
+                || w.contains("가능")
+                || w.contains("기도")
         }
         Kind::Latin => matches!(
             lower(t.text(text)).as_str(),
-            "or" | "maybe" | "possibly" | "either" | "perhaps"
+            "or" | "maybe" | "possibly" | "either" | "perhaps" | "could" | "might"
         ),
         _ => false,
     }
@@ -279,9 +284,15 @@ fn is_correction(t: &Tok, text: &str) -> bool {
                 "재확인",
                 "고쳐",
                 "번복",
+                "하지만",
+                "그러나",
+                "사실은",
             ]
             .iter()
             .any(|p| w.starts_with(p))
+                || w == "사실"
+                || w.ends_with("지만")
+                || w.ends_with("으나")
                 || matches!(
                     w,
                     "아니" | "아니요" | "아니야" | "아니다" | "아니네" | "아니오"
@@ -336,6 +347,12 @@ fn ox_polarity(toks: &[Tok], k: usize, text: &str) -> Option<bool> {
                     }
                     return Some(true);
                 }
+            }
+            if w.starts_with("틀림없") {
+                return None;
+            }
+            if w.starts_with('없') {
+                return Some(false);
             }
             if w.starts_with("틀리지") || w.starts_with("틀리진") {
                 return Some(next_is_neg);
@@ -481,6 +498,15 @@ fn sentences(toks: &[Tok]) -> Vec<Range<usize>> {
         out.push(start..toks.len());
     }
     out
+}
+
+/// At most `max` bytes of `text` from `at`, cut on a character boundary.
+fn clip(text: &str, at: usize, max: usize) -> &str {
+    let mut end = text.len().min(at + max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.get(at..end).unwrap_or("")
 }
 
 /// Normalised for option-text matching: no whitespace or decoration, ASCII lower case.
@@ -674,7 +700,10 @@ impl Ctx<'_> {
             if t.is_sentence_end() {
                 break;
             }
-            if is_hedge(t, self.text) {
+            // "①도 정답일 수 있음": another choice put up as also right.
+            let also =
+                t.mark().is_some() && self.is_hangul(j + 1) && strip_beon(self.word(j + 1)) == "도";
+            if also || is_hedge(t, self.text) {
                 hedged = true;
             }
             if t.mark().is_some() {
@@ -705,7 +734,7 @@ impl Ctx<'_> {
     /// Option text written right after a keyword: "정답은 금융위원회입니다".
     fn option_text_at(&self, k: usize) -> Option<Choice> {
         let at = self.tok(k)?.start as usize;
-        let rest = squash(&self.text[at..self.text.len().min(at + 400)]);
+        let rest = squash(clip(self.text, at, 400));
         let mut best: Option<(usize, Choice)> = None;
         for c in self.set.choices() {
             let opt = squash(self.set.option_text(c)?);
@@ -795,7 +824,7 @@ impl Ctx<'_> {
             let skip = match t.kind {
                 Kind::Hangul => is_left_filler_hangul(self.word(j)),
                 Kind::Latin => is_left_filler_latin(self.word(j)),
-                Kind::Punct(')' | '"' | ']') => true,
+                Kind::Punct(')' | '"' | ']' | ':' | '-') => true,
                 _ => false,
             };
             if !skip {
@@ -820,7 +849,12 @@ impl Ctx<'_> {
             let t = self.toks[k];
             match t.kind {
                 Kind::Hangul => {
-                    let w = self.word(k);
+                    let mut w = self.word(k);
+                    // "①번답: ②": the 번 belongs to the label before, the keyword follows.
+                    if k > 0 && self.toks[k - 1].mark().is_some() && self.toks[k - 1].end == t.start
+                    {
+                        w = strip_beon(w);
+                    }
                     if let Some((fin, suffix)) = answer_keyword(w) {
                         let is_final = fin || self.final_before(k);
                         let right_ok = matches!(
@@ -861,7 +895,15 @@ impl Ctx<'_> {
                             || suffix.contains("아닌")
                             || suffix.contains("아님")
                             || suffix.contains("아닙")
-                            || (self.is_hangul(k + 1) && is_negation_word(self.word(k + 1)));
+                            || (k + 1..k + 3).any(|x| {
+                                self.is_hangul(x) && {
+                                    let w = self.word(x);
+                                    is_negation_word(w)
+                                        || w.starts_with('없')
+                                        || w == "리가"
+                                        || w == "리"
+                                }
+                            });
                         if let Some(m) = self.left_of_keyword(k, false) {
                             if negated {
                                 if let Some(c) = self.choice_at(m) {
@@ -979,9 +1021,44 @@ impl Ctx<'_> {
             {
                 return Some(make(Strength::Strong, Rule::Statement, k + 2));
             }
-            if matches!(p, "이" | "가") && next.starts_with('맞') && !next.starts_with("맞지")
-            {
+            // Predicate forms only: "맞는 설명" and "맞고" describe an option, not a choice.
+            let predicate = starts(
+                next,
+                &[
+                    "맞다",
+                    "맞습",
+                    "맞아",
+                    "맞네",
+                    "맞음",
+                    "맞는다",
+                    "맞겠",
+                    "맞죠",
+                ],
+            ) || (next == "맞는"
+                && self.is_hangul(k + 3)
+                && self.word(k + 3).starts_with('것')
+                && self.is_hangul(k + 4)
+                && self.word(k + 4).starts_with('같'));
+            if matches!(p, "이" | "가") && predicate {
                 return Some(make(Strength::Weak, Rule::WeakStatement, k + 2));
+            }
+            // "④번입니다." as a sentence of its own (or closing a clause).
+            let copula = [
+                "입니다",
+                "이다",
+                "임",
+                "이에요",
+                "예요",
+                "이야",
+                "이죠",
+                "입니다만",
+            ];
+            if copula.contains(&p)
+                && self
+                    .tok(k + 2)
+                    .is_none_or(|t| t.is_sentence_end() || t.is_punct(','))
+            {
+                return Some(make(Strength::Weak, Rule::WeakStatement, k + 1));
             }
             if matches!(p, "로" | "으로")
                 && starts(
@@ -1007,8 +1084,19 @@ impl Ctx<'_> {
         (a + 1..b).any(|j| is_correction(&self.toks[j], self.text))
     }
 
-    fn decide_by_statements(&self) -> Option<Extraction> {
+    /// Decide from statements whose strength (after promotion) is at least `at_least`.
+    fn decide_by_statements(&self, at_least: Strength) -> Option<Extraction> {
         let (mut stmts, negations) = self.statements();
+        // A label inside a strong statement ("정답은 ① 또는 ②입니다") is not a claim of its own.
+        let strong: Vec<(usize, usize)> = stmts
+            .iter()
+            .filter(|s| s.strength == Strength::Strong)
+            .map(|s| (s.first.min(s.last), s.first.max(s.last)))
+            .collect();
+        stmts.retain(|s| {
+            s.strength == Strength::Strong
+                || !strong.iter().any(|&(a, b)| (a..=b).contains(&s.first))
+        });
         if stmts.is_empty() {
             return None;
         }
@@ -1022,6 +1110,19 @@ impl Ctx<'_> {
             }
         }
         let strongest = stmts.iter().map(|s| s.strength).max()?;
+        if strongest < at_least {
+            return None;
+        }
+        if strongest == Strength::Strong {
+            // A weaker claim after the last statement that names another choice contradicts it.
+            let last_strong = stmts.iter().rposition(|s| s.strength == Strength::Strong)?;
+            let conclusion = &stmts[last_strong];
+            if let Some(late) = stmts[last_strong + 1..].iter().find(|s| {
+                s.said != conclusion.said && matches!(s.said, Said::One(_) | Said::Many(_))
+            }) {
+                return Some(self.conflict(&[conclusion, late], Rule::ConflictingStatements));
+            }
+        }
         let primary: Vec<&Statement> = stmts.iter().filter(|s| s.strength == strongest).collect();
         let last = *primary.last()?;
         let mut rule = last.rule;
@@ -1061,6 +1162,17 @@ impl Ctx<'_> {
         let span = self.span(last.first.min(last.last), last.last.max(last.first));
         Some(match &last.said {
             Said::One(c) => {
+                let (a, b) = (last.first.min(last.last), last.first.max(last.last));
+                if let Some(other) = (a..=b)
+                    .filter(|&m| self.toks[m].mark().is_some() && self.choice_at(m) == Some(*c))
+                    .find_map(|m| self.text_names_other_option(*c, m))
+                {
+                    return Some(Extraction::Ambiguous {
+                        candidates: vec![*c, other],
+                        rule: Rule::LabelTextMismatch,
+                        span,
+                    });
+                }
                 if negations.iter().any(|&(n, at)| n == *c && at > last.last) {
                     return Some(Extraction::Ambiguous {
                         candidates: vec![*c],
@@ -1085,6 +1197,38 @@ impl Ctx<'_> {
                 span,
             },
         })
+    }
+
+    /// Does the text right after the label at `m` name another option than `c`'s?
+    /// "정답은 ③(기획재정부)" when ③ is 국방부 and ② is 기획재정부.
+    fn text_names_other_option(&self, c: Choice, m: usize) -> Option<Choice> {
+        if self.set.options().is_empty() {
+            return None;
+        }
+        let mut j = m + 1;
+        while let Some(t) = self.tok(j) {
+            let skip = matches!(t.kind, Kind::Punct('(' | ':' | '-' | '.' | ')' | ','))
+                || (t.kind == Kind::Hangul && self.word(j) == "번");
+            if !skip {
+                break;
+            }
+            j += 1;
+        }
+        let t = self.tok(j)?;
+        if t.is_sentence_end() {
+            return None;
+        }
+        let rest = squash(clip(self.text, t.start as usize, 300));
+        let starts = |o: Choice| {
+            self.set
+                .option_text(o)
+                .map(squash)
+                .is_some_and(|t| t.chars().count() >= 2 && rest.starts_with(&t))
+        };
+        if starts(c) {
+            return None;
+        }
+        self.set.choices().find(|&o| o != c && starts(o))
     }
 
     fn conflict(&self, stmts: &[&Statement], rule: Rule) -> Extraction {
@@ -1206,9 +1350,11 @@ impl Ctx<'_> {
             Kind::Hangul => {
                 let w = self.word(x);
                 is_negation_word(strip_beon(w))
-                    || ["아니", "아닌", "아님", "아닙", "없", "틀", "오답"]
-                        .iter()
-                        .any(|n| w.contains(n))
+                    || [
+                        "아니", "아닌", "아님", "아닙", "없", "틀", "오답", "빼", "제외", "말고",
+                    ]
+                    .iter()
+                    .any(|n| w.contains(n))
                     || answer_keyword(w).is_some()
             }
             Kind::Latin => matches!(
@@ -1217,7 +1363,15 @@ impl Ctx<'_> {
             ),
             _ => false,
         });
-        if negated {
+        // A particle glued to the label makes a sentence ("③이 맞다"), not option text.
+        let glued = (self.toks[j].kind == Kind::Hangul
+            && self.toks[j].start == self.toks[j - 1].end)
+            || (self.toks[j].kind == Kind::Latin
+                && matches!(
+                    lower(self.word(j)).as_str(),
+                    "is" | "was" | "seems" | "looks" | "would" | "should" | "might" | "could"
+                ));
+        if negated || glued {
             return None;
         }
         let rest_start = self.toks[j].start as usize;
@@ -1331,7 +1485,10 @@ impl Ctx<'_> {
             }
             let words: Vec<(usize, bool)> = s
                 .clone()
-                .filter_map(|j| ox_polarity(&self.toks, j, self.text).map(|p| (j, p)))
+                .filter_map(|j| match self.toks[j].kind {
+                    Kind::Mark(Mark::Ox(o)) => Some((j, o)),
+                    _ => ox_polarity(&self.toks, j, self.text).map(|p| (j, p)),
+                })
                 .filter(|&(j, _)| {
                     // "틀리지 않" was read from 틀리지; skip the 않 that follows it.
                     !self.word(j).starts_with('않')
