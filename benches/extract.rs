@@ -1,1 +1,209 @@
-fn main() {}
+//! Verifier throughput against bare `serde_json` parsing of the same JSONL, in one run.
+//!
+//! `cargo bench --bench extract [-- N]` generates N (default 100,000) realistic answers, from
+//! bare labels to 8 KB reasoning traces with gpt-oss markers or think tags, and prints
+//! answers/s and MB/s for: parsing every line with serde_json (the baseline), the verifier
+//! alone on the parsed answers, and `kgrade extract` end to end (parse, detect the choice set,
+//! verify, write JSON).
+
+use kgrade::verify::{verify, ChoiceSet};
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use std::hint::black_box;
+use std::time::Instant;
+
+/// A small deterministic generator (SplitMix64), so every run measures the same corpus.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+const QUESTIONS: [&str; 4] = [
+    "다음 중 금융정책을 총괄하는 기관으로 옳은 것은? ① 금융위원회 ② 기획재정부 ③ 국방부 ④ 행정안전부 ⑤ 인사혁신처",
+    "화재 신고를 허위로 1회 한 자에게 부과하는 과태료는?\n(1) 50만원\n(2) 100만원\n(3) 150만원\n(4) 200만원",
+    "Which city hosts the May 18th memorial?\nA. Seoul\nB. Busan\nC. Daegu\nD. Gwangju",
+    "다음 설명이 옳으면 O, 틀리면 X를 고르시오: 병무청은 국방부 소속 외청이다.",
+];
+
+const REASONING: [&str; 12] = [
+    "문제를 차근차근 살펴보겠습니다. ",
+    "각 선택지의 내용을 법령과 비교해 보면 다음과 같습니다. ",
+    "①은 예산 편성에 관한 설명이므로 해당하지 않습니다. ",
+    "2023년 개정된 법률 제3조 제2항에 따르면 과태료는 100만원입니다. ",
+    "재고자산회전율은 매출원가를 평균재고로 나눈 값이므로 6,000 / 400 = 15회가 됩니다. ",
+    "한편 ②는 조직 관리에 관한 내용으로 문제의 취지와 맞지 않습니다. ",
+    "Let me reconsider the definitions before choosing. ",
+    "공공기관의 운영에 관한 법률은 기획재정부 장관이 공공기관을 지정하도록 규정한다. ",
+    "따라서 남은 보기 중에서 가장 적절한 것을 고르면 됩니다. ",
+    "국방부 소속 외청으로는 병무청과 방위사업청이 있습니다.\n",
+    "금융위원회는 금융정책, 외국환업무 취급기관의 건전성 감독 등을 담당한다. ",
+    "이 부분은 3억원 이상의 계약에만 적용되므로 주의해야 합니다. ",
+];
+
+const FINALS: [&str; 10] = [
+    "정답은 {}번입니다.",
+    "**정답: {}**",
+    "{}",
+    "최종 답: {}",
+    "따라서 {}를 선택합니다.",
+    "The answer is {}.",
+    "정답은 {} 또는 {}입니다.",
+    "처음엔 {}로 봤지만 다시 보니 {}가 맞다.",
+    "\\boxed{{}}",
+    "잘 모르겠습니다.",
+];
+
+#[derive(Serialize, Deserialize)]
+struct Line<'a> {
+    id: u64,
+    #[serde(borrow)]
+    question: Cow<'a, str>,
+    #[serde(borrow)]
+    response: Cow<'a, str>,
+}
+
+fn label(q: usize, i: usize) -> String {
+    match q {
+        0 => char::from_u32(0x2460 + i as u32).unwrap().to_string(),
+        1 => format!("({})", i + 1),
+        2 => char::from(b'A' + i as u8).to_string(),
+        _ => if i % 2 == 0 { "O" } else { "X" }.to_string(),
+    }
+}
+
+fn reasoning(rng: &mut Rng, target: usize) -> String {
+    let mut s = String::with_capacity(target + 200);
+    while s.len() < target {
+        s.push_str(rng.pick(&REASONING));
+    }
+    s
+}
+
+fn answer(rng: &mut Rng, q: usize) -> String {
+    let n = [5, 4, 4, 2][q];
+    let mut fin = rng.pick(&FINALS).to_string();
+    while fin.contains("{}") {
+        fin = fin.replacen("{}", &label(q, rng.below(n)), 1);
+    }
+    match rng.below(10) {
+        // Short answers: a label or a one-line statement.
+        0..=3 => fin,
+        // A paragraph of explanation, then the answer.
+        4 | 5 => {
+            let len = 300 + rng.below(1500);
+            format!("{}\n\n{fin}", reasoning(rng, len))
+        }
+        // gpt-oss harmony output with a long analysis channel.
+        6 | 7 => {
+            let len = 1000 + rng.below(7000);
+            format!(
+                "<|start|>assistant<|channel|>analysis<|message|>{}<|end|><|start|>assistant<|channel|>final<|message|>{fin}<|return|>",
+                reasoning(rng, len)
+            )
+        }
+        // A think block, sometimes cut off before it closes.
+        8 => {
+            let len = 500 + rng.below(7500);
+            format!("<think>{}</think>\n\n{fin}", reasoning(rng, len))
+        }
+        _ => {
+            let len = 2000 + rng.below(6000);
+            format!("<think>{}", reasoning(rng, len))
+        }
+    }
+}
+
+fn report(name: &str, answers: usize, bytes: usize, seconds: f64) -> f64 {
+    let per_s = answers as f64 / seconds;
+    println!(
+        "{name:<28} {:>12.0} answers/s {:>9.1} MB/s  ({seconds:.3} s)",
+        per_s,
+        bytes as f64 / seconds / 1e6
+    );
+    per_s
+}
+
+fn main() {
+    let n: usize = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(100_000);
+    let mut rng = Rng(0x6B67_7261_6465);
+    let mut jsonl = Vec::with_capacity(n * 2000);
+    for id in 0..n as u64 {
+        let q = rng.below(QUESTIONS.len());
+        let line = Line {
+            id,
+            question: Cow::Borrowed(QUESTIONS[q]),
+            response: Cow::Owned(answer(&mut rng, q)),
+        };
+        serde_json::to_writer(&mut jsonl, &line).unwrap();
+        jsonl.push(b'\n');
+    }
+    let text = std::str::from_utf8(&jsonl).unwrap();
+    let bytes = jsonl.len();
+    println!(
+        "corpus: {n} answers, {:.1} MB of JSONL (mean {:.0} bytes/line)",
+        bytes as f64 / 1e6,
+        bytes as f64 / n as f64
+    );
+
+    // Baseline: parse every line with serde_json.
+    let start = Instant::now();
+    let mut parsed: Vec<Line> = Vec::with_capacity(n);
+    for l in text.lines() {
+        parsed.push(serde_json::from_str(l).unwrap());
+    }
+    let parse = report("serde_json parse", n, bytes, start.elapsed().as_secs_f64());
+
+    // The verifier alone, on the parsed answers (choice sets detected once per question).
+    let sets: Vec<ChoiceSet> = QUESTIONS
+        .iter()
+        .map(|q| ChoiceSet::detect(q).unwrap())
+        .collect();
+    let set_of = |q: &str| QUESTIONS.iter().position(|x| *x == q).unwrap();
+    let jobs: Vec<(&str, &ChoiceSet)> = parsed
+        .iter()
+        .map(|l| (l.response.as_ref(), &sets[set_of(&l.question)]))
+        .collect();
+    let start = Instant::now();
+    let mut decided = 0usize;
+    for (response, set) in &jobs {
+        if black_box(verify(black_box(response), set))
+            .choice()
+            .is_some()
+        {
+            decided += 1;
+        }
+    }
+    let verifier = report("verifier", n, bytes, start.elapsed().as_secs_f64());
+
+    // End to end: what `kgrade extract` does per line.
+    let start = Instant::now();
+    let summary = kgrade::extract::run("bench", jsonl.as_slice(), std::io::sink(), |_| {}).unwrap();
+    report(
+        "kgrade extract (end to end)",
+        n,
+        bytes,
+        start.elapsed().as_secs_f64(),
+    );
+    assert_eq!(summary.failed, 0);
+
+    println!(
+        "decided {decided} of {n} ({:.1}%); verifier / parse throughput = {:.2}x",
+        100.0 * decided as f64 / n as f64,
+        verifier / parse
+    );
+}

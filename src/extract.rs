@@ -196,7 +196,11 @@ fn trim_line_end(buf: &[u8]) -> &[u8] {
 }
 
 fn write_line<W: Write>(out: &mut W, value: &Output) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, value).map_err(io::Error::other)?;
+    serde_json::to_writer(&mut *out, value).map_err(|e| match e.io_error_kind() {
+        // Keep the kind, so that a closed pipe is recognised as one.
+        Some(kind) => io::Error::from(kind),
+        None => io::Error::other(e),
+    })?;
     out.write_all(b"\n")
 }
 
