@@ -179,9 +179,6 @@ impl ChoiceSet {
                 .ok()
                 .map(|s| s.with_options(options));
         }
-        if asks_for_ox(question) {
-            return ChoiceSet::new(Notation::Ox, 2).ok();
-        }
         if let Some((count, options)) = find_listed(question, Notation::Number) {
             return ChoiceSet::new(Notation::Number, count)
                 .ok()
@@ -191,6 +188,10 @@ impl ChoiceSet {
             return ChoiceSet::new(Notation::Letter, count)
                 .ok()
                 .map(|s| s.with_options(options));
+        }
+        // Last: KMMLU's "옳은 것(○)과 옳지 않은 것(×)을 연결한 것은?" has numbered options.
+        if asks_for_ox(question) {
+            return ChoiceSet::new(Notation::Ox, 2).ok();
         }
         None
     }

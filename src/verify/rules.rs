@@ -431,27 +431,39 @@ fn is_refusal(text: &str) -> bool {
 /// Mark tokens inside text that addresses a grader, so that it states nothing.
 fn grader_addressed(text: &str, toks: &[Tok]) -> Vec<bool> {
     let mut masked = vec![false; toks.len()];
-    let is_cue = |t: &Tok| match t.kind {
-        Kind::Hangul => {
-            let w = t.text(text);
-            ["채점", "시스템", "지시", "평가자", "프롬프트"]
-                .iter()
-                .any(|p| w.starts_with(p))
+    // Words that address whoever grades the answer. "시스템"/"system" count only as a
+    // speaker tag ("SYSTEM:", "시스템:"), since "펜실베니아 시스템" is ordinary exam text.
+    let is_cue = |k: usize| {
+        let t = &toks[k];
+        let tagged = toks.get(k + 1).is_some_and(|n| n.is_punct(':'));
+        match t.kind {
+            Kind::Hangul => {
+                let w = t.text(text);
+                let next_ignores = toks
+                    .get(k + 1)
+                    .is_some_and(|n| n.kind == Kind::Hangul && n.text(text).starts_with("무시"));
+                ["채점", "평가자", "프롬프트"]
+                    .iter()
+                    .any(|p| w.starts_with(p))
+                    || (w.starts_with("지시") && next_ignores)
+                    || (w == "시스템" && tagged)
+            }
+            Kind::Latin => match lower(t.text(text)).as_str() {
+                "grader" | "grading" | "evaluator" | "instruction" | "instructions" => true,
+                "system" => tagged || t.text(text) == "SYSTEM",
+                "ignore" => toks.get(k + 1).is_some_and(|n| {
+                    n.kind == Kind::Latin
+                        && matches!(
+                            lower(n.text(text)).as_str(),
+                            "previous" | "all" | "the" | "above" | "prior"
+                        )
+                }),
+                _ => false,
+            },
+            _ => false,
         }
-        Kind::Latin => matches!(
-            lower(t.text(text)).as_str(),
-            "system"
-                | "grader"
-                | "grading"
-                | "evaluator"
-                | "instruction"
-                | "instructions"
-                | "prompt"
-                | "ignore"
-        ),
-        _ => false,
     };
-    if !toks.iter().any(is_cue) {
+    if !(0..toks.len()).any(is_cue) {
         return masked;
     }
     // A bracketed group with a cue, and a sentence with a cue, are masked whole.
@@ -465,7 +477,7 @@ fn grader_addressed(text: &str, toks: &[Tok]) -> Vec<bool> {
             };
             if let Some(len) = toks[k + 1..].iter().position(|t| t.is_punct(close)) {
                 let group = k..=k + 1 + len;
-                if toks[group.clone()].iter().any(is_cue) {
+                if group.clone().any(is_cue) {
                     group.for_each(|g| masked[g] = true);
                 }
                 k += len + 2;
@@ -475,7 +487,7 @@ fn grader_addressed(text: &str, toks: &[Tok]) -> Vec<bool> {
         k += 1;
     }
     for sentence in sentences(toks) {
-        if toks[sentence.clone()].iter().any(is_cue) {
+        if sentence.clone().any(is_cue) {
             sentence.for_each(|g| masked[g] = true);
         }
     }
@@ -553,10 +565,23 @@ impl Ctx<'_> {
         }
     }
 
+    /// Is token `k` a written label? ○/× marks are option text, not labels, on items whose
+    /// options are numbered or circled ("(1) ○×○○" in KMMLU).
+    fn is_label_mark(&self, k: usize) -> bool {
+        match self.tok(k).and_then(Tok::mark) {
+            Some(Mark::Ox(_)) => self.set.notation() == Notation::Ox,
+            Some(_) => true,
+            None => false,
+        }
+    }
+
     /// A label at token `k`: a mark, or on O/X items an O/X word.
     fn label_at(&self, k: usize) -> Option<Resolved> {
         let t = self.tok(k)?;
         if let Some(m) = t.mark() {
+            if !self.is_label_mark(k) {
+                return None;
+            }
             // O/X marks on other items and letters on digit items are usually not labels at
             // all ("O2", "A사"); only treat them as out-of-set labels where a label must be.
             return Some(self.resolve(m));
@@ -646,7 +671,7 @@ impl Ctx<'_> {
                 if t.is_sentence_end() || j > neg_end + 4 {
                     break;
                 }
-                if self.label_at(j).is_some() && t.mark().is_some() {
+                if self.label_at(j).is_some() && self.is_label_mark(j) {
                     return self.label_phrase(j, negations);
                 }
                 j += 1;
@@ -659,7 +684,7 @@ impl Ctx<'_> {
         let mut j = k + 1;
         let mut gap = 0;
         while let Some(t) = self.tok(j) {
-            if t.mark().is_some() && gap > 0 {
+            if self.is_label_mark(j) && gap > 0 {
                 if let Some(r) = self.label_at(j) {
                     labels.push(r);
                     last = j;
@@ -668,7 +693,11 @@ impl Ctx<'_> {
                     continue;
                 }
             }
-            if t.mark().is_some() && gap == 0 && j == last + 1 {
+            if self.is_label_mark(j)
+                && gap == 0
+                && j == last + 1
+                && (self.two_notations(last, j) || !self.starts_option_text(j))
+            {
                 // Two labels side by side: "③ (3)".
                 if let Some(r) = self.label_at(j) {
                     labels.push(r);
@@ -701,12 +730,13 @@ impl Ctx<'_> {
                 break;
             }
             // "①도 정답일 수 있음": another choice put up as also right.
-            let also =
-                t.mark().is_some() && self.is_hangul(j + 1) && strip_beon(self.word(j + 1)) == "도";
+            let also = self.is_label_mark(j)
+                && self.is_hangul(j + 1)
+                && strip_beon(self.word(j + 1)) == "도";
             if also || is_hedge(t, self.text) {
                 hedged = true;
             }
-            if t.mark().is_some() {
+            if self.is_label_mark(j) {
                 if let Some(Resolved::In(c)) = self.label_at(j) {
                     if self.negated_after(j).is_none() {
                         others.push(c);
@@ -762,7 +792,7 @@ impl Ctx<'_> {
             if steps > 8 {
                 return None;
             }
-            if t.mark().is_some()
+            if self.is_label_mark(j)
                 || (self.set.notation() == Notation::Ox && self.label_at(j).is_some())
             {
                 let phrase = self.label_phrase(j, negations)?;
@@ -774,7 +804,7 @@ impl Ctx<'_> {
                     let after = phrase.1 + 1;
                     let next = (after..self.toks.len().min(after + 4))
                         .take_while(|&x| !self.toks[x].is_sentence_end())
-                        .find(|&x| self.toks[x].mark().is_some())?;
+                        .find(|&x| self.is_label_mark(x))?;
                     return self.label_phrase(next, negations);
                 }
                 return Some(phrase);
@@ -818,7 +848,7 @@ impl Ctx<'_> {
             }
             j -= 1;
             let t = &self.toks[j];
-            if t.mark().is_some() {
+            if self.is_label_mark(j) {
                 return (!suffix_negated).then_some(j);
             }
             let skip = match t.kind {
@@ -1053,7 +1083,9 @@ impl Ctx<'_> {
                 "이죠",
                 "입니다만",
             ];
+            let after_label = k > 0 && self.is_label_mark(k - 1);
             if copula.contains(&p)
+                && !after_label
                 && self
                     .tok(k + 2)
                     .is_none_or(|t| t.is_sentence_end() || t.is_punct(','))
@@ -1093,9 +1125,16 @@ impl Ctx<'_> {
             .filter(|s| s.strength == Strength::Strong)
             .map(|s| (s.first.min(s.last), s.first.max(s.last)))
             .collect();
+        // Nor is one later in the same sentence, unless a self-correction separates them:
+        // "정답은 (2) Al2(SO4)3입니다" states (2) only.
         stmts.retain(|s| {
             s.strength == Strength::Strong
-                || !strong.iter().any(|&(a, b)| (a..=b).contains(&s.first))
+                || !strong.iter().any(|&(a, b)| {
+                    (a..=b).contains(&s.first)
+                        || (s.first > b
+                            && !(b..s.first).any(|x| self.toks[x].is_sentence_end())
+                            && !self.correction_between(b, s.first))
+                })
         });
         if stmts.is_empty() {
             return None;
@@ -1151,7 +1190,7 @@ impl Ctx<'_> {
             };
             let other = (0..self.toks.len()).any(|j| {
                 !self.masked[j]
-                    && self.toks[j].mark().is_some()
+                    && self.is_label_mark(j)
                     && self.choice_at(j).is_some_and(|o| o != c)
                     && !negations.iter().any(|&(_, at)| at == j)
             });
@@ -1164,8 +1203,11 @@ impl Ctx<'_> {
             Said::One(c) => {
                 let (a, b) = (last.first.min(last.last), last.first.max(last.last));
                 if let Some(other) = (a..=b)
-                    .filter(|&m| self.toks[m].mark().is_some() && self.choice_at(m) == Some(*c))
-                    .find_map(|m| self.text_names_other_option(*c, m))
+                    .filter(|&m| self.is_label_mark(m) && self.choice_at(m) == Some(*c))
+                    .find_map(|m| {
+                        self.text_names_other_option(*c, m)
+                            .or_else(|| self.number_is_other_option(*c, m))
+                    })
                 {
                     return Some(Extraction::Ambiguous {
                         candidates: vec![*c, other],
@@ -1231,6 +1273,57 @@ impl Ctx<'_> {
         self.set.choices().find(|&o| o != c && starts(o))
     }
 
+    /// Does an option's text begin at token `k` ("(3) 3" where an option reads "3")?
+    fn starts_option_text(&self, k: usize) -> bool {
+        let Some(t) = self.tok(k) else { return false };
+        let rest = squash(clip(self.text, t.start as usize, 300));
+        self.set.options().iter().any(|o| {
+            let o = squash(o);
+            !o.is_empty() && rest.starts_with(&o)
+        })
+    }
+
+    /// Are the labels at `a` and `b` written in two notations ("③ (3)", "3번(③)")? Only
+    /// then is the second a restatement of the first; "(3) 3" may be a label and its text.
+    fn two_notations(&self, a: usize, b: usize) -> bool {
+        let circled = |k: usize| matches!(self.tok(k).and_then(Tok::mark), Some(Mark::Circled(_)));
+        circled(a) != circled(b)
+    }
+
+    /// A plain number ("3", not "3번" or "(3)") that is also another option's value: with
+    /// options (1) 1 (2) 3 (3) 5, "3" may mean the third option or the option "3".
+    fn number_is_other_option(&self, c: Choice, m: usize) -> Option<Choice> {
+        let t = self.tok(m)?;
+        if !matches!(t.kind, Kind::Mark(Mark::Num(_))) || self.set.options().is_empty() {
+            return None;
+        }
+        let written = t.text(self.text);
+        if written.starts_with(['(', '（']) || written.chars().any(|ch| !ch.is_numeric()) {
+            return None;
+        }
+        if self.is_hangul(m + 1)
+            && self.toks[m + 1].start == t.end
+            && self.word(m + 1).starts_with('번')
+        {
+            return None;
+        }
+        let value: String = written
+            .chars()
+            .map(|ch| char::from_digit(ch.to_digit(10).unwrap_or(0), 10).unwrap_or('0'))
+            .collect();
+        let valued = |o: Choice| {
+            self.set.option_text(o).is_some_and(|text| {
+                let text = squash(text);
+                let digits: String = text.chars().take_while(|ch| ch.is_ascii_digit()).collect();
+                digits == value && !text[digits.len()..].starts_with(['.', ','])
+            })
+        };
+        if valued(c) {
+            return None;
+        }
+        self.set.choices().find(|&o| o != c && valued(o))
+    }
+
     fn conflict(&self, stmts: &[&Statement], rule: Rule) -> Extraction {
         let mut candidates: Vec<Choice> = Vec::new();
         for s in stmts {
@@ -1255,7 +1348,8 @@ impl Ctx<'_> {
     fn is_bare_tail(&self, j: usize) -> bool {
         let t = &self.toks[j];
         match t.kind {
-            Kind::Punct(_) | Kind::Break => true,
+            Kind::Punct('.' | '!' | '?' | ')' | ']' | '[' | '(' | ':' | '"' | '\'')
+            | Kind::Break => true,
             Kind::Hangul => matches!(
                 strip_beon(self.word(j)),
                 "" | "입니다"
@@ -1295,13 +1389,16 @@ impl Ctx<'_> {
         }
         let label = self.label_at(k)?;
         // O/X words count as bare only when they are the whole text.
-        let is_mark = self.toks[k].mark().is_some();
+        let is_mark = self.is_label_mark(k);
         let mut j = k + 1;
         // Two labels side by side that agree: "③ (3)", "3번(③)".
         let mut agree_until = k;
         while j < range.end {
-            if self.toks[j].mark().is_some() {
-                if self.label_at(j) == Some(label) && j <= agree_until + 3 {
+            if self.is_label_mark(j) {
+                if self.label_at(j) == Some(label)
+                    && j <= agree_until + 3
+                    && self.two_notations(agree_until, j)
+                {
                     agree_until = j;
                     j += 1;
                     continue;
@@ -1321,6 +1418,15 @@ impl Ctx<'_> {
             }
         }
         let span = self.span(k, agree_until);
+        if let Resolved::In(c) = label {
+            if let Some(other) = self.number_is_other_option(c, k) {
+                return Some(Extraction::Ambiguous {
+                    candidates: vec![c, other],
+                    rule: Rule::LabelTextMismatch,
+                    span,
+                });
+            }
+        }
         let decided = |rule| match label {
             Resolved::In(c) => Extraction::Answer {
                 choice: c,
@@ -1343,8 +1449,33 @@ impl Ctx<'_> {
             return None;
         }
         // The rest must be option text with no other label.
-        if (j..range.end).any(|x| self.toks[x].mark().is_some()) {
+        // Another label after the first is only allowed inside the label's own option text
+        // ("(2) 10 120"), checked below.
+        let more_labels = (j..range.end).any(|x| self.is_label_mark(x));
+        if more_labels && self.set.options().is_empty() {
             return None;
+        }
+        let rest_start = self.toks[agree_until].end as usize;
+        let rest_end = self.toks[range.end - 1].end as usize;
+        let full_rest = squash(&self.text[rest_start..rest_end]);
+        let raw_rest = full_rest
+            .trim_start_matches(['.', ')', ':', '-', ']', '번'])
+            .to_string();
+        let rest = raw_rest.trim_end_matches(['.', '!', ')', ']']);
+        let rest = ["입니다", "이다", "임", "이에요", "예요", "요"]
+            .iter()
+            .find_map(|s| rest.strip_suffix(s))
+            .unwrap_or(rest);
+        // The label's own option text, exactly: nothing in it can change the reading.
+        if let Resolved::In(c) = label {
+            let own_text = self.set.option_text(c).map(squash);
+            let same = |t: &str| {
+                !t.is_empty()
+                    && (t == full_rest || t == raw_rest || t.trim_end_matches(['.', '!']) == rest)
+            };
+            if own_text.is_some_and(|t| same(&t)) {
+                return Some(decided(rule));
+            }
         }
         let negated = (j..range.end).any(|x| match self.toks[x].kind {
             Kind::Hangul => {
@@ -1374,36 +1505,40 @@ impl Ctx<'_> {
         if negated || glued {
             return None;
         }
-        let rest_start = self.toks[j].start as usize;
-        let rest_end = self.toks[range.end - 1].end as usize;
-        let rest = squash(&self.text[rest_start..rest_end]);
-        let rest = rest.trim_end_matches(['.', '!', ')', ']']);
-        let rest = ["입니다", "이다", "임", "이에요", "예요", "요"]
-            .iter()
-            .find_map(|s| rest.strip_suffix(s))
-            .unwrap_or(rest);
         if self.set.options().is_empty() {
             return (rest.chars().count() <= 40).then(|| decided(rule));
         }
         let Resolved::In(c) = label else {
             return Some(decided(rule));
         };
-        let matches = |o: Choice| {
-            self.set.option_text(o).is_some_and(|t| {
+        // 2: the text is the option's text; 1: one contains the other; 0: unrelated.
+        let score = |o: Choice| {
+            self.set.option_text(o).map_or(0, |t| {
                 let t = squash(t);
-                !t.is_empty()
-                    && (t == rest
-                        || (rest.chars().count() >= 2 && (t.contains(rest) || rest.contains(&t))))
+                if t.is_empty() {
+                    0
+                } else if t == rest {
+                    2
+                } else if rest.chars().count() >= 2 && (t.contains(rest) || rest.contains(&t)) {
+                    1
+                } else {
+                    0
+                }
             })
         };
-        if matches(c) {
-            return Some(decided(rule));
+        let own = score(c);
+        if more_labels && own < 2 {
+            return None;
         }
         let others: Vec<Choice> = self
             .set
             .choices()
-            .filter(|&o| o != c && matches(o))
+            .filter(|&o| o != c && score(o) > 0 && score(o) >= own)
             .collect();
+        let best_other = others.iter().map(|&o| score(o)).max().unwrap_or(0);
+        if own > 0 && own > best_other {
+            return Some(decided(rule));
+        }
         let mut candidates = vec![c];
         candidates.extend(others);
         Some(Extraction::Ambiguous {
@@ -1445,7 +1580,7 @@ impl Ctx<'_> {
                 while k < last_break && matches!(self.toks[k].kind, Kind::Punct(_)) {
                     k += 1;
                 }
-                k < last_break && self.toks[k].mark().is_some()
+                k < last_break && self.is_label_mark(k)
             });
         if other_line_starts_with_label {
             return None;
@@ -1467,7 +1602,7 @@ impl Ctx<'_> {
         let e = self.bare_in(0..line_end, Rule::LeadingBare)?;
         let chosen = e.choice();
         let later_conflict = (line_end..self.toks.len()).any(|j| {
-            self.toks[j].mark().is_some()
+            self.is_label_mark(j)
                 && match self.label_at(j) {
                     Some(Resolved::In(c)) => Some(c) != chosen,
                     _ => true,
@@ -1551,7 +1686,7 @@ impl Ctx<'_> {
         if self.set.options().is_empty() || self.text.len() > 300 {
             return None;
         }
-        if self.toks.iter().any(|t| t.mark().is_some()) {
+        if (0..self.toks.len()).any(|j| self.is_label_mark(j)) {
             return None;
         }
         if self.toks.iter().enumerate().any(|(j, t)| {

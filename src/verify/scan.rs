@@ -343,11 +343,16 @@ fn scan_number(text: &str, start: usize, toks: &mut Vec<Tok>) -> usize {
         );
         return end + close_len;
     }
-    let digit_glued_before = before.is_some_and(|c| {
-        c.is_ascii_alphanumeric()
-            || latin(c).is_some()
-            || matches!(c, '제' | '.' | ',' | '￦' | '₩' | '$')
-    });
+    // "10-2", "3×4", "1/2", "2^3": the digits are part of an expression.
+    let before2 = before.and_then(|c| prev_char(text, start - c.len_utf8()));
+    let in_expression = matches!(before, Some('-' | '×' | '/' | '^' | '+' | '*' | '÷'))
+        && before2.is_some_and(|c| digit_value(c).is_some() || c.is_ascii_alphabetic());
+    let digit_glued_before = in_expression
+        || before.is_some_and(|c| {
+            c.is_ascii_alphanumeric()
+                || latin(c).is_some()
+                || matches!(c, '제' | '.' | ',' | '￦' | '₩' | '$')
+        });
     let after_ok = match after {
         None => true,
         Some(c) if is_space(c) || c == '\n' || is_ignorable(c) => true,

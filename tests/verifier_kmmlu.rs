@@ -1,0 +1,122 @@
+//! The verifier on real exam questions: the five KMMLU test splits in ../shared/data/kmmlu.
+//! Option texts there are real (amounts, near-duplicates, long legal sentences), which is what
+//! label/text checks and unique-option-text reading must survive without a wrong commitment.
+
+use kgrade::verify::{verify, ChoiceSet, Extraction, Notation};
+use std::path::PathBuf;
+
+fn kmmlu_files() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/kmmlu");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e} (CI has ../shared beside the clone)", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "csv"))
+        .collect();
+    files.sort();
+    assert_eq!(
+        files.len(),
+        5,
+        "five KMMLU splits expected in {}",
+        dir.display()
+    );
+    files
+}
+
+struct Row {
+    question: String,
+    options: [String; 4],
+    gold: usize,
+}
+
+fn rows() -> Vec<Row> {
+    let mut out = Vec::new();
+    for path in kmmlu_files() {
+        let mut reader = csv::Reader::from_path(&path).unwrap();
+        for rec in reader.records() {
+            let rec = rec.unwrap();
+            let options = [1, 2, 3, 4].map(|i| rec[i + 1].trim().to_string());
+            let gold: usize = rec[1].trim().parse().unwrap();
+            out.push(Row {
+                question: rec[0].to_string(),
+                options,
+                gold: gold - 1,
+            });
+        }
+    }
+    out
+}
+
+/// The prompt as KMMLU-style harnesses show it: options as `(1) …` lines.
+fn prompt(row: &Row) -> String {
+    let mut p = row.question.clone();
+    for (i, o) in row.options.iter().enumerate() {
+        p.push_str(&format!("\n({}) {}", i + 1, o.replace('\n', " ")));
+    }
+    p
+}
+
+#[test]
+fn detects_kmmlu_prompts_with_their_option_texts() {
+    let rows = rows();
+    assert!(rows.len() > 2000, "{} rows", rows.len());
+    for row in &rows {
+        let set = ChoiceSet::detect(&prompt(row)).expect("options detected");
+        assert_eq!(set.notation(), Notation::Number);
+        assert_eq!(set.len(), 4, "{}", prompt(row));
+        let want: Vec<String> = row.options.iter().map(|o| o.replace('\n', " ")).collect();
+        assert_eq!(set.options(), want.as_slice(), "{}", prompt(row));
+    }
+}
+
+#[test]
+fn never_commits_a_wrong_choice_on_real_options() {
+    let mut decided_text = 0;
+    let mut total = 0;
+    for row in rows() {
+        let set = ChoiceSet::detect(&prompt(&row)).unwrap();
+        let gold = set.at_position(row.gold + 1).unwrap();
+        let gold_text = set.option_text(gold).unwrap().to_string();
+        let same_text = |c: kgrade::verify::Choice| set.option_text(c) == Some(gold_text.as_str());
+
+        // A stated label is read exactly.
+        let e = verify(&format!("정답은 ({})입니다.", row.gold + 1), &set);
+        assert_eq!(e.choice(), Some(gold));
+
+        // Naming only the gold option's text: the gold choice, or abstain.
+        total += 1;
+        if let Extraction::Answer { choice, .. } = verify(&gold_text, &set) {
+            assert!(same_text(choice), "{gold_text:?} read as {choice:?}");
+            decided_text += 1;
+        }
+        // The gold label with its own text: always read, and read right.
+        let e = verify(&format!("({}) {}", row.gold + 1, gold_text), &set);
+        assert_eq!(
+            e.choice(),
+            Some(gold),
+            "({}) {gold_text:?}: {e:?}",
+            row.gold + 1
+        );
+        let e = verify(
+            &format!("정답은 ({}) {}입니다.", row.gold + 1, gold_text),
+            &set,
+        );
+        assert_eq!(
+            e.choice(),
+            Some(gold),
+            "statement with text {gold_text:?}: {e:?}"
+        );
+        // Another label written with the gold text never commits to that other label.
+        let other = (row.gold + 1) % 4;
+        let e = verify(&format!("({}) {}", other + 1, gold_text), &set);
+        if let Some(c) = e.choice() {
+            assert!(
+                same_text(c) || c == gold,
+                "({}) {gold_text:?} committed to {c:?}",
+                other + 1
+            );
+        }
+    }
+    // Option texts are often long and distinctive; most should be read on their own.
+    println!("option text alone decided {decided_text} of {total}");
+    assert!(decided_text * 2 > total, "{decided_text} of {total}");
+}
