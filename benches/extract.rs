@@ -79,7 +79,7 @@ fn label(q: usize, i: usize) -> String {
         0 => char::from_u32(0x2460 + i as u32).unwrap().to_string(),
         1 => format!("({})", i + 1),
         2 => char::from(b'A' + i as u8).to_string(),
-        _ => if i % 2 == 0 { "O" } else { "X" }.to_string(),
+        _ => if i == 0 { "O" } else { "X" }.to_string(),
     }
 }
 
