@@ -652,6 +652,49 @@ impl Ctx<'_> {
         None
     }
 
+    /// Is the label at `k` asked about rather than stated: "③?", "②번인지", "③일까",
+    /// "③이 맞나요?"
+    fn questioned_after(&self, k: usize) -> bool {
+        let mut j = k + 1;
+        for _ in 0..3 {
+            let Some(t) = self.tok(j) else { return false };
+            match t.kind {
+                Kind::Punct('?') => return true,
+                Kind::Hangul => {
+                    let w = strip_beon(self.word(j));
+                    let asks = [
+                        "인지",
+                        "일지",
+                        "일까",
+                        "인가",
+                        "이냐",
+                        "냐",
+                        "인가요",
+                        "맞나",
+                        "맞을까",
+                        "맞는지",
+                        "일는지",
+                    ];
+                    // Glued to the label ("②번인지") or after its particle ("③이 맞나요");
+                    // "(2) 인가" with a space is option text (인가 = permission).
+                    let attached = j > k + 1 || t.start == self.toks[j - 1].end;
+                    if attached
+                        && (asks.iter().any(|a| w.starts_with(a) || w.ends_with(a))
+                            || w.ends_with("나요"))
+                    {
+                        return true;
+                    }
+                    if !(w.is_empty() || is_subject_or_object_particle(w)) {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+            j += 1;
+        }
+        false
+    }
+
     /// Read a label phrase starting at token `k` (which must be a label): alternatives
     /// ("① 또는 ②", "①, ④", "2번(③)"), a negation followed by the real label ("①이 아니라
     /// ②"). Returns what it says and the last token used.
@@ -661,6 +704,9 @@ impl Ctx<'_> {
         negations: &mut Vec<(Choice, usize)>,
     ) -> Option<(Said, usize)> {
         let first = self.label_at(k)?;
+        if self.questioned_after(k) {
+            return None;
+        }
         if let Some(neg_end) = self.negated_after(k) {
             if let Resolved::In(c) = first {
                 negations.push((c, k));
@@ -1050,6 +1096,25 @@ impl Ctx<'_> {
                 )
             {
                 return Some(make(Strength::Strong, Rule::Statement, k + 2));
+            }
+            // "③번 같습니다", "③ 같아요": a hedged single choice.
+            let seems = if p.is_empty() { next } else { p };
+            if seems.starts_with('같') && !seems.starts_with("같지") && !self.questioned_after(k)
+            {
+                let last = if p.is_empty() { k + 2 } else { k + 1 };
+                return Some(make(Strength::Weak, Rule::WeakStatement, last));
+            }
+            // "③번이 가장 적절해 보입니다", "②가 타당하다".
+            let judged = if next == "가장" && self.is_hangul(k + 3) {
+                self.word(k + 3)
+            } else {
+                next
+            };
+            if matches!(p, "이" | "가")
+                && starts(judged, &["적절", "타당", "올바르", "올바릅"])
+                && !starts(judged, &["적절하지", "타당하지", "올바르지"])
+            {
+                return Some(make(Strength::Weak, Rule::WeakStatement, k + 2));
             }
             // Predicate forms only: "맞는 설명" and "맞고" describe an option, not a choice.
             let predicate = starts(
@@ -1496,7 +1561,7 @@ impl Ctx<'_> {
         });
         // A particle glued to the label makes a sentence ("③이 맞다"), not option text.
         let glued = (self.toks[j].kind == Kind::Hangul
-            && self.toks[j].start == self.toks[j - 1].end)
+            && (self.toks[j].start == self.toks[j - 1].end || self.word(j).starts_with('같')))
             || (self.toks[j].kind == Kind::Latin
                 && matches!(
                     lower(self.word(j)).as_str(),
