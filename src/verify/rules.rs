@@ -655,8 +655,7 @@ impl Ctx<'_> {
     /// Is the label at `k` asked about rather than stated: "③?", "②번인지", "③일까",
     /// "③이 맞나요?"
     fn questioned_after(&self, k: usize) -> bool {
-        let mut j = k + 1;
-        for _ in 0..3 {
+        for j in k + 1..k + 4 {
             let Some(t) = self.tok(j) else { return false };
             match t.kind {
                 Kind::Punct('?') => return true,
@@ -690,7 +689,6 @@ impl Ctx<'_> {
                 }
                 _ => return false,
             }
-            j += 1;
         }
         false
     }
