@@ -4,5 +4,9 @@
 //!
 //! The binary (`src/main.rs`) only parses arguments and calls into this library.
 
+pub mod dataset;
 pub mod extract;
+pub mod generations;
+pub mod pipeline;
+pub mod report;
 pub mod verify;

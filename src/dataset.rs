@@ -1,0 +1,440 @@
+//! Reading datasets into [`Item`]s: domain_eval CSV, KMMLU CSV, and generic CSV/JSONL with a
+//! column map. Rows are read one at a time; every problem names the file, line and field.
+//! Not for answers: see `generations`.
+
+use crate::verify::{Choice, ChoiceSet, Notation};
+use std::collections::HashMap;
+use std::fmt;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+
+/// One dataset row ready to grade.
+#[derive(Clone, Debug)]
+pub struct Item {
+    /// The id column's value, or the 0-based row index (lm-eval's `doc_id`).
+    pub id: String,
+    /// The question as shown to the model, options included.
+    pub question: String,
+    pub choices: ChoiceSet,
+    pub gold: Choice,
+    /// Grouping columns (domain, sub_domain, format, lang, Category, …) in file order.
+    pub fields: Vec<(String, String)>,
+}
+
+/// The dataset shapes kgrade knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DatasetFormat {
+    /// `question` (options inline), `answer` (①–⑤ or ○/×), `domain`, `sub_domain`, `format`, `lang`.
+    DomainEval,
+    /// `question`, `A`–`D`, `answer` (1–4), `Category`, `Human Accuracy`.
+    Kmmlu,
+    /// Any CSV or JSONL, with the columns named on the command line.
+    Generic,
+}
+
+/// How to read a generic dataset (and overrides for the known ones).
+#[derive(Clone, Debug, Default)]
+pub struct ColumnMap {
+    pub id: Option<String>,
+    pub question: Option<String>,
+    pub answer: Option<String>,
+    /// The choice set for every item, instead of detecting it from each question.
+    pub choices: Option<ChoiceSet>,
+}
+
+/// A dataset in memory: the join needs every item by id. Its size is the dataset's, never
+/// the number of answers.
+#[derive(Debug)]
+pub struct Dataset {
+    pub path: PathBuf,
+    pub format: DatasetFormat,
+    pub items: Vec<Item>,
+    pub index: HashMap<String, usize>,
+    /// Ids that appear on more than one row (the first row wins the join).
+    pub duplicate_ids: Vec<String>,
+}
+
+/// A dataset problem, located.
+#[derive(Debug, thiserror::Error)]
+pub struct DatasetError {
+    pub path: PathBuf,
+    /// 1-based line number, when the problem is on a line.
+    pub line: Option<u64>,
+    pub field: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for DatasetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        write!(f, ": ")?;
+        if let Some(field) = &self.field {
+            write!(f, "field `{field}`: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+/// The label shown for an empty sub_domain.
+pub const UNCLASSIFIED: &str = "(미분류)";
+
+/// Columns that group reports when present (the default `--by`).
+pub const DEFAULT_GROUPS: [&str; 5] = ["domain", "sub_domain", "format", "lang", "Category"];
+
+struct RowSource<'a> {
+    path: &'a Path,
+    line: u64,
+}
+
+impl RowSource<'_> {
+    fn err(&self, field: Option<&str>, message: impl Into<String>) -> DatasetError {
+        DatasetError {
+            path: self.path.to_path_buf(),
+            line: Some(self.line),
+            field: field.map(str::to_string),
+            message: message.into(),
+        }
+    }
+}
+
+/// Read a dataset, detecting its shape from the header (CSV) or first line (JSONL).
+pub fn read_dataset(path: &Path, columns: &ColumnMap) -> Result<Dataset, DatasetError> {
+    let file_err = |message: String| DatasetError {
+        path: path.to_path_buf(),
+        line: None,
+        field: None,
+        message,
+    };
+    let file = std::fs::File::open(path).map_err(|e| file_err(format!("cannot open: {e}")))?;
+    let is_jsonl = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e, "jsonl" | "json" | "ndjson"));
+    let mut dataset = Dataset {
+        path: path.to_path_buf(),
+        format: DatasetFormat::Generic,
+        items: Vec::new(),
+        index: HashMap::new(),
+        duplicate_ids: Vec::new(),
+    };
+    let push = |dataset: &mut Dataset, item: Item| {
+        if dataset.index.contains_key(&item.id) {
+            dataset.duplicate_ids.push(item.id.clone());
+        } else {
+            dataset.index.insert(item.id.clone(), dataset.items.len());
+        }
+        dataset.items.push(item);
+    };
+    if is_jsonl {
+        let reader = std::io::BufReader::new(file);
+        let mut row = 0usize;
+        for (n, line) in reader.split(b'\n').enumerate() {
+            let src = RowSource {
+                path,
+                line: n as u64 + 1,
+            };
+            let line = line.map_err(|e| src.err(None, format!("cannot read: {e}")))?;
+            let text = std::str::from_utf8(&line)
+                .map_err(|e| src.err(None, format!("invalid UTF-8 at byte {}", e.valid_up_to())))?;
+            let text = text.trim_start_matches('\u{feff}').trim();
+            if text.is_empty() {
+                continue;
+            }
+            let value: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text)
+                .map_err(|e| src.err(None, format!("invalid JSON: {e}")))?;
+            let record: Vec<(String, String)> = value
+                .into_iter()
+                .map(|(k, v)| {
+                    let v = match v {
+                        serde_json::Value::String(s) => s,
+                        serde_json::Value::Null => String::new(),
+                        other => other.to_string(),
+                    };
+                    (k, v)
+                })
+                .collect();
+            if row == 0 {
+                let names: Vec<&str> = record.iter().map(|(k, _)| k.as_str()).collect();
+                dataset.format = detect_format(&names, columns);
+            }
+            let item = build_item(&src, dataset.format, columns, &record, row)?;
+            push(&mut dataset, item);
+            row += 1;
+        }
+        return Ok(dataset);
+    }
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(false)
+        .from_reader(std::io::BufReader::new(file));
+    let headers = reader
+        .byte_headers()
+        .map_err(|e| file_err(format!("cannot read the header: {e}")))?
+        .clone();
+    let mut names = Vec::with_capacity(headers.len());
+    for (i, h) in headers.iter().enumerate() {
+        let h = std::str::from_utf8(h).map_err(|_| DatasetError {
+            path: path.to_path_buf(),
+            line: Some(1),
+            field: None,
+            message: format!("column {} has an invalid UTF-8 name", i + 1),
+        })?;
+        names.push(h.trim_start_matches('\u{feff}').trim().to_string());
+    }
+    let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    dataset.format = detect_format(&name_refs, columns);
+    let mut record = csv::ByteRecord::new();
+    let mut row = 0usize;
+    loop {
+        let more = reader.read_byte_record(&mut record).map_err(|e| {
+            let line = e.position().map(|p| p.line());
+            DatasetError {
+                path: path.to_path_buf(),
+                line,
+                field: None,
+                message: match e.kind() {
+                    csv::ErrorKind::UnequalLengths {
+                        expected_len, len, ..
+                    } => format!("{len} fields where the header has {expected_len}"),
+                    _ => e.to_string(),
+                },
+            }
+        })?;
+        if !more {
+            break;
+        }
+        let src = RowSource {
+            path,
+            line: record.position().map_or(row as u64 + 2, |p| p.line()),
+        };
+        let mut fields = Vec::with_capacity(names.len());
+        for (name, value) in names.iter().zip(record.iter()) {
+            let value = std::str::from_utf8(value).map_err(|e| {
+                src.err(
+                    Some(name),
+                    format!("invalid UTF-8 at byte {}", e.valid_up_to()),
+                )
+            })?;
+            fields.push((name.clone(), value.to_string()));
+        }
+        let item = build_item(&src, dataset.format, columns, &fields, row)?;
+        push(&mut dataset, item);
+        row += 1;
+    }
+    Ok(dataset)
+}
+
+fn detect_format(names: &[&str], columns: &ColumnMap) -> DatasetFormat {
+    let has = |n: &str| names.contains(&n);
+    if columns.question.is_some() || columns.answer.is_some() {
+        DatasetFormat::Generic
+    } else if has("question") && has("answer") && ["A", "B", "C", "D"].iter().all(|c| has(c)) {
+        DatasetFormat::Kmmlu
+    } else if has("question") && has("answer") && has("domain") {
+        DatasetFormat::DomainEval
+    } else {
+        DatasetFormat::Generic
+    }
+}
+
+fn get<'a>(record: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    record
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+}
+
+fn build_item(
+    src: &RowSource,
+    format: DatasetFormat,
+    columns: &ColumnMap,
+    record: &[(String, String)],
+    row: usize,
+) -> Result<Item, DatasetError> {
+    let question_col = columns.question.as_deref().unwrap_or("question");
+    let answer_col = columns.answer.as_deref().unwrap_or("answer");
+    let id_col = columns.id.as_deref().unwrap_or("id");
+    let required =
+        |name: &str| get(record, name).ok_or_else(|| src.err(Some(name), "missing column"));
+    let question_raw = required(question_col)?;
+    let answer = required(answer_col)?.trim();
+    if answer.is_empty() {
+        return Err(src.err(Some(answer_col), "empty answer"));
+    }
+    let id = match get(record, id_col) {
+        Some(v) if !v.trim().is_empty() => v.trim().to_string(),
+        Some(_) => return Err(src.err(Some(id_col), "empty id")),
+        None if columns.id.is_some() => return Err(src.err(Some(id_col), "missing column")),
+        None => row.to_string(),
+    };
+    let (question, choices) = match format {
+        DatasetFormat::Kmmlu => {
+            let mut q = question_raw.to_string();
+            let mut options = Vec::with_capacity(4);
+            for (i, col) in ["A", "B", "C", "D"].iter().enumerate() {
+                let text = required(col)?.trim().replace('\n', " ");
+                q.push_str(&format!("\n({}) {}", i + 1, text));
+                options.push(text);
+            }
+            let set = ChoiceSet::new(Notation::Number, 4)
+                .map_err(|e| src.err(None, e.to_string()))?
+                .with_options(options);
+            (q, set)
+        }
+        _ => {
+            let set = if let Some(set) = &columns.choices {
+                ChoiceSet::for_question(question_raw, Some(set))
+            } else if looks_ox(answer) {
+                ChoiceSet::new(Notation::Ox, 2).ok()
+            } else {
+                ChoiceSet::detect(question_raw)
+            };
+            let set = set.ok_or_else(|| {
+                src.err(
+                    Some(question_col),
+                    "no options found (①…, (1)…, A.…, O/X); give --choices",
+                )
+            })?;
+            (question_raw.to_string(), set)
+        }
+    };
+    let gold = choices.parse_label(answer).ok_or_else(|| {
+        src.err(
+            Some(answer_col),
+            format!("unknown answer label {answer:?} for choices {choices}"),
+        )
+    })?;
+    let excluded = |k: &str| {
+        k == question_col
+            || k == answer_col
+            || k == id_col
+            || (format == DatasetFormat::Kmmlu
+                && matches!(k, "A" | "B" | "C" | "D" | "Human Accuracy"))
+    };
+    let fields = record
+        .iter()
+        .filter(|(k, _)| !excluded(k))
+        .map(|(k, v)| {
+            let v = v.trim();
+            let v = if v.is_empty() && k == "sub_domain" {
+                UNCLASSIFIED.to_string()
+            } else {
+                v.to_string()
+            };
+            (k.clone(), v)
+        })
+        .collect();
+    Ok(Item {
+        id,
+        question,
+        choices,
+        gold,
+        fields,
+    })
+}
+
+fn looks_ox(answer: &str) -> bool {
+    matches!(
+        answer,
+        "O" | "X" | "o" | "x" | "○" | "×" | "◯" | "✕" | "Ｏ" | "Ｘ"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn write(name: &str, body: &[u8]) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        std::fs::File::create(&path)
+            .unwrap()
+            .write_all(body)
+            .unwrap();
+        (dir, path)
+    }
+
+    #[test]
+    fn reads_domain_eval_with_bom_crlf_and_ox() {
+        let body = "\u{feff}question,answer,domain,sub_domain,format,lang\r\n\"정책 기관은? ① 금융위 ② 기재부\",2,금융,,text,ko\r\n다음이 옳으면 O: 병무청은 국방부 소속,O,국방,병무,text,ko\r\n";
+        let (_d, path) = write("d.csv", body.as_bytes());
+        let ds = read_dataset(&path, &ColumnMap::default()).unwrap();
+        assert_eq!(ds.format, DatasetFormat::DomainEval);
+        assert_eq!(ds.items.len(), 2);
+        let a = &ds.items[0];
+        assert_eq!(a.id, "0");
+        assert_eq!(a.choices.label(a.gold), "②");
+        assert!(a
+            .fields
+            .contains(&("sub_domain".into(), UNCLASSIFIED.into())));
+        assert_eq!(ds.items[1].choices.notation(), Notation::Ox);
+    }
+
+    #[test]
+    fn bad_rows_name_file_line_and_field() {
+        let (_d, path) = write(
+            "d.csv",
+            "question,answer,domain\n\"① a ② b\",7,x\n".as_bytes(),
+        );
+        let e = read_dataset(&path, &ColumnMap::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.ends_with(
+                "d.csv:2: field `answer`: unknown answer label \"7\" for choices circled:2"
+            ),
+            "{e}"
+        );
+        let (_d, path) = write("d.csv", "question,domain\n\"① a ② b\",x\n".as_bytes());
+        let e = read_dataset(&path, &ColumnMap::default())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("d.csv:2: field `answer`: missing column"), "{e}");
+        let mut body = b"question,answer,domain\n\"\xff\xfe\",1,x\n".to_vec();
+        body.extend_from_slice(b"");
+        let (_d, path) = write("d.csv", &body);
+        let e = read_dataset(&path, &ColumnMap::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("d.csv:2: field `question`: invalid UTF-8"),
+            "{e}"
+        );
+        let (_d, path) = write(
+            "d.csv",
+            "question,answer,domain\n\"① a ② b\",1\n".as_bytes(),
+        );
+        let e = read_dataset(&path, &ColumnMap::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("d.csv:2: 2 fields where the header has 3"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn generic_jsonl_with_column_map_and_duplicates() {
+        let body = "{\"qid\":\"a\",\"q\":\"A. x\\nB. y\",\"gold\":\"B\",\"topic\":\"t\"}\n{\"qid\":\"a\",\"q\":\"A. x\\nB. y\",\"gold\":\"A\",\"topic\":\"t\"}\n{\"qid\":\"b\",\"q\":\"A. x\\nB. y\",\"gold\":\"A\",\n";
+        let (_d, path) = write("g.jsonl", body.as_bytes());
+        let cols = ColumnMap {
+            id: Some("qid".into()),
+            question: Some("q".into()),
+            answer: Some("gold".into()),
+            choices: None,
+        };
+        let e = read_dataset(&path, &cols).unwrap_err().to_string();
+        assert!(e.contains("g.jsonl:3: invalid JSON"), "{e}");
+        let body = body.lines().take(2).collect::<Vec<_>>().join("\n");
+        let (_d, path) = write("g.jsonl", body.as_bytes());
+        let ds = read_dataset(&path, &cols).unwrap();
+        assert_eq!(ds.duplicate_ids, vec!["a".to_string()]);
+        assert_eq!(
+            ds.items[0].fields,
+            vec![("topic".to_string(), "t".to_string())]
+        );
+    }
+}

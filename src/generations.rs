@@ -1,0 +1,316 @@
+//! Reading candidate answers as a stream: plain JSONL `{"id", "response"}`, lm-eval
+//! `--log_samples` JSONL, OpenAI batch output JSONL, and chat responses that carry reasoning
+//! separately (`reasoning_content`). One line at a time; memory stays flat. Not for grading.
+
+use serde_json::Value;
+use std::fmt;
+use std::io::BufRead;
+use std::str::FromStr;
+
+/// The generation file shapes kgrade reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenerationsFormat {
+    /// `{"id", "response"}`; `response` may also be a chat completion object, and
+    /// `reasoning_content` may sit beside it. Several lines per id are several samples.
+    Plain,
+    /// lm-eval `--log_samples`: `doc_id`, `resps` (one list per sample), `filtered_resps`.
+    LmEval,
+    /// OpenAI batch output: `custom_id`, `response.body.choices[0].message.content`.
+    OpenAiBatch,
+}
+
+impl FromStr for GenerationsFormat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "plain" => Ok(GenerationsFormat::Plain),
+            "lm-eval" | "lm_eval" => Ok(GenerationsFormat::LmEval),
+            "openai-batch" | "openai_batch" => Ok(GenerationsFormat::OpenAiBatch),
+            other => Err(format!(
+                "unknown generations format `{other}` (plain, lm-eval, openai-batch)"
+            )),
+        }
+    }
+}
+
+impl GenerationsFormat {
+    /// The shape of a line, from its keys.
+    pub fn detect(line: &Value) -> GenerationsFormat {
+        if line.get("custom_id").is_some() {
+            GenerationsFormat::OpenAiBatch
+        } else if line.get("doc_id").is_some() && line.get("resps").is_some() {
+            GenerationsFormat::LmEval
+        } else {
+            GenerationsFormat::Plain
+        }
+    }
+}
+
+/// One answer to one item.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Generation {
+    pub id: String,
+    /// The text to verify. Reasoning given separately is folded in as `<think>…</think>` so
+    /// that the verifier applies one rule: only the final text counts, and reasoning with no
+    /// final text is truncated.
+    pub response: String,
+    /// 1-based line number in the file.
+    pub line: u64,
+}
+
+/// A generation line that could not be read.
+#[derive(Debug, Clone, thiserror::Error)]
+pub struct GenerationError {
+    pub source_name: String,
+    pub line: u64,
+    pub field: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for GenerationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: ", self.source_name, self.line)?;
+        if let Some(field) = &self.field {
+            write!(f, "field `{field}`: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+/// Streams generations from JSONL. Each line yields zero or more generations (lm-eval lines
+/// hold one per sample) or an error; the stream goes on after an error.
+pub struct GenerationReader<R> {
+    input: R,
+    source_name: String,
+    format: Option<GenerationsFormat>,
+    line: u64,
+    buf: Vec<u8>,
+    /// Bytes read so far, for progress.
+    pub bytes_read: u64,
+}
+
+impl<R: BufRead> GenerationReader<R> {
+    /// Read from `input`; `format` fixes the shape, otherwise the first line decides.
+    pub fn new(input: R, source_name: &str, format: Option<GenerationsFormat>) -> Self {
+        GenerationReader {
+            input,
+            source_name: source_name.to_string(),
+            format,
+            line: 0,
+            buf: Vec::with_capacity(1 << 16),
+            bytes_read: 0,
+        }
+    }
+
+    fn err(&self, field: Option<&str>, message: impl Into<String>) -> GenerationError {
+        GenerationError {
+            source_name: self.source_name.clone(),
+            line: self.line,
+            field: field.map(str::to_string),
+            message: message.into(),
+        }
+    }
+
+    /// The next line's generations; `None` at the end of the input.
+    pub fn next_line(&mut self) -> Option<Result<Vec<Generation>, GenerationError>> {
+        loop {
+            self.buf.clear();
+            let n = match self.input.read_until(b'\n', &mut self.buf) {
+                Ok(0) => return None,
+                Ok(n) => n,
+                Err(e) => {
+                    self.line += 1;
+                    return Some(Err(self.err(None, format!("cannot read: {e}"))));
+                }
+            };
+            self.bytes_read += n as u64;
+            self.line += 1;
+            let text = match std::str::from_utf8(&self.buf) {
+                Ok(t) => t.trim_start_matches('\u{feff}').trim(),
+                Err(e) => {
+                    return Some(Err(
+                        self.err(None, format!("invalid UTF-8 at byte {}", e.valid_up_to()))
+                    ))
+                }
+            };
+            if text.is_empty() {
+                continue;
+            }
+            let value: Value = match serde_json::from_str(text) {
+                Ok(v) => v,
+                Err(e) => return Some(Err(self.err(None, format!("invalid JSON: {e}")))),
+            };
+            let format = *self.format.get_or_insert(GenerationsFormat::detect(&value));
+            return Some(self.parse(format, &value));
+        }
+    }
+
+    fn parse(
+        &self,
+        format: GenerationsFormat,
+        v: &Value,
+    ) -> Result<Vec<Generation>, GenerationError> {
+        let line = self.line;
+        let make = |id: String, response: String| Generation { id, response, line };
+        match format {
+            GenerationsFormat::Plain => {
+                let id = id_of(v.get("id"))
+                    .ok_or_else(|| self.err(Some("id"), "missing or not a string/number"))?;
+                let response = match v.get("response") {
+                    Some(Value::String(s)) => with_reasoning(s, reasoning_of(v)),
+                    Some(obj @ Value::Object(_)) => chat_text(obj)
+                        .or_else(|| obj.get("body").and_then(chat_text))
+                        .ok_or_else(|| {
+                            self.err(Some("response"), "no choices[0].message.content")
+                        })?,
+                    Some(Value::Null) => String::new(),
+                    Some(_) => {
+                        return Err(self.err(Some("response"), "not a string or chat response"))
+                    }
+                    None => return Err(self.err(Some("response"), "missing")),
+                };
+                Ok(vec![make(id, response)])
+            }
+            GenerationsFormat::LmEval => {
+                let id = id_of(v.get("doc_id"))
+                    .ok_or_else(|| self.err(Some("doc_id"), "missing or not a number"))?;
+                // `resps` holds one list per sample ([[text], [text], …]); `filtered_resps`
+                // is the harness's own extraction, which kgrade does not trust.
+                let resps = v
+                    .get("resps")
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| self.err(Some("resps"), "missing or not a list"))?;
+                let mut out = Vec::with_capacity(resps.len());
+                for (i, r) in resps.iter().enumerate() {
+                    let text = match r {
+                        Value::String(s) => s.as_str(),
+                        Value::Array(a) => a.first().and_then(Value::as_str).ok_or_else(|| {
+                            self.err(Some("resps"), format!("sample {i} is not [text]"))
+                        })?,
+                        _ => return Err(self.err(Some("resps"), format!("sample {i} is not text"))),
+                    };
+                    out.push(make(id.clone(), text.to_string()));
+                }
+                Ok(out)
+            }
+            GenerationsFormat::OpenAiBatch => {
+                let id = id_of(v.get("custom_id"))
+                    .ok_or_else(|| self.err(Some("custom_id"), "missing or not a string"))?;
+                if v.get("error").is_some_and(|e| !e.is_null()) {
+                    // A failed request has no answer; it is graded as empty, never dropped.
+                    return Ok(vec![make(id, String::new())]);
+                }
+                let body = v
+                    .get("response")
+                    .and_then(|r| r.get("body"))
+                    .ok_or_else(|| self.err(Some("response.body"), "missing"))?;
+                let text = chat_text(body).ok_or_else(|| {
+                    self.err(Some("response.body.choices[0].message.content"), "missing")
+                })?;
+                Ok(vec![make(id, text)])
+            }
+        }
+    }
+}
+
+fn id_of(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+fn reasoning_of(v: &Value) -> Option<&str> {
+    v.get("reasoning_content")
+        .or_else(|| v.get("reasoning"))
+        .and_then(Value::as_str)
+}
+
+fn with_reasoning(content: &str, reasoning: Option<&str>) -> String {
+    match reasoning {
+        Some(r) if !r.trim().is_empty() => {
+            if content.trim().is_empty() {
+                format!("<think>{r}")
+            } else {
+                format!("<think>{r}</think>{content}")
+            }
+        }
+        _ => content.to_string(),
+    }
+}
+
+/// The answer text of a chat completion: `choices[0].message.content`, with
+/// `reasoning_content` folded in.
+fn chat_text(body: &Value) -> Option<String> {
+    let message = body.get("choices")?.get(0)?.get("message")?;
+    let content = match message.get("content") {
+        Some(Value::String(s)) => s.as_str(),
+        Some(Value::Null) | None => "",
+        _ => return None,
+    };
+    if message.get("content").is_none() && reasoning_of(message).is_none() {
+        return None;
+    }
+    Some(with_reasoning(content, reasoning_of(message)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_all(
+        text: &str,
+        format: Option<GenerationsFormat>,
+    ) -> Vec<Result<Vec<Generation>, GenerationError>> {
+        let mut r = GenerationReader::new(text.as_bytes(), "g.jsonl", format);
+        std::iter::from_fn(|| r.next_line()).collect()
+    }
+
+    #[test]
+    fn reads_each_shape() {
+        let plain = read_all("{\"id\":\"a\",\"response\":\"③\"}\n{\"id\":7,\"response\":\"②\",\"reasoning_content\":\"음\"}\n", None);
+        assert_eq!(plain[0].as_ref().unwrap()[0].response, "③");
+        assert_eq!(plain[1].as_ref().unwrap()[0].id, "7");
+        assert_eq!(plain[1].as_ref().unwrap()[0].response, "<think>음</think>②");
+
+        let lm = read_all("{\"doc_id\":3,\"resps\":[[\"정답: ①\"],[\"②\"]],\"filtered_resps\":[\"①\",\"②\"],\"doc\":{}}\n", None);
+        let lm = lm[0].as_ref().unwrap();
+        assert_eq!(
+            (lm.len(), lm[0].id.as_str(), lm[1].response.as_str()),
+            (2, "3", "②")
+        );
+
+        let batch = read_all(concat!(
+            "{\"custom_id\":\"q1\",\"response\":{\"status_code\":200,\"body\":{\"choices\":[{\"message\":{\"content\":\"④\",\"reasoning_content\":\"생각\"}}]}},\"error\":null}\n",
+            "{\"custom_id\":\"q2\",\"response\":null,\"error\":{\"message\":\"rate limited\"}}\n",
+        ), None);
+        assert_eq!(
+            batch[0].as_ref().unwrap()[0].response,
+            "<think>생각</think>④"
+        );
+        assert_eq!(batch[1].as_ref().unwrap()[0].response, "");
+    }
+
+    #[test]
+    fn reasoning_without_content_is_truncated_reasoning() {
+        let g = read_all("{\"id\":\"a\",\"response\":{\"choices\":[{\"message\":{\"content\":null,\"reasoning_content\":\"정답은 ②일까\"}}]}}\n", None);
+        assert_eq!(g[0].as_ref().unwrap()[0].response, "<think>정답은 ②일까");
+    }
+
+    #[test]
+    fn bad_lines_are_located_and_the_stream_goes_on() {
+        let out = read_all("{\"id\":\"a\",\"response\":\"③\"}\n{\"id\":\"b\",\"resp\n{\"response\":\"x\"}\n{\"id\":\"c\",\"response\":\"①\"}\n", None);
+        assert_eq!(out.len(), 4);
+        assert!(out[1]
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .starts_with("g.jsonl:2: invalid JSON"));
+        assert_eq!(
+            out[2].as_ref().unwrap_err().to_string(),
+            "g.jsonl:3: field `id`: missing or not a string/number"
+        );
+        assert_eq!(out[3].as_ref().unwrap()[0].id, "c");
+    }
+}

@@ -1,0 +1,388 @@
+//! Metrics over a stream of verdicts: grouped accuracy with Wilson intervals, counts by
+//! deciding stage, label distributions, balanced accuracy, macro-F1, MCC, and per-item
+//! mean and majority-vote accuracy over several samples. Pure: verdicts in, numbers out.
+//! State is bounded by items, labels and group values, never by the number of answers.
+
+use crate::pipeline::{Source, Verdict};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+
+/// The predicted label of an answer no stage decided.
+pub const NO_ANSWER_LABEL: &str = "∅";
+
+/// Correct out of total, with the accuracy and its Wilson 95% interval.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Accuracy {
+    pub n: u64,
+    pub correct: u64,
+    pub accuracy: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+}
+
+impl Accuracy {
+    pub fn new(correct: u64, n: u64) -> Accuracy {
+        let (ci_low, ci_high) = wilson(correct, n);
+        Accuracy {
+            n,
+            correct,
+            accuracy: if n == 0 {
+                0.0
+            } else {
+                correct as f64 / n as f64
+            },
+            ci_low,
+            ci_high,
+        }
+    }
+}
+
+/// Wilson score interval at 95% (z = 1.96): sound near 0 and 1 and for small n, unlike
+/// the normal approximation.
+pub fn wilson(correct: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let n = n as f64;
+    let p = correct as f64 / n;
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n;
+    let center = (p + z2 / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+    ((center - half).max(0.0), (center + half).min(1.0))
+}
+
+/// Accuracy per value of one grouping column, and the macro average over values.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Grouping {
+    pub values: BTreeMap<String, Accuracy>,
+    pub macro_accuracy: f64,
+}
+
+/// Several answers per item: mean of per-item accuracy, and majority-vote accuracy.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Samples {
+    pub items: u64,
+    pub max_samples_per_item: u64,
+    pub mean_accuracy: f64,
+    /// The item's most-voted label is gold; ties and items with no decided answer count as
+    /// wrong.
+    pub majority_vote_accuracy: f64,
+}
+
+/// Everything the reports show, except the audit list (which is streamed).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Metrics {
+    pub overall: Accuracy,
+    pub groups: BTreeMap<String, Grouping>,
+    /// Answers decided by each stage (`verifier`, `judge`, `cache`, `unresolved`).
+    pub stages: BTreeMap<String, u64>,
+    /// Verifier outcomes (`answer`, `ambiguous`, `no_answer`, `invalid`).
+    pub statuses: BTreeMap<String, u64>,
+    /// Answers per verifier rule or no-answer reason.
+    pub rules: BTreeMap<String, u64>,
+    /// Predicted labels (∅ = undecided) and gold labels: position bias shows here.
+    pub predicted_labels: BTreeMap<String, u64>,
+    pub gold_labels: BTreeMap<String, u64>,
+    /// Mean recall over gold labels.
+    pub balanced_accuracy: f64,
+    /// Mean F1 over labels (gold or predicted, ∅ excluded).
+    pub macro_f1: f64,
+    /// Matthews correlation over labels (multiclass, ∅ counted as a prediction).
+    pub mcc: f64,
+    pub samples: Samples,
+    /// Abstentions listed in the audit.
+    pub audit_count: u64,
+}
+
+#[derive(Default)]
+struct ItemTally {
+    n: u64,
+    correct: u64,
+    gold: String,
+    votes: Vec<(String, u64)>,
+}
+
+/// Builds [`Metrics`] one verdict at a time.
+pub struct Accumulator {
+    by: Vec<String>,
+    overall: (u64, u64),
+    groups: BTreeMap<String, BTreeMap<String, (u64, u64)>>,
+    stages: BTreeMap<String, u64>,
+    statuses: BTreeMap<String, u64>,
+    rules: BTreeMap<String, u64>,
+    confusion: HashMap<(String, String), u64>,
+    items: HashMap<String, ItemTally>,
+    audit: u64,
+}
+
+impl Accumulator {
+    /// Group by the columns `by` (a verdict without the column is not counted in that group).
+    pub fn new(by: &[String]) -> Accumulator {
+        let mut stages = BTreeMap::new();
+        for s in [
+            Source::Verifier,
+            Source::Judge,
+            Source::Cache,
+            Source::Unresolved,
+        ] {
+            stages.insert(s.name().to_string(), 0);
+        }
+        Accumulator {
+            by: by.to_vec(),
+            overall: (0, 0),
+            groups: BTreeMap::new(),
+            stages,
+            statuses: BTreeMap::new(),
+            rules: BTreeMap::new(),
+            confusion: HashMap::new(),
+            items: HashMap::new(),
+            audit: 0,
+        }
+    }
+
+    pub fn add(&mut self, v: &Verdict) {
+        let hit = u64::from(v.correct);
+        self.overall.0 += hit;
+        self.overall.1 += 1;
+        for col in &self.by {
+            if let Some(value) = v.fields.get(col) {
+                let e = self
+                    .groups
+                    .entry(col.clone())
+                    .or_default()
+                    .entry(value.clone())
+                    .or_default();
+                e.0 += hit;
+                e.1 += 1;
+            }
+        }
+        *self.stages.entry(v.source.name().to_string()).or_default() += 1;
+        *self.statuses.entry(v.status.clone()).or_default() += 1;
+        *self.rules.entry(v.rule.clone()).or_default() += 1;
+        let predicted = v
+            .chosen
+            .clone()
+            .unwrap_or_else(|| NO_ANSWER_LABEL.to_string());
+        *self
+            .confusion
+            .entry((v.gold.clone(), predicted.clone()))
+            .or_default() += 1;
+        if is_audited(v) {
+            self.audit += 1;
+        }
+        let t = self.items.entry(v.id.clone()).or_default();
+        t.n += 1;
+        t.correct += hit;
+        t.gold.clone_from(&v.gold);
+        if v.chosen.is_some() {
+            match t.votes.iter_mut().find(|(l, _)| *l == predicted) {
+                Some((_, n)) => *n += 1,
+                None => t.votes.push((predicted, 1)),
+            }
+        }
+    }
+
+    pub fn finish(self) -> Metrics {
+        let groups = self
+            .groups
+            .into_iter()
+            .map(|(col, values)| {
+                let values: BTreeMap<String, Accuracy> = values
+                    .into_iter()
+                    .map(|(v, (c, n))| (v, Accuracy::new(c, n)))
+                    .collect();
+                let macro_accuracy = mean(values.values().map(|a| a.accuracy));
+                (
+                    col,
+                    Grouping {
+                        values,
+                        macro_accuracy,
+                    },
+                )
+            })
+            .collect();
+        let mut predicted_labels = BTreeMap::new();
+        let mut gold_labels = BTreeMap::new();
+        for ((g, p), n) in &self.confusion {
+            *gold_labels.entry(g.clone()).or_default() += n;
+            *predicted_labels.entry(p.clone()).or_default() += n;
+        }
+        let (balanced_accuracy, macro_f1, mcc) =
+            label_metrics(&self.confusion, &gold_labels, &predicted_labels);
+        let samples = Samples {
+            items: self.items.len() as u64,
+            max_samples_per_item: self.items.values().map(|t| t.n).max().unwrap_or(0),
+            mean_accuracy: mean(self.items.values().map(|t| t.correct as f64 / t.n as f64)),
+            majority_vote_accuracy: mean(self.items.values().map(|t| {
+                let best = t.votes.iter().map(|(_, n)| *n).max().unwrap_or(0);
+                let winners: Vec<&String> = t
+                    .votes
+                    .iter()
+                    .filter(|(_, n)| *n == best)
+                    .map(|(l, _)| l)
+                    .collect();
+                f64::from(u8::from(winners.len() == 1 && *winners[0] == t.gold))
+            })),
+        };
+        Metrics {
+            overall: Accuracy::new(self.overall.0, self.overall.1),
+            groups,
+            stages: self.stages,
+            statuses: self.statuses,
+            rules: self.rules,
+            predicted_labels,
+            gold_labels,
+            balanced_accuracy,
+            macro_f1,
+            mcc,
+            samples,
+            audit_count: self.audit,
+        }
+    }
+}
+
+/// Does the verdict belong in the extraction-failure audit? Every abstention does.
+pub fn is_audited(v: &Verdict) -> bool {
+    v.status != "answer"
+}
+
+fn mean(values: impl Iterator<Item = f64>) -> f64 {
+    let (sum, n) = values.fold((0.0, 0u64), |(s, n), v| (s + v, n + 1));
+    if n == 0 {
+        0.0
+    } else {
+        sum / n as f64
+    }
+}
+
+fn label_metrics(
+    confusion: &HashMap<(String, String), u64>,
+    gold: &BTreeMap<String, u64>,
+    predicted: &BTreeMap<String, u64>,
+) -> (f64, f64, f64) {
+    let cell = |g: &str, p: &str| {
+        confusion
+            .get(&(g.to_string(), p.to_string()))
+            .copied()
+            .unwrap_or(0) as f64
+    };
+    let balanced = mean(gold.iter().map(|(l, &n)| cell(l, l) / n as f64));
+    let mut labels: Vec<&String> = gold.keys().chain(predicted.keys()).collect();
+    labels.sort();
+    labels.dedup();
+    let f1 = mean(
+        labels
+            .iter()
+            .filter(|l| l.as_str() != NO_ANSWER_LABEL)
+            .map(|l| {
+                let tp = cell(l, l);
+                let fp = predicted.get(*l).copied().unwrap_or(0) as f64 - tp;
+                let fn_ = gold.get(*l).copied().unwrap_or(0) as f64 - tp;
+                if tp == 0.0 {
+                    0.0
+                } else {
+                    2.0 * tp / (2.0 * tp + fp + fn_)
+                }
+            }),
+    );
+    // Gorodkin's multiclass MCC from the confusion matrix.
+    let s: f64 = gold.values().sum::<u64>() as f64;
+    let c: f64 = labels.iter().map(|l| cell(l, l)).sum();
+    let t = |l: &String| gold.get(l).copied().unwrap_or(0) as f64;
+    let p = |l: &String| predicted.get(l).copied().unwrap_or(0) as f64;
+    let pt: f64 = labels.iter().map(|l| p(l) * t(l)).sum();
+    let pp: f64 = labels.iter().map(|l| p(l) * p(l)).sum();
+    let tt: f64 = labels.iter().map(|l| t(l) * t(l)).sum();
+    let denom = ((s * s - pp) * (s * s - tt)).sqrt();
+    let mcc = if denom == 0.0 {
+        0.0
+    } else {
+        (c * s - pt) / denom
+    };
+    (balanced, f1, mcc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(id: &str, chosen: Option<&str>, gold: &str, domain: &str) -> Verdict {
+        Verdict {
+            id: id.into(),
+            sample: 0,
+            status: if chosen.is_some() {
+                "answer"
+            } else {
+                "ambiguous"
+            }
+            .into(),
+            rule: "statement".into(),
+            span: None,
+            chosen: chosen.map(str::to_string),
+            gold: gold.into(),
+            correct: chosen == Some(gold),
+            source: if chosen.is_some() {
+                Source::Verifier
+            } else {
+                Source::Unresolved
+            },
+            choices: "circled:4".into(),
+            fields: [("domain".to_string(), domain.to_string())].into(),
+            candidates: None,
+            tail: None,
+            note: None,
+            line: 1,
+        }
+    }
+
+    #[test]
+    fn wilson_matches_known_values() {
+        // 8 of 10: the textbook Wilson interval is 0.490..0.943.
+        let (lo, hi) = wilson(8, 10);
+        assert!(
+            (lo - 0.4902).abs() < 1e-3 && (hi - 0.9433).abs() < 1e-3,
+            "{lo} {hi}"
+        );
+        assert_eq!(wilson(0, 0), (0.0, 0.0));
+        let (lo, hi) = wilson(0, 5);
+        assert!(lo == 0.0 && hi > 0.4);
+    }
+
+    #[test]
+    fn grouped_micro_macro_and_label_metrics() {
+        let mut acc = Accumulator::new(&["domain".to_string()]);
+        acc.add(&verdict("1", Some("①"), "①", "금융"));
+        acc.add(&verdict("2", Some("①"), "②", "금융"));
+        acc.add(&verdict("3", Some("②"), "②", "국방"));
+        acc.add(&verdict("4", None, "①", "국방"));
+        let m = acc.finish();
+        assert_eq!((m.overall.correct, m.overall.n), (2, 4));
+        let g = &m.groups["domain"];
+        assert_eq!(g.values["금융"].accuracy, 0.5);
+        assert_eq!(g.macro_accuracy, 0.5);
+        assert_eq!(m.stages["unresolved"], 1);
+        assert_eq!(m.predicted_labels[NO_ANSWER_LABEL], 1);
+        // Recall ① = 1/2, ② = 1/2.
+        assert!((m.balanced_accuracy - 0.5).abs() < 1e-9);
+        // F1 ① = 2/(2+1+1) = 0.5, F1 ② = 2/(2+0+1) = 2/3.
+        assert!((m.macro_f1 - (0.5 + 2.0 / 3.0) / 2.0).abs() < 1e-9);
+        assert!(m.mcc > 0.0 && m.mcc < 1.0);
+        assert_eq!(m.audit_count, 1);
+    }
+
+    #[test]
+    fn majority_vote_over_samples() {
+        let mut acc = Accumulator::new(&[]);
+        for (id, chosen) in [("a", "①"), ("a", "①"), ("a", "②"), ("b", "①"), ("b", "②")] {
+            acc.add(&verdict(id, Some(chosen), "①", "x"));
+        }
+        let m = acc.finish();
+        assert_eq!(m.samples.items, 2);
+        assert_eq!(m.samples.max_samples_per_item, 3);
+        // a: 2/3 correct, b: 1/2; majority: a right, b tied (wrong).
+        assert!((m.samples.mean_accuracy - (2.0 / 3.0 + 0.5) / 2.0).abs() < 1e-9);
+        assert_eq!(m.samples.majority_vote_accuracy, 0.5);
+    }
+}
