@@ -1,0 +1,329 @@
+//! `kgrade grade` and `kgrade report` driven as a user would: the bundled samples, real KMMLU
+//! data from ../shared, every generations shape, and bad input of each kind.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn kgrade() -> Command {
+    Command::cargo_bin("kgrade").unwrap()
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn write(dir: &Path, name: &str, body: impl AsRef<[u8]>) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, body).unwrap();
+    p
+}
+
+#[test]
+fn quick_start_sample_report_has_everything() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("sample");
+    kgrade()
+        .args(["grade", "--dataset", "data/domain_eval_sample.csv"])
+        .args(["--generations", "data/generations_reasoning.jsonl", "--out"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("accuracy "))
+        .stdout(predicate::str::contains("judge: not configured"));
+    let r = read_json(&out.join("report.json"));
+    assert_eq!(r["schema"], "kgrade.report");
+    assert_eq!(r["version"], 1);
+    assert_eq!(r["judge"], "not configured");
+    let m = &r["metrics"];
+    let overall = &m["overall"];
+    let acc = overall["accuracy"].as_f64().unwrap();
+    assert!(
+        overall["ci_low"].as_f64().unwrap() < acc && acc < overall["ci_high"].as_f64().unwrap()
+    );
+    assert_eq!(overall["n"], 69);
+    for col in ["domain", "sub_domain", "format", "lang"] {
+        assert!(
+            m["groups"][col]["values"].as_object().unwrap().len() >= 2,
+            "{col}"
+        );
+    }
+    assert!(
+        m["groups"]["sub_domain"]["values"]["(미분류)"]["n"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+    let stages = &m["stages"];
+    let verifier = stages["verifier"].as_u64().unwrap();
+    let unresolved = stages["unresolved"].as_u64().unwrap();
+    assert_eq!(verifier + unresolved, 69);
+    assert_eq!(stages["judge"], 0);
+    let audit = r["audit"].as_array().unwrap();
+    assert_eq!(audit.len() as u64, unresolved);
+    assert!(audit
+        .iter()
+        .all(|a| a["note"] == "not judged (no judge configured)"));
+    assert!(audit.iter().any(|a| a["reason"] == "truncated_reasoning"));
+    assert!(m["samples"]["max_samples_per_item"].as_u64().unwrap() == 2);
+    // The join lists the unknown id and the item without generations.
+    assert_eq!(r["join"]["unknown_ids_listed"][0], "def-99");
+    assert_eq!(r["join"]["items_without_generations"][0], "fin-21");
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    for heading in [
+        "# kgrade report",
+        "## Who decided",
+        "## By domain",
+        "## By lang",
+        "## Labels",
+        "## Join",
+        "## Audit",
+    ] {
+        assert!(md.contains(heading), "{heading}");
+    }
+    // Every verdict line names its source and the rule behind it.
+    let verdicts = std::fs::read_to_string(out.join("verdicts.jsonl")).unwrap();
+    for line in verdicts.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert!(v["source"] == "verifier" || v["source"] == "unresolved");
+        assert!(v["rule"].as_str().is_some_and(|r| !r.is_empty()));
+        assert_eq!(v["correct"], v["chosen"] == v["gold"]);
+    }
+}
+
+#[test]
+fn report_rebuilds_from_verdicts_without_regrading() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("run");
+    kgrade()
+        .args(["grade", "--dataset", "data/domain_eval_sample.csv"])
+        .args(["--generations", "data/generations_terse.jsonl", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let graded = read_json(&out.join("report.json"));
+    let again = tmp.path().join("again");
+    kgrade()
+        .arg("report")
+        .arg(out.join("verdicts.jsonl"))
+        .args(["--by", "domain,lang", "--out"])
+        .arg(&again)
+        .assert()
+        .success();
+    let rebuilt = read_json(&again.join("report.json"));
+    assert_eq!(rebuilt["metrics"]["overall"], graded["metrics"]["overall"]);
+    assert_eq!(
+        rebuilt["metrics"]["groups"]["domain"],
+        graded["metrics"]["groups"]["domain"]
+    );
+    assert!(rebuilt["metrics"]["groups"].get("sub_domain").is_none());
+    assert_eq!(rebuilt["audit"], graded["audit"]);
+}
+
+#[test]
+fn lm_eval_and_openai_batch_generations() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("lm");
+    kgrade()
+        .args(["grade", "--dataset", "data/kmmlu_sample.csv"])
+        .args(["--generations", "data/kmmlu_lm_eval_samples.jsonl", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let r = read_json(&out.join("report.json"));
+    assert_eq!(r["metrics"]["overall"]["n"], 12);
+    assert!(r["metrics"]["groups"]["Category"]["values"]["Taxation"]["n"] == 4);
+
+    let batch = concat!(
+        "{\"id\":\"batch_1\",\"custom_id\":\"pub-01\",\"response\":{\"status_code\":200,\"body\":{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"정답은 ②\",\"reasoning_content\":\"공정력이다\"}}]}},\"error\":null}\n",
+        "{\"id\":\"batch_2\",\"custom_id\":\"pub-02\",\"response\":null,\"error\":{\"code\":\"rate_limit\",\"message\":\"slow down\"}}\n",
+    );
+    let g = write(tmp.path(), "batch.jsonl", batch);
+    let out = tmp.path().join("batch");
+    kgrade()
+        .args([
+            "grade",
+            "--dataset",
+            "data/domain_eval_sample.csv",
+            "--generations",
+        ])
+        .arg(&g)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let v: Vec<Value> = std::fs::read_to_string(out.join("verdicts.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(v[0]["chosen"], "②");
+    assert_eq!(v[0]["correct"], true);
+    assert_eq!(v[1]["rule"], "empty");
+}
+
+#[test]
+fn real_kmmlu_split_grades_by_row_index() {
+    let split =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/kmmlu/Taxation-test.csv");
+    let mut reader = csv::Reader::from_path(&split).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let mut gens = String::new();
+    let mut n = 0;
+    for (i, rec) in reader.records().enumerate() {
+        let rec = rec.unwrap();
+        let gold: usize = rec[1].parse().unwrap();
+        // Right on even rows (stated as a label), wrong on odd rows (another label).
+        let said = if i % 2 == 0 { gold } else { gold % 4 + 1 };
+        let line = serde_json::json!({"doc_id": i, "resps": [[format!("<think>검토</think>정답은 ({said})입니다.")]], "filtered_resps": [""]});
+        gens.push_str(&line.to_string());
+        gens.push('\n');
+        n += 1;
+    }
+    let g = write(tmp.path(), "lm.jsonl", gens);
+    let out = tmp.path().join("tax");
+    kgrade()
+        .args(["grade", "--strict", "--dataset"])
+        .arg(&split)
+        .arg("--generations")
+        .arg(&g)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let r = read_json(&out.join("report.json"));
+    assert_eq!(r["metrics"]["overall"]["n"], n);
+    assert_eq!(r["metrics"]["overall"]["correct"], (n + 1) / 2);
+    assert_eq!(r["metrics"]["stages"]["verifier"], n);
+}
+
+#[test]
+fn bad_dataset_rows_name_file_line_and_field() {
+    let tmp = tempfile::tempdir().unwrap();
+    let gens = write(tmp.path(), "g.jsonl", "{\"id\":\"a\",\"response\":\"①\"}\n");
+    let cases: [(&str, &[u8], &str); 4] = [
+        (
+            "missing.csv",
+            b"id,question,domain\na,\"\xe2\x91\xa0 x \xe2\x91\xa1 y\",d\n",
+            "missing.csv:2: field `answer`: missing column",
+        ),
+        (
+            "label.csv",
+            b"id,question,answer,domain\na,\"\xe2\x91\xa0 x \xe2\x91\xa1 y\",Z,d\n",
+            "label.csv:2: field `answer`: unknown answer label \"Z\"",
+        ),
+        (
+            "utf8.csv",
+            b"id,question,answer,domain\na,\"\xff x\",1,d\n",
+            "utf8.csv:2: field `question`: invalid UTF-8",
+        ),
+        (
+            "short.csv",
+            b"id,question,answer,domain\na,q\n",
+            "short.csv:2: 2 fields where the header has 4",
+        ),
+    ];
+    for (name, body, message) in cases {
+        let d = write(tmp.path(), name, body);
+        kgrade()
+            .args(["grade", "--dataset"])
+            .arg(&d)
+            .arg("--generations")
+            .arg(&gens)
+            .arg("--out")
+            .arg(tmp.path().join("out"))
+            .assert()
+            .code(3)
+            .stderr(predicate::str::contains(message));
+    }
+}
+
+#[test]
+fn bad_generation_lines_are_reported_and_nothing_graded_is_lost() {
+    let tmp = tempfile::tempdir().unwrap();
+    let gens = write(
+        tmp.path(),
+        "g.jsonl",
+        "{\"id\":\"pub-01\",\"response\":\"②\"}\n{\"id\":\"pub-02\",\"respo\n{\"id\":\"pub-03\",\"response\":\"④\"}\n",
+    );
+    let out = tmp.path().join("out");
+    kgrade()
+        .args([
+            "grade",
+            "--dataset",
+            "data/domain_eval_sample.csv",
+            "--generations",
+        ])
+        .arg(&gens)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("g.jsonl:2: invalid JSON"));
+    let r = read_json(&out.join("report.json"));
+    assert_eq!(r["metrics"]["overall"]["n"], 2);
+    assert_eq!(r["metrics"]["overall"]["correct"], 2);
+    assert_eq!(r["join"]["unreadable_lines"], 1);
+}
+
+#[test]
+fn strict_makes_join_trouble_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    kgrade()
+        .args([
+            "grade",
+            "--strict",
+            "--dataset",
+            "data/domain_eval_sample.csv",
+        ])
+        .args(["--generations", "data/generations_reasoning.jsonl", "--out"])
+        .arg(&out)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("1 generations for unknown ids"))
+        .stderr(predicate::str::contains("1 items without generations"));
+    assert!(
+        out.join("report.json").exists(),
+        "reports are still written"
+    );
+}
+
+#[test]
+fn generic_jsonl_dataset_with_column_map() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = write(
+        tmp.path(),
+        "d.jsonl",
+        "{\"qid\":\"q1\",\"prompt\":\"Capital?\\nA. Seoul\\nB. Busan\",\"label\":\"A\",\"topic\":\"geo\"}\n{\"qid\":\"q2\",\"prompt\":\"Port?\\nA. Seoul\\nB. Busan\",\"label\":\"B\",\"topic\":\"geo\"}\n",
+    );
+    let g = write(tmp.path(), "g.jsonl", "{\"id\":\"q1\",\"response\":\"The answer is A.\"}\n{\"id\":\"q2\",\"response\":\"Seoul\"}\n");
+    let out = tmp.path().join("out");
+    kgrade()
+        .args([
+            "grade",
+            "--id-col",
+            "qid",
+            "--question-col",
+            "prompt",
+            "--answer-col",
+            "label",
+            "--by",
+            "topic",
+            "--dataset",
+        ])
+        .arg(&d)
+        .arg("--generations")
+        .arg(&g)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let r = read_json(&out.join("report.json"));
+    assert_eq!(
+        r["metrics"]["groups"]["topic"]["values"]["geo"]["correct"],
+        1
+    );
+    assert_eq!(r["metrics"]["groups"]["topic"]["values"]["geo"]["n"], 2);
+}
