@@ -34,6 +34,15 @@ impl FromStr for GenerationsFormat {
 }
 
 impl GenerationsFormat {
+    /// The name `--generations-format` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            GenerationsFormat::Plain => "plain",
+            GenerationsFormat::LmEval => "lm-eval",
+            GenerationsFormat::OpenAiBatch => "openai-batch",
+        }
+    }
+
     /// The shape of a line, from its keys.
     pub fn detect(line: &Value) -> GenerationsFormat {
         if line.get("custom_id").is_some() {

@@ -4,9 +4,12 @@
 //!
 //! The binary (`src/main.rs`) only parses arguments and calls into this library.
 
+pub mod cache;
 pub mod dataset;
+pub mod escalate;
 pub mod extract;
 pub mod generations;
+pub mod judge;
 pub mod pipeline;
 pub mod report;
 pub mod verify;

@@ -94,6 +94,36 @@ pub struct Metrics {
     pub samples: Samples,
     /// Abstentions listed in the audit.
     pub audit_count: u64,
+    /// Escalated answers the judge could not decide after every retry.
+    pub judge_failures: u64,
+    /// Verifier–judge agreement on the audit sample of verifier-decided answers.
+    pub agreement: Agreement,
+}
+
+/// How far the verifier and the judge agree on the audit sample.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Agreement {
+    /// Audited answers the judge decided (failures are left out).
+    pub n: u64,
+    pub agree: u64,
+    pub percent: f64,
+    /// Cohen's kappa over labels (∅ = the judge found no single choice).
+    pub kappa: f64,
+    /// verifier label → judge label → count.
+    pub confusion: BTreeMap<String, BTreeMap<String, u64>>,
+    /// Every disagreement, for a human to look at.
+    pub disagreements: Vec<Disagreement>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Disagreement {
+    pub id: String,
+    pub sample: u32,
+    pub line: u64,
+    pub verifier: String,
+    pub verifier_rule: String,
+    pub judge: String,
+    pub judge_reason: Option<String>,
 }
 
 #[derive(Default)]
@@ -115,6 +145,8 @@ pub struct Accumulator {
     confusion: HashMap<(String, String), u64>,
     items: HashMap<String, ItemTally>,
     audit: u64,
+    judge_failures: u64,
+    agreement: Agreement,
 }
 
 impl Accumulator {
@@ -139,6 +171,8 @@ impl Accumulator {
             confusion: HashMap::new(),
             items: HashMap::new(),
             audit: 0,
+            judge_failures: 0,
+            agreement: Agreement::default(),
         }
     }
 
@@ -171,6 +205,42 @@ impl Accumulator {
             .or_default() += 1;
         if is_audited(v) {
             self.audit += 1;
+        }
+        if let Some(j) = &v.judge {
+            if j.error.is_some() {
+                if !j.audit {
+                    self.judge_failures += 1;
+                }
+            } else if j.audit {
+                let verifier = v
+                    .chosen
+                    .clone()
+                    .unwrap_or_else(|| NO_ANSWER_LABEL.to_string());
+                let judge = j
+                    .choice
+                    .clone()
+                    .unwrap_or_else(|| NO_ANSWER_LABEL.to_string());
+                let a = &mut self.agreement;
+                a.n += 1;
+                if verifier == judge {
+                    a.agree += 1;
+                } else {
+                    a.disagreements.push(Disagreement {
+                        id: v.id.clone(),
+                        sample: v.sample,
+                        line: v.line,
+                        verifier: verifier.clone(),
+                        verifier_rule: v.rule.clone(),
+                        judge: judge.clone(),
+                        judge_reason: j.reason.clone(),
+                    });
+                }
+                *a.confusion
+                    .entry(verifier)
+                    .or_default()
+                    .entry(judge)
+                    .or_default() += 1;
+            }
         }
         let t = self.items.entry(v.id.clone()).or_default();
         t.n += 1;
@@ -239,6 +309,8 @@ impl Accumulator {
             mcc,
             samples,
             audit_count: self.audit,
+            judge_failures: self.judge_failures,
+            agreement: finish_agreement(self.agreement),
         }
     }
 }
@@ -246,6 +318,37 @@ impl Accumulator {
 /// Does the verdict belong in the extraction-failure audit? Every abstention does.
 pub fn is_audited(v: &Verdict) -> bool {
     v.status != "answer"
+}
+
+fn finish_agreement(mut a: Agreement) -> Agreement {
+    if a.n == 0 {
+        return a;
+    }
+    let n = a.n as f64;
+    let po = a.agree as f64 / n;
+    let mut rows: BTreeMap<&str, f64> = BTreeMap::new();
+    let mut cols: BTreeMap<&str, f64> = BTreeMap::new();
+    for (v, row) in &a.confusion {
+        for (j, &c) in row {
+            *rows.entry(v).or_default() += c as f64;
+            *cols.entry(j).or_default() += c as f64;
+        }
+    }
+    let pe: f64 = rows
+        .iter()
+        .map(|(l, r)| r / n * cols.get(l).copied().unwrap_or(0.0) / n)
+        .sum();
+    a.percent = po;
+    a.kappa = if (1.0 - pe).abs() < 1e-12 {
+        if po >= 1.0 {
+            1.0
+        } else {
+            0.0
+        }
+    } else {
+        (po - pe) / (1.0 - pe)
+    };
+    a
 }
 
 fn mean(values: impl Iterator<Item = f64>) -> f64 {
@@ -334,6 +437,7 @@ mod tests {
             tail: None,
             note: None,
             line: 1,
+            judge: None,
         }
     }
 
@@ -370,6 +474,42 @@ mod tests {
         assert!((m.macro_f1 - (0.5 + 2.0 / 3.0) / 2.0).abs() < 1e-9);
         assert!(m.mcc > 0.0 && m.mcc < 1.0);
         assert_eq!(m.audit_count, 1);
+    }
+
+    #[test]
+    fn agreement_and_kappa_on_the_audit_sample() {
+        let mut acc = Accumulator::new(&[]);
+        let pairs = [
+            ("①", Some("①")),
+            ("①", Some("①")),
+            ("②", Some("②")),
+            ("②", Some("①")),
+            ("①", None),
+        ];
+        for (k, (verifier, judge)) in pairs.iter().enumerate() {
+            let mut v = verdict(&k.to_string(), Some(verifier), "①", "x");
+            v.judge = Some(crate::pipeline::JudgeInfo {
+                judge: "ollama:m".into(),
+                rubric: "mc_final_answer@1".into(),
+                choice: judge.map(str::to_string),
+                reason: Some("r".into()),
+                error: None,
+                cached: false,
+                audit: true,
+            });
+            acc.add(&v);
+        }
+        let a = acc.finish().agreement;
+        assert_eq!((a.n, a.agree), (5, 3));
+        assert!((a.percent - 0.6).abs() < 1e-9);
+        // Rows ① 3, ② 2; columns ① 3, ② 1, ∅ 1: pe = (3*3 + 2*1) / 25 = 0.44.
+        assert!(
+            (a.kappa - (0.6 - 0.44) / (1.0 - 0.44)).abs() < 1e-9,
+            "{}",
+            a.kappa
+        );
+        assert_eq!(a.disagreements.len(), 2);
+        assert_eq!(a.confusion["②"]["①"], 1);
     }
 
     #[test]

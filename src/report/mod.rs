@@ -250,6 +250,53 @@ fn markdown(m: &Metrics, join: Option<&JoinReport>, by: &[String]) -> String {
     if let Some(j) = join {
         let _ = writeln!(s, "\nJudge: {}.", j.judge);
     }
+    if m.judge_failures > 0 {
+        let _ = writeln!(
+            s,
+            "\nJudge failures (unresolved after every retry): {}.",
+            m.judge_failures
+        );
+    }
+    let a = &m.agreement;
+    if a.n > 0 {
+        let _ = writeln!(
+            s,
+            "\n## Verifier–judge agreement (audit sample)\n\n{} of {} agree ({}); Cohen's kappa {:.3}.\n",
+            a.agree, a.n, pct(a.percent), a.kappa
+        );
+        let mut judge_labels: Vec<&String> = a.confusion.values().flat_map(|r| r.keys()).collect();
+        judge_labels.sort();
+        judge_labels.dedup();
+        let header: Vec<String> = judge_labels.iter().map(|l| format!("judge {l}")).collect();
+        let _ = writeln!(
+            s,
+            "| verifier | {} |\n|---|{}",
+            header.join(" | "),
+            "---|".repeat(judge_labels.len())
+        );
+        for (v, row) in &a.confusion {
+            let cells: Vec<String> = judge_labels
+                .iter()
+                .map(|l| row.get(*l).copied().unwrap_or(0).to_string())
+                .collect();
+            let _ = writeln!(s, "| {v} | {} |", cells.join(" | "));
+        }
+        if !a.disagreements.is_empty() {
+            let _ = writeln!(s, "\n| id | sample | verifier | rule | judge | judge's reason |\n|---|---|---|---|---|---|");
+            for d in &a.disagreements {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {} | {} | {} |",
+                    md_cell(&d.id),
+                    d.sample,
+                    d.verifier,
+                    d.verifier_rule,
+                    d.judge,
+                    md_cell(d.judge_reason.as_deref().unwrap_or(""))
+                );
+            }
+        }
+    }
     let _ = writeln!(s, "\n| verifier outcome | answers |\n|---|---|");
     for (status, n) in &m.statuses {
         let _ = writeln!(s, "| {status} | {n} |");
@@ -350,6 +397,15 @@ fn terminal(m: &Metrics, join: Option<&JoinReport>, by: &[String]) -> String {
     let _ = writeln!(out, "decided by: {}", stages.join(", "));
     if let Some(j) = join {
         let _ = writeln!(out, "judge: {}", j.judge);
+    }
+    if m.agreement.n > 0 {
+        let _ = writeln!(
+            out,
+            "verifier-judge agreement on {} audited answers: {}, Cohen's kappa {:.3}",
+            m.agreement.n,
+            pct(m.agreement.percent),
+            m.agreement.kappa
+        );
     }
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED);

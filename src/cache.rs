@@ -1,0 +1,154 @@
+//! The judge verdict cache: sled (pinned at 0.34.7), keyed by a blake3 hash of everything
+//! that determines a judgement. A verdict is flushed before it counts as done, so a killed run
+//! repeats no finished call. All storage sits behind this one small type so it can move to
+//! another store without touching the rest. Never stores API keys: callers build keys and
+//! values from request content only.
+
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The default cache location, relative to the working directory.
+pub const DEFAULT_CACHE: &str = ".kgrade/cache";
+
+/// What is kept for one judgement.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CachedVerdict {
+    /// The parsed verdict: `{"choice": …, "reason": …}` or `{"score": …, "reason": …}`.
+    pub verdict: serde_json::Value,
+    /// The judge's raw reply text.
+    pub raw: String,
+    pub latency_ms: u64,
+    /// Seconds since the Unix epoch when the verdict was stored.
+    pub time: u64,
+    pub backend: String,
+    pub model: String,
+    pub rubric: String,
+    pub rubric_version: u32,
+}
+
+/// A cache problem, with the path.
+#[derive(Debug, thiserror::Error)]
+#[error("cache {path}: {message}")]
+pub struct CacheError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+/// Counts for `kgrade cache stats`.
+#[derive(Debug, Serialize)]
+pub struct CacheStats {
+    pub path: String,
+    pub entries: usize,
+    pub size_on_disk: u64,
+    pub by_model: std::collections::BTreeMap<String, usize>,
+}
+
+/// The verdict cache.
+pub struct Cache {
+    db: sled::Db,
+    path: PathBuf,
+}
+
+impl Cache {
+    /// Open (or create) the cache at `path`.
+    pub fn open(path: &Path) -> Result<Cache, CacheError> {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| CacheError {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            })?;
+        }
+        let db = sled::open(path).map_err(|e| CacheError {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        Ok(Cache {
+            db,
+            path: path.to_path_buf(),
+        })
+    }
+
+    fn err(&self, e: impl std::fmt::Display) -> CacheError {
+        CacheError {
+            path: self.path.clone(),
+            message: e.to_string(),
+        }
+    }
+
+    /// The cache key for a judgement: a hash of its parts, in order.
+    pub fn key(parts: &[&str]) -> [u8; 32] {
+        let mut h = blake3::Hasher::new();
+        for p in parts {
+            // Length-prefixed, so that ("ab","c") and ("a","bc") differ.
+            h.update(&(p.len() as u64).to_le_bytes());
+            h.update(p.as_bytes());
+        }
+        *h.finalize().as_bytes()
+    }
+
+    pub fn get(&self, key: &[u8; 32]) -> Result<Option<CachedVerdict>, CacheError> {
+        match self.db.get(key).map_err(|e| self.err(e))? {
+            None => Ok(None),
+            Some(bytes) => serde_json::from_slice(&bytes)
+                .map(Some)
+                .map_err(|e| self.err(format!("corrupt entry: {e}"))),
+        }
+    }
+
+    /// Store a verdict and flush it to disk before returning.
+    pub async fn put(&self, key: &[u8; 32], value: &CachedVerdict) -> Result<(), CacheError> {
+        let bytes = serde_json::to_vec(value).map_err(|e| self.err(e))?;
+        self.db.insert(key, bytes).map_err(|e| self.err(e))?;
+        self.db.flush_async().await.map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    pub fn stats(&self) -> Result<CacheStats, CacheError> {
+        let mut by_model = std::collections::BTreeMap::new();
+        let mut entries = 0;
+        for kv in self.db.iter() {
+            let (_, v) = kv.map_err(|e| self.err(e))?;
+            entries += 1;
+            if let Ok(c) = serde_json::from_slice::<CachedVerdict>(&v) {
+                *by_model
+                    .entry(format!(
+                        "{}:{} {}@{}",
+                        c.backend, c.model, c.rubric, c.rubric_version
+                    ))
+                    .or_default() += 1;
+            }
+        }
+        Ok(CacheStats {
+            path: self.path.display().to_string(),
+            entries,
+            size_on_disk: self.db.size_on_disk().unwrap_or(0),
+            by_model,
+        })
+    }
+
+    /// Every entry as a JSON line `{"key": hex, …value}`.
+    pub fn export(&self, out: &mut impl std::io::Write) -> Result<usize, CacheError> {
+        let mut n = 0;
+        for kv in self.db.iter() {
+            let (k, v) = kv.map_err(|e| self.err(e))?;
+            let mut value: serde_json::Value =
+                serde_json::from_slice(&v).map_err(|e| self.err(format!("corrupt entry: {e}")))?;
+            let hex: String = k.iter().map(|b| format!("{b:02x}")).collect();
+            if let Some(obj) = value.as_object_mut() {
+                obj.insert("key".to_string(), serde_json::Value::String(hex));
+            }
+            serde_json::to_writer(&mut *out, &value).map_err(|e| self.err(e))?;
+            out.write_all(b"\n").map_err(|e| self.err(e))?;
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// Remove every entry.
+    pub fn clear(&self) -> Result<usize, CacheError> {
+        let n = self.db.len();
+        self.db.clear().map_err(|e| self.err(e))?;
+        self.db.flush().map_err(|e| self.err(e))?;
+        Ok(n)
+    }
+}

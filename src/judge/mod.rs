@@ -1,0 +1,285 @@
+//! The judge: backends (Ollama `/api/chat`, OpenAI-compatible `/v1/chat/completions`), strict
+//! parsing of their replies, and (in `run`) concurrent, rate-limited, retried, cached calls.
+//! Not for deciding what the verifier can decide: only escalated answers come here.
+
+pub mod rubric;
+pub mod run;
+
+use crate::verify::{Choice, ChoiceSet};
+use rubric::{Message, Rubric, RubricKind};
+use serde_json::{json, Value};
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// Where the judge runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// Ollama's native `/api/chat`, at `host` (from `OLLAMA_HOST`).
+    Ollama { host: String },
+    /// Any OpenAI-compatible server: vLLM, llama.cpp server, hosted APIs.
+    OpenAi { base_url: String },
+}
+
+/// `ollama:MODEL` or `openai:BASE_URL#MODEL`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JudgeSpec {
+    pub backend: Backend,
+    pub model: String,
+}
+
+/// The default Ollama address when `OLLAMA_HOST` is unset.
+pub const DEFAULT_OLLAMA_HOST: &str = "http://127.0.0.1:11434";
+
+impl JudgeSpec {
+    /// Parse a spec; `ollama_host` is `OLLAMA_HOST` if set.
+    pub fn parse(spec: &str, ollama_host: Option<&str>) -> Result<JudgeSpec, String> {
+        if let Some(model) = spec.strip_prefix("ollama:") {
+            if model.is_empty() {
+                return Err("ollama:MODEL needs a model, e.g. ollama:gpt-oss:20b".into());
+            }
+            let host = ollama_host
+                .filter(|h| !h.trim().is_empty())
+                .unwrap_or(DEFAULT_OLLAMA_HOST)
+                .trim()
+                .trim_end_matches('/');
+            let host = if host.contains("://") {
+                host.to_string()
+            } else {
+                format!("http://{host}")
+            };
+            return Ok(JudgeSpec {
+                backend: Backend::Ollama { host },
+                model: model.to_string(),
+            });
+        }
+        if let Some(rest) = spec.strip_prefix("openai:") {
+            let (base, model) = rest
+                .rsplit_once('#')
+                .ok_or("openai:BASE_URL#MODEL needs #MODEL, e.g. openai:http://127.0.0.1:8000/v1#gpt-oss-20b")?;
+            if !(base.starts_with("http://") || base.starts_with("https://")) || model.is_empty() {
+                return Err(format!(
+                    "`{spec}`: expected openai:http(s)://HOST[:PORT]/v1#MODEL"
+                ));
+            }
+            return Ok(JudgeSpec {
+                backend: Backend::OpenAi {
+                    base_url: base.trim_end_matches('/').to_string(),
+                },
+                model: model.to_string(),
+            });
+        }
+        Err(format!(
+            "`{spec}`: expected ollama:MODEL or openai:BASE_URL#MODEL"
+        ))
+    }
+
+    /// `ollama` or `openai`.
+    pub fn backend_name(&self) -> &'static str {
+        match self.backend {
+            Backend::Ollama { .. } => "ollama",
+            Backend::OpenAi { .. } => "openai",
+        }
+    }
+
+    /// The URL requests go to.
+    pub fn endpoint(&self) -> String {
+        match &self.backend {
+            Backend::Ollama { host } => format!("{host}/api/chat"),
+            Backend::OpenAi { base_url } => format!("{base_url}/chat/completions"),
+        }
+    }
+
+    /// The decoding options sent with every request (part of the cache key).
+    pub fn decoding(&self) -> Value {
+        json!({"temperature": 0})
+    }
+
+    /// The request body: messages, deterministic decoding, and structured output.
+    pub fn body(&self, rubric: &Rubric, messages: &[Message]) -> Value {
+        match self.backend {
+            Backend::Ollama { .. } => json!({
+                "model": self.model,
+                "messages": messages,
+                "stream": false,
+                "format": rubric.schema,
+                "options": self.decoding(),
+            }),
+            Backend::OpenAi { .. } => json!({
+                "model": self.model,
+                "messages": messages,
+                "temperature": 0,
+                "stream": false,
+                "response_format": {
+                    "type": "json_schema",
+                    "json_schema": {"name": rubric.id, "schema": rubric.schema, "strict": true},
+                },
+            }),
+        }
+    }
+
+    /// The reply text in a response body.
+    pub fn reply_text<'a>(&self, body: &'a Value) -> Option<&'a str> {
+        match self.backend {
+            Backend::Ollama { .. } => body.get("message")?.get("content")?.as_str(),
+            Backend::OpenAi { .. } => body
+                .get("choices")?
+                .get(0)?
+                .get("message")?
+                .get("content")?
+                .as_str(),
+        }
+    }
+}
+
+impl fmt::Display for JudgeSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.backend {
+            Backend::Ollama { .. } => write!(f, "ollama:{}", self.model),
+            Backend::OpenAi { base_url } => write!(f, "openai:{base_url}#{}", self.model),
+        }
+    }
+}
+
+impl FromStr for JudgeSpec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        JudgeSpec::parse(s, std::env::var("OLLAMA_HOST").ok().as_deref())
+    }
+}
+
+/// A judge's parsed reply.
+#[derive(Clone, Debug, PartialEq)]
+pub enum JudgeReply {
+    /// `mc_final_answer`: the chosen option, or none.
+    Choice {
+        choice: Option<Choice>,
+        reason: String,
+    },
+    /// `freeform_score`: 1–5.
+    Score { score: u8, reason: String },
+}
+
+/// Parse a reply strictly: one JSON object (optionally inside one markdown code fence) with
+/// exactly the rubric's fields; a choice must be one of the item's labels.
+pub fn parse_reply(
+    kind: RubricKind,
+    text: &str,
+    choices: Option<&ChoiceSet>,
+) -> Result<(JudgeReply, Value), String> {
+    let t = text.trim();
+    let t = t
+        .strip_prefix("```json")
+        .or_else(|| t.strip_prefix("```"))
+        .and_then(|r| r.trim_end().strip_suffix("```"))
+        .map_or(t, str::trim);
+    let v: Value = serde_json::from_str(t).map_err(|e| format!("reply is not JSON: {e}"))?;
+    let obj = v.as_object().ok_or("reply is not a JSON object")?;
+    let reason = obj
+        .get("reason")
+        .and_then(Value::as_str)
+        .ok_or("reply has no string `reason`")?
+        .to_string();
+    match kind {
+        RubricKind::Choice => {
+            let choice = match obj.get("choice") {
+                Some(Value::Null) => None,
+                Some(Value::String(label)) => {
+                    let set = choices.ok_or("no choice set for a choice rubric")?;
+                    match set.parse_label(label) {
+                        Some(c) => Some(c),
+                        None => {
+                            return Err(format!("reply names `{label}`, not one of the options"))
+                        }
+                    }
+                }
+                Some(_) => return Err("`choice` is not a string or null".into()),
+                None => return Err("reply has no `choice`".into()),
+            };
+            Ok((JudgeReply::Choice { choice, reason }, v))
+        }
+        RubricKind::Score => {
+            let score = obj
+                .get("score")
+                .and_then(Value::as_u64)
+                .filter(|s| (1..=5).contains(s))
+                .ok_or("`score` is not an integer from 1 to 5")?;
+            Ok((
+                JudgeReply::Score {
+                    score: score as u8,
+                    reason,
+                },
+                v,
+            ))
+        }
+    }
+}
+
+/// How long to wait before retrying, from a `Retry-After` header (seconds; HTTP dates are
+/// not honoured and fall back to backoff).
+pub fn retry_after(value: Option<&str>) -> Option<Duration> {
+    let secs: f64 = value?.trim().parse().ok()?;
+    (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs.min(600.0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_specs() {
+        let s = JudgeSpec::parse("ollama:gpt-oss:20b", None).unwrap();
+        assert_eq!(s.model, "gpt-oss:20b");
+        assert_eq!(s.endpoint(), "http://127.0.0.1:11434/api/chat");
+        let s = JudgeSpec::parse("ollama:m", Some("10.0.0.1:1234")).unwrap();
+        assert_eq!(s.endpoint(), "http://10.0.0.1:1234/api/chat");
+        let s = JudgeSpec::parse("openai:http://127.0.0.1:8000/v1#gpt-oss-20b", None).unwrap();
+        assert_eq!(s.endpoint(), "http://127.0.0.1:8000/v1/chat/completions");
+        assert_eq!(s.model, "gpt-oss-20b");
+        assert!(JudgeSpec::parse("openai:http://x/v1", None).is_err());
+        assert!(JudgeSpec::parse("claude:x", None).is_err());
+    }
+
+    #[test]
+    fn parses_replies_strictly() {
+        let set: ChoiceSet = "circled:4".parse().unwrap();
+        let (r, _) = parse_reply(
+            RubricKind::Choice,
+            "{\"choice\":\"③\",\"reason\":\"final\"}",
+            Some(&set),
+        )
+        .unwrap();
+        assert_eq!(
+            r,
+            JudgeReply::Choice {
+                choice: set.at_position(3),
+                reason: "final".into()
+            }
+        );
+        let (r, _) = parse_reply(
+            RubricKind::Choice,
+            "```json\n{\"choice\":null,\"reason\":\"none\"}\n```",
+            Some(&set),
+        )
+        .unwrap();
+        assert!(matches!(r, JudgeReply::Choice { choice: None, .. }));
+        assert!(parse_reply(
+            RubricKind::Choice,
+            "{\"choice\":\"⑤\",\"reason\":\"x\"}",
+            Some(&set)
+        )
+        .is_err());
+        assert!(parse_reply(RubricKind::Choice, "The answer is ③", Some(&set)).is_err());
+        assert!(parse_reply(RubricKind::Choice, "{\"reason\":\"x\"}", Some(&set)).is_err());
+        assert!(parse_reply(RubricKind::Score, "{\"score\":6,\"reason\":\"x\"}", None).is_err());
+        assert!(parse_reply(RubricKind::Score, "{\"score\":4,\"reason\":\"x\"}", None).is_ok());
+    }
+
+    #[test]
+    fn retry_after_seconds() {
+        assert_eq!(retry_after(Some("2")), Some(Duration::from_secs(2)));
+        assert_eq!(retry_after(Some("0.5")), Some(Duration::from_millis(500)));
+        assert_eq!(retry_after(Some("Wed, 21 Oct 2015 07:28:00 GMT")), None);
+        assert_eq!(retry_after(None), None);
+    }
+}

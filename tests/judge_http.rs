@@ -1,0 +1,500 @@
+//! The judge against real HTTP: loopback servers started here (axum on 127.0.0.1), one per
+//! API, that answer like a judge model and can inject faults (429 with Retry-After, 500,
+//! replies too slow, malformed JSON, dropped connections), enforce a rate limit, and count
+//! every request. Also the CLI end to end: API keys never reach outputs, a warm cache makes
+//! no request, and a SIGKILLed run resumes without repeating finished calls.
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use kgrade::cache::Cache;
+use kgrade::judge::rubric::Rubric;
+use kgrade::judge::run::{judge_all, Counters, JudgeConfig, Outcome, Task};
+use kgrade::judge::JudgeSpec;
+use kgrade::verify::ChoiceSet;
+use serde_json::{json, Value};
+use std::collections::VecDeque;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug)]
+enum Fault {
+    TooMany(u64),
+    ServerError,
+    Slow(Duration),
+    MalformedBody,
+    MalformedReply,
+    Drop,
+    Unauthorized,
+}
+
+#[derive(Default)]
+struct Fake {
+    requests: AtomicU64,
+    faults: Mutex<VecDeque<Fault>>,
+    /// Every request fails with this, if set.
+    always: Mutex<Option<Fault>>,
+    /// Delay before every good reply.
+    delay: Mutex<Duration>,
+    /// Strict rate limit (requests per second, burst 1) and the violations seen.
+    limit: Option<f64>,
+    tat: Mutex<Option<Instant>>,
+    violations: AtomicU64,
+    /// Authorization headers seen.
+    auth: Mutex<Vec<String>>,
+    /// The last request body.
+    last_body: Mutex<Option<Value>>,
+}
+
+/// The fake judge's reading of the fenced answer: the last circled digit in it, or null.
+fn fake_choice(body: &Value) -> Option<String> {
+    let messages = body["messages"].as_array()?;
+    let user = messages.iter().find(|m| m["role"] == "user")?["content"].as_str()?;
+    let fence = user.lines().find(|l| l.starts_with("=====ANSWER-"))?;
+    let inside = user.split(fence).nth(1)?;
+    inside
+        .chars()
+        .rfind(|c| ('①'..='⑤').contains(c))
+        .map(String::from)
+}
+
+async fn handle(fake: Arc<Fake>, ollama: bool, headers: HeaderMap, body: Value) -> Response {
+    fake.requests.fetch_add(1, Ordering::SeqCst);
+    if let Some(a) = headers.get("authorization").and_then(|v| v.to_str().ok()) {
+        fake.auth.lock().unwrap().push(a.to_string());
+    }
+    *fake.last_body.lock().unwrap() = Some(body.clone());
+    if let Some(per_second) = fake.limit {
+        // GCRA with burst 1, 20 ms tolerance for loopback scheduling jitter.
+        let now = Instant::now();
+        let mut tat = fake.tat.lock().unwrap();
+        let t = tat.unwrap_or(now);
+        if now + Duration::from_millis(20) < t {
+            fake.violations.fetch_add(1, Ordering::SeqCst);
+            return (
+                StatusCode::TOO_MANY_REQUESTS,
+                [("retry-after", "1")],
+                "slow down",
+            )
+                .into_response();
+        }
+        *tat = Some(t.max(now) + Duration::from_secs_f64(1.0 / per_second));
+    }
+    let fault = fake
+        .always
+        .lock()
+        .unwrap()
+        .clone()
+        .or_else(|| fake.faults.lock().unwrap().pop_front());
+    match fault {
+        Some(Fault::TooMany(secs)) => {
+            return (
+                StatusCode::TOO_MANY_REQUESTS,
+                [("retry-after", secs.to_string())],
+                "slow down",
+            )
+                .into_response()
+        }
+        Some(Fault::ServerError) => {
+            return (StatusCode::INTERNAL_SERVER_ERROR, "boom").into_response()
+        }
+        Some(Fault::Unauthorized) => return (StatusCode::UNAUTHORIZED, "no").into_response(),
+        Some(Fault::Slow(d)) => tokio::time::sleep(d).await,
+        Some(Fault::MalformedBody) => return (StatusCode::OK, "{\"choices\": [").into_response(),
+        Some(Fault::Drop) => panic!("dropping the connection on purpose"),
+        Some(Fault::MalformedReply) | None => {}
+    }
+    let delay = *fake.delay.lock().unwrap();
+    if !delay.is_zero() {
+        tokio::time::sleep(delay).await;
+    }
+    let content = if matches!(fault, Some(Fault::MalformedReply)) {
+        "The answer is probably ③.".to_string()
+    } else {
+        json!({"choice": fake_choice(&body), "reason": "read the final statement"}).to_string()
+    };
+    let reply = if ollama {
+        json!({"model": body["model"], "message": {"role": "assistant", "content": content}, "done": true})
+    } else {
+        json!({"id": "x", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}]})
+    };
+    Json(reply).into_response()
+}
+
+/// Start a fake judge on 127.0.0.1 in its own runtime; returns its base URL.
+fn serve(fake: Arc<Fake>) -> String {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let f1 = fake.clone();
+            let f2 = fake.clone();
+            let app = Router::new()
+                .route(
+                    "/v1/chat/completions",
+                    post(
+                        move |State(()): State<()>, headers: HeaderMap, Json(body): Json<Value>| {
+                            handle(f1.clone(), false, headers, body)
+                        },
+                    ),
+                )
+                .route(
+                    "/api/chat",
+                    post(
+                        move |State(()): State<()>, headers: HeaderMap, Json(body): Json<Value>| {
+                            handle(f2.clone(), true, headers, body)
+                        },
+                    ),
+                )
+                .with_state(());
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            axum::serve(listener, app).await.unwrap();
+        });
+    });
+    let addr = rx.recv().unwrap();
+    format!("http://{addr}")
+}
+
+fn rubric() -> Rubric {
+    Rubric::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("rubrics"),
+        "mc_final_answer",
+    )
+    .unwrap()
+}
+
+fn config(spec: &str) -> JudgeConfig {
+    JudgeConfig {
+        spec: JudgeSpec::parse(spec, None).unwrap(),
+        api_key: None,
+        rps: 200.0,
+        burst: 1,
+        tpm: None,
+        max_concurrency: 4,
+        timeout: Duration::from_millis(500),
+        max_retries: 6,
+        backoff_base: Duration::from_millis(5),
+    }
+}
+
+fn tasks(n: usize) -> Vec<Task> {
+    let set = ChoiceSet::detect("기관은? ① 금융위원회 ② 기획재정부 ③ 국방부 ④ 행정안전부").unwrap();
+    (0..n)
+        .map(|i| Task {
+            question: format!("문항 {i}: 기관은?"),
+            choices: set.clone(),
+            answer: format!(
+                "문항 {i}: 처음엔 ①인가 했지만 {} 쪽이 맞는 것 같기도",
+                ["②", "③", "④"][i % 3]
+            ),
+        })
+        .collect()
+}
+
+fn run(config: JudgeConfig, cache: &Arc<Cache>, tasks: Vec<Task>) -> (Vec<Outcome>, Arc<Counters>) {
+    let counters = Arc::new(Counters::default());
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let out = rt
+        .block_on(judge_all(
+            config,
+            rubric(),
+            cache.clone(),
+            tasks,
+            counters.clone(),
+        ))
+        .unwrap();
+    (out, counters)
+}
+
+#[test]
+fn faults_are_retried_until_every_answer_is_judged_and_a_warm_cache_asks_nothing() {
+    let fake = Arc::new(Fake::default());
+    fake.faults.lock().unwrap().extend([
+        Fault::TooMany(1),
+        Fault::ServerError,
+        Fault::MalformedBody,
+        Fault::MalformedReply,
+        Fault::Slow(Duration::from_secs(2)),
+        Fault::Drop,
+        Fault::ServerError,
+    ]);
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Arc::new(Cache::open(&dir.path().join("cache")).unwrap());
+    let n = 12;
+    let (out, counters) = run(config(&format!("openai:{base}/v1#judge")), &cache, tasks(n));
+    for (i, o) in out.iter().enumerate() {
+        match o {
+            Outcome::Judged { cached, .. } => assert!(!cached),
+            other => panic!("task {i}: {other:?}"),
+        }
+        assert_eq!(
+            o.choice().map(|c| c.position()),
+            Some(2 + i % 3),
+            "task {i}"
+        );
+    }
+    let requests = fake.requests.load(Ordering::SeqCst);
+    assert_eq!(
+        requests,
+        n as u64 + 7,
+        "one request per task plus one per fault"
+    );
+    assert_eq!(counters.retries.load(Ordering::SeqCst), 7);
+    // Again with the same cache: every verdict from the cache, no request at all.
+    let (again, counters) = run(config(&format!("openai:{base}/v1#judge")), &cache, tasks(n));
+    assert!(again
+        .iter()
+        .all(|o| matches!(o, Outcome::Judged { cached: true, .. })));
+    assert_eq!(
+        again.iter().map(Outcome::choice).collect::<Vec<_>>(),
+        out.iter().map(Outcome::choice).collect::<Vec<_>>()
+    );
+    assert_eq!(fake.requests.load(Ordering::SeqCst), requests);
+    assert_eq!(counters.cache_hits.load(Ordering::SeqCst), n as u64);
+}
+
+#[test]
+fn ollama_requests_structured_output_and_is_read_strictly() {
+    let fake = Arc::new(Fake::default());
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Arc::new(Cache::open(&dir.path().join("cache")).unwrap());
+    let mut cfg = config("ollama:gpt-oss:20b");
+    cfg.spec = JudgeSpec::parse("ollama:gpt-oss:20b", Some(&base)).unwrap();
+    let (out, _) = run(cfg, &cache, tasks(3));
+    assert!(out.iter().all(|o| matches!(o, Outcome::Judged { .. })));
+    let body = fake.last_body.lock().unwrap().clone().unwrap();
+    assert_eq!(body["model"], "gpt-oss:20b");
+    assert_eq!(body["stream"], false);
+    assert_eq!(body["format"]["required"], json!(["choice", "reason"]));
+    assert_eq!(body["options"]["temperature"], 0);
+}
+
+#[test]
+fn persistent_failures_end_as_judge_errors_with_the_reason() {
+    let fake = Arc::new(Fake::default());
+    *fake.always.lock().unwrap() = Some(Fault::ServerError);
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Arc::new(Cache::open(&dir.path().join("cache")).unwrap());
+    let mut cfg = config(&format!("openai:{base}/v1#judge"));
+    cfg.max_retries = 2;
+    let (out, counters) = run(cfg, &cache, tasks(2));
+    for o in &out {
+        match o {
+            Outcome::Failed { reason } => assert!(
+                reason.contains("gave up after 3 attempts: HTTP 500"),
+                "{reason}"
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(fake.requests.load(Ordering::SeqCst), 6);
+    assert_eq!(counters.failures.load(Ordering::SeqCst), 2);
+    // A 401 is not retried: the same request cannot succeed.
+    *fake.always.lock().unwrap() = Some(Fault::Unauthorized);
+    let before = fake.requests.load(Ordering::SeqCst);
+    let (out, _) = run(config(&format!("openai:{base}/v1#judge")), &cache, tasks(1));
+    assert!(matches!(&out[0], Outcome::Failed { reason } if reason.contains("401")));
+    assert_eq!(fake.requests.load(Ordering::SeqCst), before + 1);
+}
+
+#[test]
+fn the_requested_rate_is_never_exceeded() {
+    let fake = Arc::new(Fake {
+        limit: Some(25.0),
+        ..Fake::default()
+    });
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Arc::new(Cache::open(&dir.path().join("cache")).unwrap());
+    let mut cfg = config(&format!("openai:{base}/v1#judge"));
+    cfg.rps = 25.0;
+    cfg.burst = 1;
+    cfg.max_concurrency = 8;
+    let (out, _) = run(cfg, &cache, tasks(40));
+    assert!(out.iter().all(|o| matches!(o, Outcome::Judged { .. })));
+    assert_eq!(
+        fake.violations.load(Ordering::SeqCst),
+        0,
+        "the server saw requests above its limit"
+    );
+    assert_eq!(fake.requests.load(Ordering::SeqCst), 40);
+}
+
+// ------------------------------------------------------------------------------------------
+// The CLI end to end.
+
+fn kgrade_cmd() -> std::process::Command {
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("kgrade"))
+}
+
+/// `kgrade grade …` with its summary table kept out of the test output.
+fn kgrade_grade(args: &[String]) -> std::process::Command {
+    let mut c = kgrade_cmd();
+    c.args(args).stdout(std::process::Stdio::null());
+    c
+}
+
+fn grade_args(base: &str, out: &Path, cache: &Path) -> Vec<String> {
+    [
+        "grade",
+        "--dataset",
+        "data/domain_eval_sample.csv",
+        "--generations",
+        "data/generations_reasoning.jsonl",
+        "--out",
+        out.to_str().unwrap(),
+        "--judge",
+        &format!("openai:{base}/v1#judge-model"),
+        "--cache",
+        cache.to_str().unwrap(),
+        "--rps",
+        "100",
+        "--backoff-ms",
+        "5",
+        "--audit-rate",
+        "0.3",
+        "--seed",
+        "7",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+#[test]
+fn cli_judges_escalations_keeps_keys_secret_and_reruns_from_cache() {
+    let fake = Arc::new(Fake::default());
+    fake.faults.lock().unwrap().extend([
+        Fault::TooMany(1),
+        Fault::ServerError,
+        Fault::MalformedReply,
+    ]);
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let cache = dir.path().join("cache");
+    let secret = "sk-test-9f8e7d6c5b4a";
+    let status = kgrade_grade(&grade_args(&base, &out, &cache))
+        .arg("--allow-unresolved")
+        .env("OPENAI_API_KEY", secret)
+        .status()
+        .unwrap();
+    assert!(status.success(), "{status:?}");
+    let first = fake.requests.load(Ordering::SeqCst);
+    assert!(fake
+        .auth
+        .lock()
+        .unwrap()
+        .iter()
+        .all(|a| a == &format!("Bearer {secret}")));
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let m = &report["metrics"];
+    assert!(m["stages"]["judge"].as_u64().unwrap() > 0);
+    assert!(
+        m["agreement"]["n"].as_u64().unwrap() > 0,
+        "the audit sample was judged"
+    );
+    let verdicts = std::fs::read_to_string(out.join("verdicts.jsonl")).unwrap();
+    let escalated = verdicts
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["status"] != "answer")
+        .collect::<Vec<_>>();
+    assert!(
+        escalated.iter().all(|v| v["source"] == "judge"),
+        "every escalated answer ends judged"
+    );
+    // The key is in no output and not in the cache.
+    let export = kgrade_cmd()
+        .args(["cache", "export", "--cache", cache.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(export.status.success());
+    for text in [
+        String::from_utf8_lossy(&export.stdout).to_string(),
+        verdicts.clone(),
+        std::fs::read_to_string(out.join("report.json")).unwrap(),
+        std::fs::read_to_string(out.join("report.md")).unwrap(),
+        std::fs::read_to_string(out.join("run.json")).unwrap(),
+    ] {
+        assert!(!text.contains(secret));
+    }
+    // A second run with a warm cache makes no request at all.
+    let out2 = dir.path().join("run2");
+    let status = kgrade_grade(&grade_args(&base, &out2, &cache))
+        .env("OPENAI_API_KEY", secret)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(fake.requests.load(Ordering::SeqCst), first);
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(out2.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["metrics"]["stages"]["judge"], 0);
+    assert!(report["metrics"]["stages"]["cache"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn cli_run_killed_with_sigkill_resumes_without_repeating_finished_calls() {
+    let fake = Arc::new(Fake::default());
+    *fake.delay.lock().unwrap() = Duration::from_millis(150);
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let cache = dir.path().join("cache");
+    let mut args = grade_args(&base, &out, &cache);
+    args.extend(["--max-concurrency".into(), "1".into()]);
+    let mut child = kgrade_grade(&args).spawn().unwrap();
+    // Let a few calls finish, then kill without warning.
+    let start = Instant::now();
+    while fake.requests.load(Ordering::SeqCst) < 6 && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGKILL) };
+    let _ = child.wait();
+    let finished_before = fake.requests.load(Ordering::SeqCst);
+    let stats = kgrade_cmd()
+        .args(["cache", "stats", "--cache", cache.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stats: Value = serde_json::from_slice(&stats.stdout).unwrap();
+    let cached = stats["entries"].as_u64().unwrap();
+    assert!(cached >= 4, "{cached} verdicts survived the kill");
+    assert!(cached <= finished_before);
+    *fake.delay.lock().unwrap() = Duration::ZERO;
+    let status = kgrade_grade(&args)
+        .arg("--allow-unresolved")
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let m = &report["metrics"];
+    let total_judged = m["stages"]["judge"].as_u64().unwrap()
+        + m["stages"]["cache"].as_u64().unwrap()
+        + m["agreement"]["n"].as_u64().unwrap();
+    let second = fake.requests.load(Ordering::SeqCst) - finished_before;
+    // Every call whose verdict was flushed came from the cache; only the rest were asked.
+    assert_eq!(
+        second,
+        total_judged - cached,
+        "second run asked {second} of {total_judged}, {cached} were cached"
+    );
+}
