@@ -7,6 +7,7 @@ use super::rubric::{Message, Rubric, RubricKind};
 use super::{parse_reply, retry_after, JudgeReply, JudgeSpec};
 use crate::cache::{Cache, CachedVerdict};
 use crate::verify::{Choice, ChoiceSet};
+use governor::clock::Clock;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -94,6 +95,9 @@ struct Shared {
     cache: Arc<Cache>,
     http: reqwest::Client,
     limiter: DefaultDirectRateLimiter,
+    /// The next free request slot on an absolute schedule (see `pace`).
+    next_slot: std::sync::Mutex<Instant>,
+    period: Duration,
     tokens: Option<DefaultDirectRateLimiter>,
     counters: Arc<Counters>,
     jitter: AtomicU64,
@@ -159,6 +163,8 @@ pub async fn judge_all(
         .fetch_add(tasks.len() as u64, Ordering::Relaxed);
     let shared = Arc::new(Shared {
         limiter: RateLimiter::direct(quota),
+        next_slot: std::sync::Mutex::new(Instant::now()),
+        period,
         tokens,
         rubric,
         cache,
@@ -271,7 +277,7 @@ async fn judge_one(shared: &Shared, task: &Task) -> Outcome {
             let n = NonZeroU32::new(estimated_tokens.clamp(1, tpm)).unwrap_or(NonZeroU32::MIN);
             let _ = tokens.until_n_ready(n).await;
         }
-        shared.limiter.until_ready().await;
+        pace(shared).await;
         match send(shared, &body, task).await {
             Attempt::Done(reply, verdict, raw, latency) => {
                 let value = CachedVerdict {
@@ -311,6 +317,39 @@ async fn judge_one(shared: &Shared, task: &Task) -> Outcome {
             "gave up after {} attempts: {last_reason}",
             shared.config.max_retries + 1
         ),
+    }
+}
+
+/// Wait for this request's turn. Each request takes the next slot of an absolute schedule
+/// (one per `1/rps`, never earlier than now, so idle time does not bank a burst) and sleeps
+/// until it; governor then has the last word and never lets a request through early. With
+/// many waiters contending in governor alone, each timer tick's lateness is lost for good and
+/// the achieved rate falls well short of `--rps`; on an absolute schedule it is not.
+async fn pace(shared: &Shared) {
+    let slot = {
+        let mut next = shared
+            .next_slot
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let slot = (*next).max(Instant::now());
+        *next = slot + shared.period;
+        slot
+    };
+    tokio::time::sleep_until(slot.into()).await;
+    // governor's own wait sleeps in whole timer ticks, which loses most of a slot at high
+    // rates; a wait shorter than a tick is spent yielding instead.
+    loop {
+        match shared.limiter.check() {
+            Ok(()) => return,
+            Err(not_until) => {
+                let wait = not_until.wait_time_from(shared.limiter.clock().now());
+                if wait > Duration::from_millis(2) {
+                    tokio::time::sleep(wait).await;
+                } else {
+                    tokio::task::yield_now().await;
+                }
+            }
+        }
     }
 }
 
