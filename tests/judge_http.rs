@@ -50,15 +50,18 @@ struct Fake {
     last_body: Mutex<Option<Value>>,
 }
 
-/// The fake judge's reading of the fenced answer: the last circled digit in it, or null.
+/// The fake judge's reading of the fenced answer: the last valid circled label in it, or null.
 fn fake_choice(body: &Value) -> Option<String> {
     let messages = body["messages"].as_array()?;
     let user = messages.iter().find(|m| m["role"] == "user")?["content"].as_str()?;
+    let valid = user
+        .lines()
+        .find_map(|l| l.strip_prefix("Valid labels: "))?;
     let fence = user.lines().find(|l| l.starts_with("=====ANSWER-"))?;
     let inside = user.split(fence).nth(1)?;
     inside
         .chars()
-        .rfind(|c| ('①'..='⑤').contains(c))
+        .rfind(|c| ('①'..='⑤').contains(c) && valid.contains(*c))
         .map(String::from)
 }
 
@@ -497,4 +500,86 @@ fn cli_run_killed_with_sigkill_resumes_without_repeating_finished_calls() {
         total_judged - cached,
         "second run asked {second} of {total_judged}, {cached} were cached"
     );
+}
+
+#[test]
+fn cli_judge_command_judges_a_graded_run_and_unresolved_answers_fail_the_exit_code() {
+    let fake = Arc::new(Fake::default());
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let cache = dir.path().join("cache");
+    let status = kgrade_grade(&[
+        "grade".into(),
+        "--dataset".into(),
+        "data/domain_eval_sample.csv".into(),
+        "--generations".into(),
+        "data/generations_terse.jsonl".into(),
+        "--out".into(),
+        out.to_str().unwrap().into(),
+    ])
+    .status()
+    .unwrap();
+    assert!(status.success(), "no judge configured: exit 0");
+    // A judge that always fails: the unresolved answers make the exit code 4.
+    *fake.always.lock().unwrap() = Some(Fault::ServerError);
+    let judge = |extra: &[&str]| {
+        let mut c = kgrade_cmd();
+        c.args([
+            "judge",
+            out.to_str().unwrap(),
+            "--judge",
+            &format!("openai:{base}/v1#m"),
+        ])
+        .args([
+            "--cache",
+            cache.to_str().unwrap(),
+            "--max-retries",
+            "1",
+            "--backoff-ms",
+            "1",
+            "--rps",
+            "200",
+        ])
+        .args(extra)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+        c.status().unwrap()
+    };
+    assert_eq!(judge(&[]).code(), Some(4));
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let failures = report["metrics"]["judge_failures"].as_u64().unwrap();
+    assert!(failures > 0);
+    assert_eq!(
+        report["metrics"]["stages"]["unresolved"].as_u64().unwrap(),
+        failures
+    );
+    assert!(judge(&["--allow-unresolved"]).success());
+    // The judge recovers: judging again resolves every escalated answer.
+    *fake.always.lock().unwrap() = None;
+    assert!(judge(&[]).success());
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["metrics"]["stages"]["unresolved"], 0);
+    assert_eq!(report["metrics"]["judge_failures"], 0);
+    assert_eq!(
+        report["metrics"]["stages"]["judge"].as_u64().unwrap(),
+        failures
+    );
+}
+
+#[test]
+fn token_limit_paces_requests_without_failing_them() {
+    let fake = Arc::new(Fake::default());
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Arc::new(Cache::open(&dir.path().join("cache")).unwrap());
+    let mut cfg = config(&format!("openai:{base}/v1#judge"));
+    // Each prompt is estimated at several hundred tokens: 60,000/min lets about two a second
+    // through after the first minute's allowance; a small limit must still finish them all.
+    cfg.tpm = Some(60_000);
+    let (out, _) = run(cfg, &cache, tasks(5));
+    assert!(out.iter().all(|o| matches!(o, Outcome::Judged { .. })));
+    assert_eq!(fake.requests.load(Ordering::SeqCst), 5);
 }
