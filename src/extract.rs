@@ -148,23 +148,16 @@ pub fn run<R: BufRead, W: Write>(
             .and_then(|text| {
                 serde_json::from_str::<Input>(text).map_err(|e| format!("invalid JSON: {e}"))
             });
-        match result {
-            Ok(rec) => match choice_set_for(rec.question.as_deref(), rec.choices.as_deref()) {
-                Ok(set) => {
-                    let e = verify(&rec.response, &set);
-                    write_line(&mut out, &Output::new(&rec.id, &set, &e))?;
-                }
-                Err(message) => {
-                    summary.failed += 1;
-                    let err = LineError {
-                        source_name: source_name.to_string(),
-                        line: line_no,
-                        message,
-                    };
-                    on_error(&err);
-                    write_line(&mut out, &Output::error(&rec.id, err.to_string()))?;
-                }
-            },
+        let (id, decided) = match result {
+            Ok(rec) => {
+                let decided = choice_set_for(rec.question.as_deref(), rec.choices.as_deref())
+                    .map(|set| (verify(&rec.response, &set), set));
+                (rec.id, decided)
+            }
+            Err(message) => (serde_json::Value::Null, Err(message)),
+        };
+        match decided {
+            Ok((e, set)) => write_line(&mut out, &Output::new(&id, &set, &e))?,
             Err(message) => {
                 summary.failed += 1;
                 let err = LineError {
@@ -173,7 +166,7 @@ pub fn run<R: BufRead, W: Write>(
                     message,
                 };
                 on_error(&err);
-                write_line(&mut out, &Output::error(&null, err.to_string()))?;
+                write_line(&mut out, &Output::error(&id, err.to_string()))?;
             }
         }
     }
