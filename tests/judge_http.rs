@@ -317,26 +317,45 @@ fn persistent_failures_end_as_judge_errors_with_the_reason() {
 }
 
 #[test]
-fn the_requested_rate_is_never_exceeded() {
+fn the_requested_rate_is_never_exceeded_even_with_faults_and_a_rerun_asks_nothing() {
     let fake = Arc::new(Fake {
         limit: Some(25.0),
         ..Fake::default()
     });
+    fake.faults.lock().unwrap().extend([
+        Fault::TooMany(1),
+        Fault::ServerError,
+        Fault::MalformedBody,
+        Fault::MalformedReply,
+        Fault::ServerError,
+    ]);
     let base = serve(fake.clone());
     let dir = tempfile::tempdir().unwrap();
     let cache = Arc::new(Cache::open(&dir.path().join("cache")).unwrap());
-    let mut cfg = config(&format!("openai:{base}/v1#judge"));
-    cfg.rps = 25.0;
-    cfg.burst = 1;
-    cfg.max_concurrency = 8;
-    let (out, _) = run(cfg, &cache, tasks(40));
+    let cfg = || {
+        let mut cfg = config(&format!("openai:{base}/v1#judge"));
+        cfg.rps = 25.0;
+        cfg.burst = 1;
+        cfg.max_concurrency = 8;
+        cfg
+    };
+    let (out, _) = run(cfg(), &cache, tasks(40));
     assert!(out.iter().all(|o| matches!(o, Outcome::Judged { .. })));
     assert_eq!(
         fake.violations.load(Ordering::SeqCst),
         0,
         "the server saw requests above its limit"
     );
-    assert_eq!(fake.requests.load(Ordering::SeqCst), 40);
+    assert_eq!(fake.requests.load(Ordering::SeqCst), 45);
+    let (again, _) = run(cfg(), &cache, tasks(40));
+    assert!(again
+        .iter()
+        .all(|o| matches!(o, Outcome::Judged { cached: true, .. })));
+    assert_eq!(
+        fake.requests.load(Ordering::SeqCst),
+        45,
+        "a second run makes no request"
+    );
 }
 
 // ------------------------------------------------------------------------------------------
