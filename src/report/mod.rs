@@ -343,30 +343,31 @@ fn markdown(m: &Metrics, join: Option<&JoinReport>, by: &[String]) -> String {
             "- dataset `{}`: {} items; generations `{}`: {} answers",
             j.dataset, j.items, j.generations, j.answers
         );
-        let _ = writeln!(
-            s,
-            "- items without generations: {}{}",
-            j.items_without_generations.len(),
-            list(&j.items_without_generations)
-        );
-        let _ = writeln!(
-            s,
-            "- generations for unknown ids: {}{}",
-            j.unknown_ids,
-            list(&j.unknown_ids_listed)
-        );
-        let _ = writeln!(
-            s,
-            "- duplicate dataset ids: {}{}",
-            j.duplicate_dataset_ids.len(),
-            list(&j.duplicate_dataset_ids)
-        );
-        let _ = writeln!(
-            s,
-            "- unreadable generation lines: {}{}",
-            j.unreadable_lines,
-            list(&j.unreadable_listed)
-        );
+        let counts: [(&str, u64, &[String]); 4] = [
+            (
+                "items without generations",
+                j.items_without_generations.len() as u64,
+                &j.items_without_generations,
+            ),
+            (
+                "generations for unknown ids",
+                j.unknown_ids,
+                &j.unknown_ids_listed,
+            ),
+            (
+                "duplicate dataset ids",
+                j.duplicate_dataset_ids.len() as u64,
+                &j.duplicate_dataset_ids,
+            ),
+            (
+                "unreadable generation lines",
+                j.unreadable_lines,
+                &j.unreadable_listed,
+            ),
+        ];
+        for (what, n, listed) in counts {
+            let _ = writeln!(s, "- {what}: {n}{}", list(listed));
+        }
     }
     s
 }
