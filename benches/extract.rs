@@ -192,7 +192,8 @@ fn main() {
 
     // End to end: what `kgrade extract` does per line.
     let start = Instant::now();
-    let summary = kgrade::extract::run("bench", jsonl.as_slice(), std::io::sink(), |_| {}).unwrap();
+    let summary =
+        kgrade::stages::extract::run("bench", jsonl.as_slice(), std::io::sink(), |_| {}).unwrap();
     report(
         "kgrade extract (end to end)",
         n,

@@ -10,7 +10,6 @@ use rubric::{Message, Rubric, RubricKind};
 use serde_json::{json, Value};
 use std::fmt;
 use std::str::FromStr;
-use std::time::Duration;
 
 /// Where the judge runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -215,13 +214,6 @@ pub fn parse_reply(
     }
 }
 
-/// How long to wait before retrying, from a `Retry-After` header (seconds; HTTP dates are
-/// not honoured and fall back to backoff).
-pub fn retry_after(value: Option<&str>) -> Option<Duration> {
-    let secs: f64 = value?.trim().parse().ok()?;
-    (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs.min(600.0)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,13 +265,5 @@ mod tests {
         assert!(parse_reply(RubricKind::Choice, "{\"reason\":\"x\"}", Some(&set)).is_err());
         assert!(parse_reply(RubricKind::Score, "{\"score\":6,\"reason\":\"x\"}", None).is_err());
         assert!(parse_reply(RubricKind::Score, "{\"score\":4,\"reason\":\"x\"}", None).is_ok());
-    }
-
-    #[test]
-    fn retry_after_seconds() {
-        assert_eq!(retry_after(Some("2")), Some(Duration::from_secs(2)));
-        assert_eq!(retry_after(Some("0.5")), Some(Duration::from_millis(500)));
-        assert_eq!(retry_after(Some("Wed, 21 Oct 2015 07:28:00 GMT")), None);
-        assert_eq!(retry_after(None), None);
     }
 }

@@ -3,7 +3,7 @@
 //! mean and majority-vote accuracy over several samples. Pure: verdicts in, numbers out.
 //! State is bounded by items, labels and group values, never by the number of answers.
 
-use crate::pipeline::{Source, Verdict};
+use crate::types::{Source, Verdict};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
@@ -488,7 +488,7 @@ mod tests {
         ];
         for (k, (verifier, judge)) in pairs.iter().enumerate() {
             let mut v = verdict(&k.to_string(), Some(verifier), "①", "x");
-            v.judge = Some(crate::pipeline::JudgeInfo {
+            v.judge = Some(crate::types::JudgeInfo {
                 judge: "ollama:m".into(),
                 rubric: "mc_final_answer@1".into(),
                 choice: judge.map(str::to_string),

@@ -1,15 +1,18 @@
-//! Reports from a verdicts file: `report.json` (versioned schema, documented in the README),
-//! `report.md`, and a terminal summary. Built by streaming `verdicts.jsonl` twice (metrics,
-//! then the audit list), so `kgrade report` and `kgrade grade` share one path and memory
-//! stays flat. Not for deciding anything: verdicts are final when they reach here.
+//! Reports from a stream of verdicts: `report.json` (versioned schema, documented in the
+//! README), `report.md`, and a terminal summary. A [`ReportBuilder`] takes verdicts one at a
+//! time, as the grading stream finalises them or as `kgrade report` reads them from a file,
+//! so memory stays flat: metrics are counters, and the audit list (every undecided answer) is
+//! spilled to an anonymous temporary file and read back once by each renderer. Not for
+//! deciding anything: verdicts are final when they reach here.
 
+mod markdown;
 pub mod metrics;
+mod terminal;
 
-use crate::pipeline::{JoinReport, Verdict};
+use crate::types::{JoinReport, Verdict};
 use metrics::{is_audited, Accumulator, Metrics};
-use serde::Serialize;
-use std::fmt::Write as _;
-use std::io::{self, BufRead, BufReader, Write};
+use serde::{Deserialize, Serialize};
+use std::io::{self, BufRead, BufReader, Seek, Write};
 use std::path::{Path, PathBuf};
 
 /// The `schema` value of `report.json`; bump `REPORT_VERSION` on any incompatible change.
@@ -36,10 +39,10 @@ fn io_err(path: &Path) -> impl Fn(io::Error) -> ReportError + '_ {
     }
 }
 
-/// Stream the verdicts in `path`, calling `f` on each.
+/// Stream the verdicts in `path`, calling `f` on each with its line number.
 pub fn for_each_verdict(
     path: &Path,
-    mut f: impl FnMut(Verdict) -> io::Result<()>,
+    mut f: impl FnMut(u64, Verdict) -> Result<(), ReportError>,
 ) -> Result<u64, ReportError> {
     let file = std::fs::File::open(path).map_err(io_err(path))?;
     let mut reader = BufReader::with_capacity(1 << 16, file);
@@ -70,7 +73,7 @@ pub fn for_each_verdict(
             line,
             message: format!("not a verdict: {e}"),
         })?;
-        f(v).map_err(io_err(path))?;
+        f(line, v)?;
     }
 }
 
@@ -79,353 +82,178 @@ struct Head<'a> {
     schema: &'static str,
     version: u32,
     generated_by: String,
-    verdicts: String,
+    verdicts: &'a str,
     group_by: &'a [String],
     judge: &'a str,
     join: Option<&'a JoinReport>,
     metrics: &'a Metrics,
 }
 
-/// One entry of the audit list.
-#[derive(Serialize)]
-struct AuditEntry<'a> {
-    id: &'a str,
+/// One entry of the audit list: an answer the verifier did not decide.
+#[derive(Serialize, Deserialize)]
+struct AuditEntry {
+    id: String,
     sample: u32,
     line: u64,
-    status: &'a str,
-    reason: &'a str,
-    gold: &'a str,
-    candidates: &'a Option<Vec<String>>,
-    tail: &'a Option<String>,
-    note: &'a Option<String>,
+    status: String,
+    reason: String,
+    gold: String,
+    candidates: Option<Vec<String>>,
+    tail: Option<String>,
+    note: Option<String>,
 }
 
-/// What `build` wrote, for the terminal.
+impl AuditEntry {
+    fn of(v: &Verdict) -> AuditEntry {
+        AuditEntry {
+            id: v.id.clone(),
+            sample: v.sample,
+            line: v.line,
+            status: v.status.clone(),
+            reason: v.rule.clone(),
+            gold: v.gold.clone(),
+            candidates: v.candidates.clone(),
+            tail: v.tail.clone(),
+            note: v.note.clone(),
+        }
+    }
+}
+
+/// What a finished report wrote, for the terminal.
 pub struct Built {
     pub metrics: Metrics,
     pub summary: String,
 }
 
-/// Build `report.json` and `report.md` in `out_dir` from `verdicts`, grouping by `by`.
+/// Builds the reports one verdict at a time.
+pub struct ReportBuilder {
+    out_dir: PathBuf,
+    by: Vec<String>,
+    acc: Accumulator,
+    /// Audit entries as JSON lines, in verdict order.
+    audit: io::BufWriter<std::fs::File>,
+}
+
+impl ReportBuilder {
+    /// Reports into `out_dir`, grouped by the columns `by`.
+    pub fn new(out_dir: &Path, by: &[String]) -> Result<ReportBuilder, ReportError> {
+        let spill = tempfile::tempfile_in(out_dir)
+            .or_else(|_| tempfile::tempfile())
+            .map_err(io_err(out_dir))?;
+        Ok(ReportBuilder {
+            out_dir: out_dir.to_path_buf(),
+            by: by.to_vec(),
+            acc: Accumulator::new(by),
+            audit: io::BufWriter::with_capacity(1 << 16, spill),
+        })
+    }
+
+    /// Count one final verdict.
+    pub fn add(&mut self, v: &Verdict) -> Result<(), ReportError> {
+        self.acc.add(v);
+        if is_audited(v) {
+            serde_json::to_writer(&mut self.audit, &AuditEntry::of(v))
+                .map_err(|e| io_err(&self.out_dir)(io::Error::other(e)))?;
+            self.audit.write_all(b"\n").map_err(io_err(&self.out_dir))?;
+        }
+        Ok(())
+    }
+
+    /// Write `report.json` and `report.md`; `verdicts` names the verdicts file in the report.
+    pub fn finish(self, verdicts: &str, join: Option<&JoinReport>) -> Result<Built, ReportError> {
+        let ReportBuilder {
+            out_dir,
+            by,
+            acc,
+            audit,
+        } = self;
+        let mut spill = audit
+            .into_inner()
+            .map_err(|e| io_err(&out_dir)(e.into_error()))?;
+        let metrics = acc.finish();
+        let judge = join.map_or("not configured", |j| j.judge.as_str());
+        let head = Head {
+            schema: REPORT_SCHEMA,
+            version: REPORT_VERSION,
+            generated_by: format!("kgrade {}", env!("CARGO_PKG_VERSION")),
+            verdicts,
+            group_by: &by,
+            judge,
+            join,
+            metrics: &metrics,
+        };
+
+        let json_path = out_dir.join("report.json");
+        let md_path = out_dir.join("report.md");
+        let mut json =
+            io::BufWriter::new(std::fs::File::create(&json_path).map_err(io_err(&json_path))?);
+        let mut md = io::BufWriter::new(std::fs::File::create(&md_path).map_err(io_err(&md_path))?);
+
+        let head_text = serde_json::to_string_pretty(&head)
+            .map_err(|e| io_err(&json_path)(io::Error::other(e)))?;
+        let open = head_text
+            .trim_end()
+            .strip_suffix('}')
+            .unwrap_or(&head_text)
+            .trim_end();
+        write!(json, "{open},\n  \"audit\": [").map_err(io_err(&json_path))?;
+        md.write_all(markdown::markdown(&metrics, join, &by).as_bytes())
+            .map_err(io_err(&md_path))?;
+        writeln!(md, "\n## Audit: every answer the verifier did not decide\n")
+            .map_err(io_err(&md_path))?;
+        if metrics.audit_count == 0 {
+            writeln!(md, "None.").map_err(io_err(&md_path))?;
+        } else {
+            writeln!(md, "| id | sample | status | reason | gold | candidates | end of answer |\n|---|---|---|---|---|---|---|")
+                .map_err(io_err(&md_path))?;
+        }
+        spill
+            .seek(io::SeekFrom::Start(0))
+            .map_err(io_err(&out_dir))?;
+        let mut first = true;
+        for line in BufReader::new(spill).lines() {
+            let line = line.map_err(io_err(&out_dir))?;
+            let entry: AuditEntry =
+                serde_json::from_str(&line).map_err(|e| io_err(&out_dir)(io::Error::other(e)))?;
+            json.write_all(if first { b"\n    " } else { b",\n    " })
+                .map_err(io_err(&json_path))?;
+            first = false;
+            json.write_all(line.as_bytes())
+                .map_err(io_err(&json_path))?;
+            writeln!(
+                md,
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                markdown::md_cell(&entry.id),
+                entry.sample,
+                entry.status,
+                entry.reason,
+                entry.gold,
+                entry
+                    .candidates
+                    .as_ref()
+                    .map(|c| c.join(", "))
+                    .unwrap_or_default(),
+                markdown::md_cell(entry.tail.as_deref().unwrap_or(""))
+            )
+            .map_err(io_err(&md_path))?;
+        }
+        write!(json, "{}]\n}}\n", if first { "" } else { "\n  " }).map_err(io_err(&json_path))?;
+        json.flush().map_err(io_err(&json_path))?;
+        md.flush().map_err(io_err(&md_path))?;
+        let summary = terminal::terminal(&metrics, join, &by);
+        Ok(Built { metrics, summary })
+    }
+}
+
+/// Build `report.json` and `report.md` in `out_dir` from the verdicts file `verdicts`,
+/// grouping by `by` (`kgrade report`).
 pub fn build(
     verdicts: &Path,
     out_dir: &Path,
     by: &[String],
     join: Option<&JoinReport>,
 ) -> Result<Built, ReportError> {
-    let mut acc = Accumulator::new(by);
-    for_each_verdict(verdicts, |v| {
-        acc.add(&v);
-        Ok(())
-    })?;
-    let metrics = acc.finish();
-    let judge = join.map_or("not configured", |j| j.judge.as_str());
-    let head = Head {
-        schema: REPORT_SCHEMA,
-        version: REPORT_VERSION,
-        generated_by: format!("kgrade {}", env!("CARGO_PKG_VERSION")),
-        verdicts: verdicts.display().to_string(),
-        group_by: by,
-        judge,
-        join,
-        metrics: &metrics,
-    };
-
-    let json_path = out_dir.join("report.json");
-    let md_path = out_dir.join("report.md");
-    let mut json =
-        io::BufWriter::new(std::fs::File::create(&json_path).map_err(io_err(&json_path))?);
-    let mut md = io::BufWriter::new(std::fs::File::create(&md_path).map_err(io_err(&md_path))?);
-
-    let head_text =
-        serde_json::to_string_pretty(&head).map_err(|e| io_err(&json_path)(io::Error::other(e)))?;
-    let open = head_text
-        .trim_end()
-        .strip_suffix('}')
-        .unwrap_or(&head_text)
-        .trim_end();
-    write!(json, "{open},\n  \"audit\": [").map_err(io_err(&json_path))?;
-    md.write_all(markdown(&metrics, join, by).as_bytes())
-        .map_err(io_err(&md_path))?;
-    writeln!(md, "\n## Audit: every answer the verifier did not decide\n")
-        .map_err(io_err(&md_path))?;
-    if metrics.audit_count == 0 {
-        writeln!(md, "None.").map_err(io_err(&md_path))?;
-    } else {
-        writeln!(md, "| id | sample | status | reason | gold | candidates | end of answer |\n|---|---|---|---|---|---|---|")
-            .map_err(io_err(&md_path))?;
-    }
-    let mut first = true;
-    for_each_verdict(verdicts, |v| {
-        if !is_audited(&v) {
-            return Ok(());
-        }
-        let entry = AuditEntry {
-            id: &v.id,
-            sample: v.sample,
-            line: v.line,
-            status: &v.status,
-            reason: &v.rule,
-            gold: &v.gold,
-            candidates: &v.candidates,
-            tail: &v.tail,
-            note: &v.note,
-        };
-        json.write_all(if first { b"\n    " } else { b",\n    " })?;
-        first = false;
-        serde_json::to_writer(&mut json, &entry).map_err(io::Error::other)?;
-        writeln!(
-            md,
-            "| {} | {} | {} | {} | {} | {} | {} |",
-            md_cell(&v.id),
-            v.sample,
-            v.status,
-            v.rule,
-            v.gold,
-            v.candidates
-                .as_ref()
-                .map(|c| c.join(", "))
-                .unwrap_or_default(),
-            md_cell(v.tail.as_deref().unwrap_or(""))
-        )
-    })?;
-    write!(json, "{}]\n}}\n", if first { "" } else { "\n  " }).map_err(io_err(&json_path))?;
-    json.flush().map_err(io_err(&json_path))?;
-    md.flush().map_err(io_err(&md_path))?;
-    let summary = terminal(&metrics, join, by);
-    Ok(Built { metrics, summary })
-}
-
-fn pct(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
-}
-
-fn acc_cells(a: &metrics::Accuracy) -> [String; 3] {
-    [
-        format!("{}/{}", a.correct, a.n),
-        pct(a.accuracy),
-        format!("{}–{}", pct(a.ci_low), pct(a.ci_high)),
-    ]
-}
-
-/// Markdown cells: one line, pipes escaped, trimmed.
-fn md_cell(s: &str) -> String {
-    s.replace('|', "\\|")
-        .replace(['\n', '\r'], " ")
-        .trim()
-        .to_string()
-}
-
-fn markdown(m: &Metrics, join: Option<&JoinReport>, by: &[String]) -> String {
-    let mut s = String::new();
-    let o = &m.overall;
-    let _ = writeln!(s, "# kgrade report\n");
-    let [c, a, ci] = acc_cells(o);
-    let _ = writeln!(s, "**Accuracy: {a}** ({c} answers; 95% Wilson interval {ci}). Undecided answers count as wrong.\n");
-    let _ = writeln!(s, "| metric | value |\n|---|---|");
-    let _ = writeln!(s, "| balanced accuracy | {} |", pct(m.balanced_accuracy));
-    let _ = writeln!(s, "| macro-F1 | {:.3} |", m.macro_f1);
-    let _ = writeln!(s, "| MCC | {:.3} |", m.mcc);
-    if m.samples.max_samples_per_item > 1 {
-        let _ = writeln!(
-            s,
-            "| mean accuracy over items | {} |",
-            pct(m.samples.mean_accuracy)
-        );
-        let _ = writeln!(
-            s,
-            "| majority-vote accuracy | {} |",
-            pct(m.samples.majority_vote_accuracy)
-        );
-    }
-    let _ = writeln!(
-        s,
-        "| items | {} (up to {} answers each) |",
-        m.samples.items, m.samples.max_samples_per_item
-    );
-    let _ = writeln!(s, "\n## Who decided\n\n| stage | answers |\n|---|---|");
-    for (stage, n) in &m.stages {
-        let _ = writeln!(s, "| {stage} | {n} |");
-    }
-    if let Some(j) = join {
-        let _ = writeln!(s, "\nJudge: {}.", j.judge);
-    }
-    if m.judge_failures > 0 {
-        let _ = writeln!(
-            s,
-            "\nJudge failures (unresolved after every retry): {}.",
-            m.judge_failures
-        );
-    }
-    let a = &m.agreement;
-    if a.n > 0 {
-        let _ = writeln!(
-            s,
-            "\n## Verifier–judge agreement (audit sample)\n\n{} of {} agree ({}); Cohen's kappa {:.3}.\n",
-            a.agree, a.n, pct(a.percent), a.kappa
-        );
-        let mut judge_labels: Vec<&String> = a.confusion.values().flat_map(|r| r.keys()).collect();
-        judge_labels.sort();
-        judge_labels.dedup();
-        let header: Vec<String> = judge_labels.iter().map(|l| format!("judge {l}")).collect();
-        let _ = writeln!(
-            s,
-            "| verifier | {} |\n|---|{}",
-            header.join(" | "),
-            "---|".repeat(judge_labels.len())
-        );
-        for (v, row) in &a.confusion {
-            let cells: Vec<String> = judge_labels
-                .iter()
-                .map(|l| row.get(*l).copied().unwrap_or(0).to_string())
-                .collect();
-            let _ = writeln!(s, "| {v} | {} |", cells.join(" | "));
-        }
-        if !a.disagreements.is_empty() {
-            let _ = writeln!(s, "\n| id | sample | verifier | rule | judge | judge's reason |\n|---|---|---|---|---|---|");
-            for d in &a.disagreements {
-                let _ = writeln!(
-                    s,
-                    "| {} | {} | {} | {} | {} | {} |",
-                    md_cell(&d.id),
-                    d.sample,
-                    d.verifier,
-                    d.verifier_rule,
-                    d.judge,
-                    md_cell(d.judge_reason.as_deref().unwrap_or(""))
-                );
-            }
-        }
-    }
-    let _ = writeln!(s, "\n| verifier outcome | answers |\n|---|---|");
-    for (status, n) in &m.statuses {
-        let _ = writeln!(s, "| {status} | {n} |");
-    }
-    let _ = writeln!(s, "\n| rule / reason | answers |\n|---|---|");
-    for (rule, n) in &m.rules {
-        let _ = writeln!(s, "| `{rule}` | {n} |");
-    }
-    for col in by {
-        let Some(g) = m.groups.get(col) else { continue };
-        let _ = writeln!(
-            s,
-            "\n## By {col}\n\n| {col} | correct | accuracy | 95% CI |\n|---|---|---|---|"
-        );
-        for (value, a) in &g.values {
-            let [c, acc, ci] = acc_cells(a);
-            let _ = writeln!(s, "| {} | {c} | {acc} | {ci} |", md_cell(value));
-        }
-        let _ = writeln!(s, "| *macro* | | {} | |", pct(g.macro_accuracy));
-    }
-    let _ = writeln!(
-        s,
-        "\n## Labels (position bias)\n\n| label | predicted | gold |\n|---|---|---|"
-    );
-    let mut labels: Vec<&String> = m
-        .predicted_labels
-        .keys()
-        .chain(m.gold_labels.keys())
-        .collect();
-    labels.sort();
-    labels.dedup();
-    for l in labels {
-        let _ = writeln!(
-            s,
-            "| {l} | {} | {} |",
-            m.predicted_labels.get(l).copied().unwrap_or(0),
-            m.gold_labels.get(l).copied().unwrap_or(0)
-        );
-    }
-    if let Some(j) = join {
-        let _ = writeln!(s, "\n## Join\n");
-        let _ = writeln!(
-            s,
-            "- dataset `{}`: {} items; generations `{}`: {} answers",
-            j.dataset, j.items, j.generations, j.answers
-        );
-        let counts: [(&str, u64, &[String]); 4] = [
-            (
-                "items without generations",
-                j.items_without_generations.len() as u64,
-                &j.items_without_generations,
-            ),
-            (
-                "generations for unknown ids",
-                j.unknown_ids,
-                &j.unknown_ids_listed,
-            ),
-            (
-                "duplicate dataset ids",
-                j.duplicate_dataset_ids.len() as u64,
-                &j.duplicate_dataset_ids,
-            ),
-            (
-                "unreadable generation lines",
-                j.unreadable_lines,
-                &j.unreadable_listed,
-            ),
-        ];
-        for (what, n, listed) in counts {
-            let _ = writeln!(s, "- {what}: {n}{}", list(listed));
-        }
-    }
-    s
-}
-
-fn list(ids: &[String]) -> String {
-    if ids.is_empty() {
-        return String::new();
-    }
-    let shown: Vec<String> = ids
-        .iter()
-        .take(20)
-        .map(|i| format!("`{}`", md_cell(i)))
-        .collect();
-    let more = if ids.len() > 20 {
-        format!(" and {} more", ids.len() - 20)
-    } else {
-        String::new()
-    };
-    format!(" ({}{more})", shown.join(", "))
-}
-
-fn terminal(m: &Metrics, join: Option<&JoinReport>, by: &[String]) -> String {
-    use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
-    let mut out = String::new();
-    let [c, a, ci] = acc_cells(&m.overall);
-    let _ = writeln!(out, "accuracy {a} ({c}), 95% CI {ci}");
-    let stages: Vec<String> = m.stages.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    let _ = writeln!(out, "decided by: {}", stages.join(", "));
-    if let Some(j) = join {
-        let _ = writeln!(out, "judge: {}", j.judge);
-    }
-    if m.agreement.n > 0 {
-        let _ = writeln!(
-            out,
-            "verifier-judge agreement on {} audited answers: {}, Cohen's kappa {:.3}",
-            m.agreement.n,
-            pct(m.agreement.percent),
-            m.agreement.kappa
-        );
-    }
-    let mut table = Table::new();
-    table.load_preset(UTF8_FULL_CONDENSED);
-    table.set_header(["group", "value", "correct", "accuracy", "95% CI"]);
-    for col in by {
-        let Some(g) = m.groups.get(col) else { continue };
-        for (value, a) in &g.values {
-            let [c, acc, ci] = acc_cells(a);
-            table.add_row([col.as_str(), value.as_str(), &c, &acc, &ci]);
-        }
-        table.add_row([col.as_str(), "(macro)", "", &pct(g.macro_accuracy), ""]);
-    }
-    if !m.groups.is_empty() {
-        let _ = writeln!(out, "{table}");
-    }
-    let _ = writeln!(
-        out,
-        "audit: {} answers the verifier did not decide",
-        m.audit_count
-    );
-    out
+    let mut builder = ReportBuilder::new(out_dir, by)?;
+    for_each_verdict(verdicts, |_, v| builder.add(&v))?;
+    builder.finish(&verdicts.display().to_string(), join)
 }

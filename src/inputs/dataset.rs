@@ -1,25 +1,13 @@
 //! Reading datasets into [`Item`]s: domain_eval CSV, KMMLU CSV, and generic CSV/JSONL with a
 //! column map. Rows are read one at a time; every problem names the file, line and field.
-//! Not for answers: see `generations`.
+//! Not for answers: see [`super::generations`].
 
-use crate::verify::{Choice, ChoiceSet, Notation};
+use crate::types::Item;
+use crate::verify::{ChoiceSet, Notation};
 use std::collections::HashMap;
 use std::fmt;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
-
-/// One dataset row ready to grade.
-#[derive(Clone, Debug)]
-pub struct Item {
-    /// The id column's value, or the 0-based row index (lm-eval's `doc_id`).
-    pub id: String,
-    /// The question as shown to the model, options included.
-    pub question: String,
-    pub choices: ChoiceSet,
-    pub gold: Choice,
-    /// Grouping columns (domain, sub_domain, format, lang, Category, …) in file order.
-    pub fields: Vec<(String, String)>,
-}
 
 /// The dataset shapes kgrade knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,56 +1,93 @@
-//! Reading candidate answers as a stream: plain JSONL `{"id", "response"}`, lm-eval
-//! `--log_samples` JSONL, OpenAI batch output JSONL, and chat responses that carry reasoning
-//! separately (`reasoning_content`). One line at a time; memory stays flat. Not for grading.
+//! Reading candidate answers as a stream, one line at a time (memory stays flat). Each file
+//! shape is a [`Shape`] in its own module (kgrade's plain lines, lm-eval `--log_samples`,
+//! OpenAI batch output); adding a shape is a new file and one entry in [`SHAPES`]. Reasoning
+//! given separately (`reasoning_content`) is folded in here, so the verifier applies one rule.
+//! Not for grading.
+
+mod lm_eval;
+mod openai_batch;
+mod plain;
 
 use serde_json::Value;
 use std::fmt;
 use std::io::BufRead;
 use std::str::FromStr;
 
-/// The generation file shapes kgrade reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GenerationsFormat {
-    /// `{"id", "response"}`; `response` may also be a chat completion object, and
-    /// `reasoning_content` may sit beside it. Several lines per id are several samples.
-    Plain,
-    /// lm-eval `--log_samples`: `doc_id`, `resps` (one list per sample), `filtered_resps`.
-    LmEval,
-    /// OpenAI batch output: `custom_id`, `response.body.choices[0].message.content`.
-    OpenAiBatch,
+/// One generations file shape: how to recognise its lines and read the answers in one.
+trait Shape: Sync {
+    /// The name `--generations-format` takes.
+    fn name(&self) -> &'static str;
+    /// Whether a line of this shape looks like `line` (the first line decides the file).
+    fn detects(&self, line: &Value) -> bool;
+    /// The answers on one line (lm-eval lines hold one per sample).
+    fn parse(&self, v: &Value, line: u64) -> Result<Vec<Generation>, LineProblem>;
 }
+
+/// Every shape, most specific first: detection takes the first that recognises a line.
+static SHAPES: [&dyn Shape; 3] = [&openai_batch::OpenAiBatch, &lm_eval::LmEval, &plain::Plain];
+
+/// A generations file shape, by name (`plain`, `lm-eval`, `openai-batch`).
+#[derive(Clone, Copy)]
+pub struct GenerationsFormat(&'static dyn Shape);
+
+impl fmt::Debug for GenerationsFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.name())
+    }
+}
+
+impl PartialEq for GenerationsFormat {
+    fn eq(&self, other: &Self) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for GenerationsFormat {}
 
 impl FromStr for GenerationsFormat {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "plain" => Ok(GenerationsFormat::Plain),
-            "lm-eval" | "lm_eval" => Ok(GenerationsFormat::LmEval),
-            "openai-batch" | "openai_batch" => Ok(GenerationsFormat::OpenAiBatch),
-            other => Err(format!(
-                "unknown generations format `{other}` (plain, lm-eval, openai-batch)"
-            )),
-        }
+        let wanted = s.replace('_', "-");
+        SHAPES
+            .iter()
+            .find(|shape| shape.name() == wanted)
+            .map(|&shape| GenerationsFormat(shape))
+            .ok_or_else(|| {
+                let names: Vec<&str> = SHAPES.iter().map(|s| s.name()).collect();
+                format!("unknown generations format `{s}` ({})", names.join(", "))
+            })
     }
 }
 
 impl GenerationsFormat {
     /// The name `--generations-format` takes.
     pub fn name(self) -> &'static str {
-        match self {
-            GenerationsFormat::Plain => "plain",
-            GenerationsFormat::LmEval => "lm-eval",
-            GenerationsFormat::OpenAiBatch => "openai-batch",
-        }
+        self.0.name()
     }
 
     /// The shape of a line, from its keys.
     pub fn detect(line: &Value) -> GenerationsFormat {
-        if line.get("custom_id").is_some() {
-            GenerationsFormat::OpenAiBatch
-        } else if line.get("doc_id").is_some() && line.get("resps").is_some() {
-            GenerationsFormat::LmEval
-        } else {
-            GenerationsFormat::Plain
+        let shape = SHAPES
+            .iter()
+            .find(|shape| shape.detects(line))
+            .copied()
+            .unwrap_or(&plain::Plain);
+        GenerationsFormat(shape)
+    }
+}
+
+/// What is wrong with one line, before the reader adds the file and line number.
+#[derive(Debug, Clone)]
+struct LineProblem {
+    field: Option<&'static str>,
+    message: String,
+}
+
+impl LineProblem {
+    fn field(field: &'static str, message: impl Into<String>) -> LineProblem {
+        LineProblem {
+            field: Some(field),
+            message: message.into(),
         }
     }
 }
@@ -150,74 +187,17 @@ impl<R: BufRead> GenerationReader<R> {
                 Err(e) => return Some(Err(self.err(None, format!("invalid JSON: {e}")))),
             };
             let format = *self.format.get_or_insert(GenerationsFormat::detect(&value));
-            return Some(self.parse(format, &value));
-        }
-    }
-
-    fn parse(
-        &self,
-        format: GenerationsFormat,
-        v: &Value,
-    ) -> Result<Vec<Generation>, GenerationError> {
-        let line = self.line;
-        let make = |id: String, response: String| Generation { id, response, line };
-        match format {
-            GenerationsFormat::Plain => {
-                let id = id_of(v.get("id"))
-                    .ok_or_else(|| self.err(Some("id"), "missing or not a string/number"))?;
-                let response = match v.get("response") {
-                    Some(Value::String(s)) => with_reasoning(s, reasoning_of(v)),
-                    Some(obj @ Value::Object(_)) => chat_text(obj)
-                        .or_else(|| obj.get("body").and_then(chat_text))
-                        .ok_or_else(|| {
-                            self.err(Some("response"), "no choices[0].message.content")
-                        })?,
-                    Some(Value::Null) => String::new(),
-                    Some(_) => {
-                        return Err(self.err(Some("response"), "not a string or chat response"))
-                    }
-                    None => return Err(self.err(Some("response"), "missing")),
-                };
-                Ok(vec![make(id, response)])
-            }
-            GenerationsFormat::LmEval => {
-                let id = id_of(v.get("doc_id"))
-                    .ok_or_else(|| self.err(Some("doc_id"), "missing or not a number"))?;
-                // `resps` holds one list per sample ([[text], [text], …]); `filtered_resps`
-                // is the harness's own extraction, which kgrade does not trust.
-                let resps = v
-                    .get("resps")
-                    .and_then(Value::as_array)
-                    .ok_or_else(|| self.err(Some("resps"), "missing or not a list"))?;
-                let mut out = Vec::with_capacity(resps.len());
-                for (i, r) in resps.iter().enumerate() {
-                    let text = match r {
-                        Value::String(s) => s.as_str(),
-                        Value::Array(a) => a.first().and_then(Value::as_str).ok_or_else(|| {
-                            self.err(Some("resps"), format!("sample {i} is not [text]"))
-                        })?,
-                        _ => return Err(self.err(Some("resps"), format!("sample {i} is not text"))),
-                    };
-                    out.push(make(id.clone(), text.to_string()));
-                }
-                Ok(out)
-            }
-            GenerationsFormat::OpenAiBatch => {
-                let id = id_of(v.get("custom_id"))
-                    .ok_or_else(|| self.err(Some("custom_id"), "missing or not a string"))?;
-                if v.get("error").is_some_and(|e| !e.is_null()) {
-                    // A failed request has no answer; it is graded as empty, never dropped.
-                    return Ok(vec![make(id, String::new())]);
-                }
-                let body = v
-                    .get("response")
-                    .and_then(|r| r.get("body"))
-                    .ok_or_else(|| self.err(Some("response.body"), "missing"))?;
-                let text = chat_text(body).ok_or_else(|| {
-                    self.err(Some("response.body.choices[0].message.content"), "missing")
-                })?;
-                Ok(vec![make(id, text)])
-            }
+            return Some(
+                format
+                    .0
+                    .parse(&value, self.line)
+                    .map_err(|p| GenerationError {
+                        source_name: self.source_name.clone(),
+                        line: self.line,
+                        field: p.field.map(str::to_string),
+                        message: p.message,
+                    }),
+            );
         }
     }
 }

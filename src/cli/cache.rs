@@ -1,0 +1,48 @@
+//! `kgrade cache`: inspect, export or clear the judge verdict cache.
+
+use clap::{Args, Subcommand};
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args)]
+pub struct CacheArgs {
+    #[command(subcommand)]
+    action: CacheAction,
+    /// The cache directory.
+    #[arg(long, global = true, default_value = kgrade::cache::DEFAULT_CACHE)]
+    cache: PathBuf,
+}
+
+#[derive(Subcommand)]
+enum CacheAction {
+    /// Entries, size on disk, and entries per judge model and rubric.
+    Stats,
+    /// Every entry as a JSON line on standard output.
+    Export,
+    /// Remove every entry.
+    Clear,
+}
+
+/// The top-level entry point for `kgrade cache`.
+pub fn run(args: CacheArgs) -> anyhow::Result<ExitCode> {
+    let cache = kgrade::cache::Cache::open(&args.cache)?;
+    match args.action {
+        CacheAction::Stats => {
+            let stats = cache.stats()?;
+            println!("{}", serde_json::to_string_pretty(&stats)?);
+        }
+        CacheAction::Export => {
+            let stdout = io::stdout();
+            let mut out = io::BufWriter::new(stdout.lock());
+            let n = cache.export(&mut out)?;
+            out.flush()?;
+            eprintln!("kgrade: exported {n} entries");
+        }
+        CacheAction::Clear => {
+            let n = cache.clear()?;
+            println!("cleared {n} entries from {}", args.cache.display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,94 @@
+//! `kgrade grade`: dataset + generations → verdicts, run record and reports.
+
+use super::judge::{unresolved_exit, JudgeArgs};
+use super::progress::Progress;
+use anyhow::Context;
+use clap::Args;
+use kgrade::inputs::dataset::ColumnMap;
+use kgrade::inputs::generations::GenerationsFormat;
+use kgrade::stages::grade::{run_grade, GradeOptions};
+use kgrade::verify::ChoiceSet;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args)]
+pub struct GradeArgs {
+    /// Dataset: domain_eval CSV, KMMLU CSV, or any CSV/JSONL with --question-col/--answer-col.
+    #[arg(long)]
+    dataset: PathBuf,
+    /// Generations JSONL: plain {"id","response"}, lm-eval --log_samples, or OpenAI batch output.
+    #[arg(long)]
+    generations: PathBuf,
+    /// Output directory (created if missing).
+    #[arg(long)]
+    out: PathBuf,
+    /// Group reports by these columns (comma-separated); default: every one of
+    /// domain, sub_domain, format, lang, Category present.
+    #[arg(long, value_delimiter = ',')]
+    by: Option<Vec<String>>,
+    /// Generations shape instead of detecting it: plain, lm-eval, openai-batch.
+    #[arg(long)]
+    generations_format: Option<GenerationsFormat>,
+    /// Dataset id column (default: `id` if present, else the 0-based row index).
+    #[arg(long)]
+    id_col: Option<String>,
+    /// Dataset question column (default: `question`).
+    #[arg(long)]
+    question_col: Option<String>,
+    /// Dataset answer column (default: `answer`).
+    #[arg(long)]
+    answer_col: Option<String>,
+    /// Choice set for every item (circled:N, number:N, letter:N, ox) instead of detecting it.
+    #[arg(long)]
+    choices: Option<String>,
+    /// Fail (exit 3) on unknown ids, items without generations, duplicate dataset ids or
+    /// unreadable generation lines; reports are still written.
+    #[arg(long)]
+    strict: bool,
+    #[command(flatten)]
+    judge: JudgeArgs,
+}
+
+/// The top-level entry point for `kgrade grade`.
+pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
+    let choices = args
+        .choices
+        .map(|c| c.parse::<ChoiceSet>())
+        .transpose()
+        .context("--choices")?;
+    let stage = args.judge.stage()?;
+    let opts = GradeOptions {
+        dataset: &args.dataset,
+        columns: ColumnMap {
+            id: args.id_col,
+            question: args.question_col,
+            answer: args.answer_col,
+            choices,
+        },
+        generations: &args.generations,
+        generations_format: args.generations_format,
+        out_dir: &args.out,
+        by: args.by,
+        strict: args.strict,
+        judge: stage.as_ref(),
+    };
+    let total = std::fs::metadata(&args.generations).map_or(0, |m| m.len());
+    let mut progress = Progress::new(total);
+    let result = run_grade(opts, &mut progress);
+    let unreadable = progress.unreadable;
+    progress.finish();
+    let outcome = result?;
+    print!("{}", outcome.built.summary);
+    println!(
+        "wrote {}/verdicts.jsonl, report.json, report.md",
+        args.out.display()
+    );
+    if unreadable > 0 {
+        eprintln!("kgrade: {unreadable} generation lines could not be read (listed in the report)");
+        return Ok(ExitCode::from(3));
+    }
+    if let Some(summary) = &outcome.judged {
+        return Ok(unresolved_exit(summary, args.judge.allow_unresolved));
+    }
+    Ok(ExitCode::SUCCESS)
+}

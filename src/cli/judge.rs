@@ -1,0 +1,157 @@
+//! The judge options shared by `grade` and `judge`, and `kgrade judge DIR`.
+
+use super::progress::Progress;
+use anyhow::Context;
+use clap::Args;
+use kgrade::judge::rubric::{Rubric, RubricKind};
+use kgrade::judge::{Backend, JudgeSpec};
+use kgrade::stages::escalate::{Escalate, JudgeStage, JudgeSummary, Policy};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Judge options shared by `grade` and `judge`.
+#[derive(Args, Clone)]
+pub struct JudgeArgs {
+    /// The judge: ollama:MODEL (host from OLLAMA_HOST, default http://127.0.0.1:11434) or
+    /// openai:BASE_URL#MODEL (e.g. openai:http://127.0.0.1:8000/v1#gpt-oss-20b).
+    #[arg(long)]
+    judge: Option<String>,
+    /// Environment variable holding the bearer key for openai: judges.
+    #[arg(long, default_value = "OPENAI_API_KEY")]
+    api_key_env: String,
+    /// Rubric id (a file RUBRICS_DIR/ID.md).
+    #[arg(long, default_value = "mc_final_answer")]
+    rubric: String,
+    /// Directory of rubric files.
+    #[arg(long, default_value = "rubrics")]
+    rubrics_dir: PathBuf,
+    /// Verifier outcomes sent to the judge (comma-separated: ambiguous, no_answer, empty, invalid).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "ambiguous,no_answer,invalid"
+    )]
+    escalate: Vec<Escalate>,
+    /// Fraction of verifier-decided answers also sent to the judge, for agreement figures.
+    #[arg(long, default_value_t = 0.0)]
+    audit_rate: f64,
+    /// Seed of the audit sample (the same seed picks the same answers).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Requests per second.
+    #[arg(long, default_value_t = 5.0)]
+    rps: f64,
+    /// Requests allowed above --rps in a burst (1 keeps a strict provider limit).
+    #[arg(long, default_value_t = 1)]
+    burst: u32,
+    /// Optional limit on tokens per minute (estimated from prompt length).
+    #[arg(long)]
+    tpm: Option<u32>,
+    /// Judge calls in flight at once.
+    #[arg(long, default_value_t = 4)]
+    max_concurrency: usize,
+    /// Seconds before one request times out.
+    #[arg(long, default_value_t = 120.0)]
+    timeout: f64,
+    /// Retries after a 429, 5xx, timeout, dropped connection or malformed reply.
+    #[arg(long, default_value_t = 5)]
+    max_retries: u32,
+    /// The first retry's wait in milliseconds when the server gives no Retry-After
+    /// (doubles each time, with jitter, capped at 60 s).
+    #[arg(long, default_value_t = 1000)]
+    backoff_ms: u64,
+    /// The verdict cache directory.
+    #[arg(long, default_value = kgrade::cache::DEFAULT_CACHE)]
+    cache: PathBuf,
+    /// Exit 0 even when answers remain unresolved after the judge.
+    #[arg(long)]
+    pub allow_unresolved: bool,
+}
+
+impl JudgeArgs {
+    /// The judge stage these options describe, or None without --judge.
+    pub fn stage(&self) -> anyhow::Result<Option<JudgeStage>> {
+        let Some(spec) = &self.judge else {
+            return Ok(None);
+        };
+        let spec: JudgeSpec = spec
+            .parse()
+            .map_err(anyhow::Error::msg)
+            .context("--judge")?;
+        let api_key = match spec.backend {
+            Backend::OpenAi { .. } => std::env::var(&self.api_key_env)
+                .ok()
+                .filter(|k| !k.is_empty()),
+            Backend::Ollama { .. } => None,
+        };
+        let rubric = Rubric::load(&self.rubrics_dir, &self.rubric)?;
+        if rubric.kind != RubricKind::Choice {
+            anyhow::bail!("--rubric {}: grading multiple-choice answers needs a choice rubric such as mc_final_answer", rubric.id);
+        }
+        if !(0.0..=1.0).contains(&self.audit_rate) {
+            anyhow::bail!("--audit-rate must be between 0 and 1");
+        }
+        if !(self.timeout > 0.0 && self.timeout.is_finite()) {
+            anyhow::bail!("--timeout must be a positive number of seconds");
+        }
+        Ok(Some(JudgeStage {
+            config: kgrade::judge::run::JudgeConfig {
+                spec,
+                api_key,
+                rps: self.rps,
+                burst: self.burst,
+                tpm: self.tpm,
+                max_concurrency: self.max_concurrency,
+                timeout: std::time::Duration::from_secs_f64(self.timeout),
+                max_retries: self.max_retries,
+                backoff_base: std::time::Duration::from_millis(self.backoff_ms),
+            },
+            rubric,
+            cache_path: self.cache.clone(),
+            policy: Policy {
+                escalate: self.escalate.clone(),
+                audit_rate: self.audit_rate,
+                seed: self.seed,
+            },
+        }))
+    }
+}
+
+#[derive(Args)]
+pub struct JudgeCommandArgs {
+    /// The run directory written by `kgrade grade`.
+    dir: PathBuf,
+    #[command(flatten)]
+    judge: JudgeArgs,
+    /// Group reports by these columns (comma-separated); default as for `grade`.
+    #[arg(long, value_delimiter = ',')]
+    by: Option<Vec<String>>,
+}
+
+/// Exit 4 when a judge was configured and answers remain unresolved, unless allowed.
+pub fn unresolved_exit(summary: &JudgeSummary, allow: bool) -> ExitCode {
+    if summary.unresolved > 0 && !allow {
+        eprintln!(
+            "kgrade: {} answers remain unresolved ({} judge failures); see the audit in report.md, or pass --allow-unresolved",
+            summary.unresolved, summary.failures
+        );
+        return ExitCode::from(4);
+    }
+    ExitCode::SUCCESS
+}
+
+/// The top-level entry point for `kgrade judge DIR`.
+pub fn run(args: JudgeCommandArgs) -> anyhow::Result<ExitCode> {
+    let stage = args.judge.stage()?.context("kgrade judge needs --judge")?;
+    let by = kgrade::stages::grade::grouping(args.by);
+    let mut progress = Progress::new(0);
+    let result = kgrade::stages::rejudge::judge_dir(&args.dir, &stage, &by, &mut progress);
+    progress.finish();
+    let done = result?;
+    print!("{}", done.built.summary);
+    println!(
+        "wrote {}/verdicts.jsonl, report.json, report.md",
+        args.dir.display()
+    );
+    Ok(unresolved_exit(&done.summary, args.judge.allow_unresolved))
+}

@@ -1,0 +1,86 @@
+//! The commands and their arguments, one module per command, and how errors map to exit
+//! codes (documented in `main.rs` and the README).
+
+mod cache;
+mod extract;
+mod grade;
+mod judge;
+mod progress;
+mod report;
+
+use clap::{Parser, Subcommand};
+use kgrade::report::ReportError;
+use kgrade::stages::GradeError;
+use std::io;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "kgrade",
+    version,
+    about = "Grade Korean multiple-choice LLM answers: deterministic verifier first, judge for the rest"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Read answers and print what each one chose, with the rule and span that decided it.
+    ///
+    /// Input: JSONL lines {"id", "question", "response", "choices"?}; `choices` is optional
+    /// (circled:N, number:N, letter:N or ox) and otherwise detected from the question.
+    /// Output: one JSON line per input line, in order:
+    /// {"id", "status", "choice", "index", "rule", "span"} (+ "candidates" when ambiguous,
+    /// "text" when invalid, "error" when the line could not be read).
+    Extract(extract::ExtractArgs),
+    /// Join a dataset with a model's generations, verify every answer, and write
+    /// OUT/verdicts.jsonl, OUT/report.json, OUT/report.md and OUT/run.json.
+    Grade(grade::GradeArgs),
+    /// Judge a graded run again (OUT of `kgrade grade`): escalated answers and an audit
+    /// sample go to the judge, verdicts.jsonl and the reports are rewritten.
+    Judge(judge::JudgeCommandArgs),
+    /// Inspect or clear the judge verdict cache.
+    Cache(cache::CacheArgs),
+    /// Rebuild report.json and report.md from a verdicts file without grading again.
+    Report(report::ReportArgs),
+}
+
+impl Cli {
+    /// Run the command; the exit code on success, or the error to print.
+    pub fn run(self) -> anyhow::Result<ExitCode> {
+        match self.command {
+            Command::Extract(args) => extract::run(args),
+            Command::Grade(args) => grade::run(args),
+            Command::Judge(args) => judge::run(args),
+            Command::Cache(args) => cache::run(args),
+            Command::Report(args) => report::run(args),
+        }
+    }
+}
+
+/// Bad input data (exit 3): a dataset row, a generation or verdict line, or `--strict`.
+pub fn is_bad_data(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<kgrade::inputs::dataset::DatasetError>()
+            .is_some()
+            || matches!(
+                e.downcast_ref::<ReportError>(),
+                Some(ReportError::BadLine { .. })
+            )
+            || matches!(
+                e.downcast_ref::<GradeError>(),
+                Some(GradeError::Dataset(_) | GradeError::Strict(_))
+                    | Some(GradeError::Report(ReportError::BadLine { .. }))
+            )
+    })
+}
+
+/// A closed output pipe: a graceful end, as `kgrade extract … | head` expects.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,92 @@
+//! Progress on the terminal: a byte bar while verifying, a call bar while judging, and the
+//! messages for unreadable lines. Hidden when stderr is not a terminal.
+
+use kgrade::client::Counters;
+use kgrade::inputs::generations::GenerationError;
+use kgrade::stages::Observer;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// Progress of one run: verifying (bytes of the generations file), then judging.
+pub struct Progress {
+    bytes: indicatif::ProgressBar,
+    judge: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
+    /// Generation lines that could not be read.
+    pub unreadable: u64,
+}
+
+impl Progress {
+    /// Progress over a generations file of `total` bytes (0 if unknown).
+    pub fn new(total: u64) -> Progress {
+        let bytes = indicatif::ProgressBar::with_draw_target(
+            Some(total),
+            indicatif::ProgressDrawTarget::stderr(),
+        );
+        bytes.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} verifying [{bar:30}] {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec} ETA {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        Progress {
+            bytes,
+            judge: None,
+            unreadable: 0,
+        }
+    }
+
+    /// Clear the bars; the judge bar's thread ends even if nothing was judged.
+    pub fn finish(self) {
+        self.bytes.finish_and_clear();
+        if let Some((stop, handle)) = self.judge {
+            stop.store(true, Relaxed);
+            let _ = handle.join();
+        }
+    }
+}
+
+impl Observer for Progress {
+    fn bytes_read(&mut self, bytes: u64) {
+        self.bytes.set_position(bytes);
+    }
+
+    fn unreadable(&mut self, error: &GenerationError) {
+        self.unreadable += 1;
+        self.bytes.suspend(|| eprintln!("kgrade: {error}"));
+    }
+
+    fn judging(&mut self, counters: Arc<Counters>) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let handle = judge_bar(counters, stop.clone());
+        self.judge = Some((stop, handle));
+    }
+}
+
+/// A bar for judge calls, updated from the live counters until `stop` is set.
+fn judge_bar(counters: Arc<Counters>, stop: Arc<AtomicBool>) -> JoinHandle<()> {
+    std::thread::spawn(move || {
+        let bar =
+            indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} judging [{bar:30}] {pos}/{len} {per_sec} ETA {eta} {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        while !stop.load(Relaxed) {
+            bar.set_length(counters.total.load(Relaxed));
+            bar.set_position(counters.done.load(Relaxed));
+            bar.set_message(format!(
+                "cache hits {}, retries {}, failed {}",
+                counters.cache_hits.load(Relaxed),
+                counters.retries.load(Relaxed),
+                counters.failures.load(Relaxed)
+            ));
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        bar.finish_and_clear();
+    })
+}

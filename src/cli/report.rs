@@ -1,0 +1,35 @@
+//! `kgrade report`: rebuild the reports from a verdicts file without grading again.
+
+use anyhow::Context;
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args)]
+pub struct ReportArgs {
+    /// A verdicts.jsonl written by `kgrade grade`.
+    verdicts: PathBuf,
+    /// Group by these columns (comma-separated); default as for `grade`.
+    #[arg(long, value_delimiter = ',')]
+    by: Option<Vec<String>>,
+    /// Where to write the reports (default: beside the verdicts).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// The top-level entry point for `kgrade report`.
+pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
+    let dir = args
+        .verdicts
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
+    let out = args.out.unwrap_or_else(|| dir.clone());
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let join = kgrade::types::read_run(&dir);
+    let by = kgrade::stages::grade::grouping(args.by);
+    let built = kgrade::report::build(&args.verdicts, &out, &by, join.as_ref())?;
+    print!("{}", built.summary);
+    println!("wrote {}/report.json, report.md", out.display());
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,400 @@
+//! The one HTTP client for every model call (the judge, candidate generation): bearer key,
+//! bounded concurrency (tokio), a request rate (governor, on an absolute schedule), an
+//! optional tokens-per-minute limit, per-request timeouts, retries with exponential backoff
+//! and jitter that honour `Retry-After`, and request/token accounting. What a reply means is
+//! the caller's business: it passes a function that accepts a response body or says why not
+//! (a reply that is not accepted is retried like a server error).
+
+use governor::clock::Clock;
+use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
+use serde_json::Value;
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// How to call a server.
+#[derive(Clone, Debug)]
+pub struct ClientConfig {
+    /// The bearer key (from the environment; never logged, cached or reported).
+    pub api_key: Option<String>,
+    /// Requests per second, and the burst allowed above it (governor: up to rps + burst in
+    /// any one second; burst 1 keeps a strict provider limit).
+    pub rps: f64,
+    pub burst: u32,
+    /// Optional tokens-per-minute limit (each request's tokens are estimated by the caller).
+    pub tpm: Option<u32>,
+    pub max_concurrency: usize,
+    pub timeout: Duration,
+    pub max_retries: u32,
+    /// The first retry waits about this long; each further one doubles it (capped at 60 s).
+    pub backoff_base: Duration,
+}
+
+/// Live counts, for progress bars and summaries.
+#[derive(Debug, Default)]
+pub struct Counters {
+    /// Tasks submitted, and tasks finished (either way).
+    pub total: AtomicU64,
+    pub done: AtomicU64,
+    /// Tasks answered from a cache, with no request.
+    pub cache_hits: AtomicU64,
+    /// HTTP requests sent, and how many of them were retries.
+    pub requests: AtomicU64,
+    pub retries: AtomicU64,
+    /// Tasks that failed after every retry.
+    pub failures: AtomicU64,
+    /// Tokens the servers reported (`usage`, or Ollama's eval counts).
+    pub prompt_tokens: AtomicU64,
+    pub completion_tokens: AtomicU64,
+}
+
+/// A client that cannot be built from its configuration.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ClientError(pub String);
+
+/// A successful call: what the caller's function accepted, and how long the last attempt took.
+#[derive(Debug)]
+pub struct Called<T> {
+    pub value: T,
+    pub latency: Duration,
+}
+
+/// The shared client. Cheap to share behind an `Arc`; every call goes through its limits.
+pub struct Client {
+    config: ClientConfig,
+    http: reqwest::Client,
+    limiter: DefaultDirectRateLimiter,
+    /// The next free request slot on an absolute schedule (see `pace`).
+    next_slot: std::sync::Mutex<Instant>,
+    period: Duration,
+    tokens: Option<DefaultDirectRateLimiter>,
+    permits: tokio::sync::Semaphore,
+    counters: Arc<Counters>,
+    jitter: AtomicU64,
+}
+
+/// What one HTTP attempt came to.
+enum Attempt<T> {
+    Done(T),
+    Retry {
+        reason: String,
+        after: Option<Duration>,
+    },
+    Fatal(String),
+}
+
+/// Seconds since the Unix epoch.
+pub fn now_secs() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// How long to wait before retrying, from a `Retry-After` header (seconds; HTTP dates are
+/// not honoured and fall back to backoff).
+pub fn retry_after(value: Option<&str>) -> Option<Duration> {
+    let secs: f64 = value?.trim().parse().ok()?;
+    (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs.min(600.0)))
+}
+
+impl Client {
+    /// Build a client; `counters` receives request, retry and token counts.
+    pub fn new(config: ClientConfig, counters: Arc<Counters>) -> Result<Client, ClientError> {
+        // reqwest is built without a default crypto provider (ring, not aws-lc: no system
+        // libraries, faster builds); install it once. A second install is harmless.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let http = reqwest::Client::builder()
+            .timeout(config.timeout)
+            .build()
+            .map_err(|e| ClientError(format!("HTTP client: {e}")))?;
+        if !(config.rps > 0.0 && config.rps.is_finite()) {
+            return Err(ClientError(format!(
+                "--rps must be positive, got {}",
+                config.rps
+            )));
+        }
+        let period = Duration::from_secs_f64(1.0 / config.rps);
+        let burst = NonZeroU32::new(config.burst.max(1)).unwrap_or(NonZeroU32::MIN);
+        let quota = Quota::with_period(period)
+            .ok_or_else(|| ClientError("--rps too high".into()))?
+            .allow_burst(burst);
+        let tokens = config
+            .tpm
+            .and_then(NonZeroU32::new)
+            .map(|tpm| RateLimiter::direct(Quota::per_minute(tpm)));
+        Ok(Client {
+            limiter: RateLimiter::direct(quota),
+            next_slot: std::sync::Mutex::new(Instant::now()),
+            period,
+            tokens,
+            permits: tokio::sync::Semaphore::new(config.max_concurrency.max(1)),
+            http,
+            counters,
+            jitter: AtomicU64::new(0x9E37_79B9_7F4A_7C15 ^ now_secs()),
+            config,
+        })
+    }
+
+    /// The live counters.
+    pub fn counters(&self) -> &Arc<Counters> {
+        &self.counters
+    }
+
+    /// POST `body` to `url` as JSON until `accept` takes the response body, within the
+    /// concurrency, rate and token limits. 429/503 (waiting `Retry-After` when given), other
+    /// 5xx, timeouts, dropped connections, malformed bodies and bodies `accept` refuses are
+    /// retried up to `max_retries` times; other 4xx fail at once. The error is the reason the
+    /// last attempt failed, with the server's own message where it gave one.
+    pub async fn call<T>(
+        &self,
+        url: &str,
+        body: &Value,
+        estimated_tokens: u32,
+        mut accept: impl FnMut(&Value) -> Result<T, String>,
+    ) -> Result<Called<T>, String> {
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| "client shut down".to_string())?;
+        let mut last_reason = String::new();
+        for attempt in 0..=self.config.max_retries {
+            if attempt > 0 {
+                self.counters.retries.fetch_add(1, Ordering::Relaxed);
+            }
+            if let Some(tokens) = &self.tokens {
+                let tpm = self.config.tpm.unwrap_or(1).max(1);
+                let n = NonZeroU32::new(estimated_tokens.clamp(1, tpm)).unwrap_or(NonZeroU32::MIN);
+                let _ = tokens.until_n_ready(n).await;
+            }
+            self.pace().await;
+            let started = Instant::now();
+            match self.send(url, body, &mut accept).await {
+                Attempt::Done(value) => {
+                    return Ok(Called {
+                        value,
+                        latency: started.elapsed(),
+                    })
+                }
+                Attempt::Fatal(reason) => return Err(reason),
+                Attempt::Retry { reason, after } => {
+                    last_reason = reason;
+                    if attempt == self.config.max_retries {
+                        break;
+                    }
+                    let wait = after.unwrap_or_else(|| self.backoff(attempt));
+                    tokio::time::sleep(wait).await;
+                }
+            }
+        }
+        Err(format!(
+            "gave up after {} attempts: {last_reason}",
+            self.config.max_retries + 1
+        ))
+    }
+
+    /// Wait for this request's turn. Each request takes the next slot of an absolute schedule
+    /// (one per `1/rps`, never earlier than now, so idle time does not bank a burst) and
+    /// sleeps until it; governor then has the last word and never lets a request through
+    /// early. With many waiters contending in governor alone, each timer tick's lateness is
+    /// lost for good and the achieved rate falls well short of `--rps`; on an absolute
+    /// schedule it is not.
+    async fn pace(&self) {
+        let slot = {
+            let mut next = self
+                .next_slot
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let slot = (*next).max(Instant::now());
+            *next = slot + self.period;
+            slot
+        };
+        tokio::time::sleep_until(slot.into()).await;
+        // governor's own wait sleeps in whole timer ticks, which loses most of a slot at high
+        // rates; a wait shorter than a tick is spent yielding instead.
+        loop {
+            match self.limiter.check() {
+                Ok(()) => return,
+                Err(not_until) => {
+                    let wait = not_until.wait_time_from(self.limiter.clock().now());
+                    if wait > Duration::from_millis(2) {
+                        tokio::time::sleep(wait).await;
+                    } else {
+                        tokio::task::yield_now().await;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Exponential backoff with equal jitter: half fixed, half random.
+    fn backoff(&self, attempt: u32) -> Duration {
+        let base = self.config.backoff_base.as_secs_f64() * 2f64.powi(attempt as i32);
+        let capped = base.min(60.0);
+        // xorshift over a shared state: jitter needs no cryptographic randomness.
+        let mut x = self.jitter.load(Ordering::Relaxed);
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.jitter.store(x, Ordering::Relaxed);
+        let unit = (x >> 11) as f64 / (1u64 << 53) as f64;
+        Duration::from_secs_f64(capped * (0.5 + 0.5 * unit))
+    }
+
+    async fn send<T>(
+        &self,
+        url: &str,
+        body: &Value,
+        accept: &mut impl FnMut(&Value) -> Result<T, String>,
+    ) -> Attempt<T> {
+        self.counters.requests.fetch_add(1, Ordering::Relaxed);
+        let mut request = self.http.post(url).json(body);
+        if let Some(key) = &self.config.api_key {
+            request = request.bearer_auth(key);
+        }
+        let response = match request.send().await {
+            Ok(r) => r,
+            Err(e) => {
+                let reason = if e.is_timeout() {
+                    "timed out".to_string()
+                } else if e.is_connect() {
+                    "could not connect".to_string()
+                } else {
+                    "connection failed".to_string()
+                };
+                return Attempt::Retry {
+                    reason,
+                    after: None,
+                };
+            }
+        };
+        let status = response.status();
+        let after = retry_after(
+            response
+                .headers()
+                .get(reqwest::header::RETRY_AFTER)
+                .and_then(|v| v.to_str().ok()),
+        );
+        let text = match response.text().await {
+            Ok(t) => t,
+            Err(e) => {
+                let reason = if e.is_timeout() {
+                    "timed out reading the reply"
+                } else {
+                    "connection dropped while reading the reply"
+                };
+                return Attempt::Retry {
+                    reason: reason.into(),
+                    after: None,
+                };
+            }
+        };
+        if !status.is_success() {
+            let reason = with_server_message(&format!("HTTP {status}"), &text);
+            return match status.as_u16() {
+                429 | 503 => Attempt::Retry { reason, after },
+                _ if status.is_server_error() => Attempt::Retry {
+                    reason,
+                    after: None,
+                },
+                // 400, 401, 404…: retrying the same request cannot help.
+                _ => Attempt::Fatal(reason),
+            };
+        }
+        let body: Value = match serde_json::from_str(&text) {
+            Ok(v) => v,
+            Err(e) => {
+                return Attempt::Retry {
+                    reason: format!("malformed response body: {e}"),
+                    after: None,
+                }
+            }
+        };
+        self.count_tokens(&body);
+        match accept(&body) {
+            Ok(value) => Attempt::Done(value),
+            Err(reason) => Attempt::Retry {
+                reason: format!("malformed reply: {reason}"),
+                after: None,
+            },
+        }
+    }
+
+    fn count_tokens(&self, body: &Value) {
+        let get = |keys: [&str; 2]| {
+            keys.iter()
+                .find_map(|k| {
+                    body.get("usage")
+                        .and_then(|u| u.get(*k))
+                        .or_else(|| body.get(*k))
+                        .and_then(Value::as_u64)
+                })
+                .unwrap_or(0)
+        };
+        let prompt = get(["prompt_tokens", "prompt_eval_count"]);
+        let completion = get(["completion_tokens", "eval_count"]);
+        self.counters
+            .prompt_tokens
+            .fetch_add(prompt, Ordering::Relaxed);
+        self.counters
+            .completion_tokens
+            .fetch_add(completion, Ordering::Relaxed);
+    }
+}
+
+/// `what`, followed by the server's own explanation when its error body gives one
+/// (`{"error": {"message": …}}`, `{"error": "…"}`, `{"message": …}` or short plain text), so
+/// that a user sees why a server refused, not only its status.
+fn with_server_message(what: &str, body: &str) -> String {
+    let message = match serde_json::from_str::<Value>(body) {
+        Ok(v) => v
+            .get("error")
+            .and_then(|e| e.get("message").or(Some(e)))
+            .or_else(|| v.get("message"))
+            .or_else(|| v.get("detail"))
+            .and_then(|m| m.as_str().map(str::to_string)),
+        Err(_) => Some(body.trim().to_string()),
+    };
+    match message.filter(|m| !m.trim().is_empty()) {
+        Some(m) => {
+            let m: String = m.chars().take(300).collect();
+            format!("{what}: {}", m.replace(['\n', '\r'], " "))
+        }
+        None => what.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_seconds() {
+        assert_eq!(retry_after(Some("2")), Some(Duration::from_secs(2)));
+        assert_eq!(retry_after(Some("0.5")), Some(Duration::from_millis(500)));
+        assert_eq!(retry_after(Some("Wed, 21 Oct 2015 07:28:00 GMT")), None);
+        assert_eq!(retry_after(None), None);
+    }
+
+    #[test]
+    fn server_messages_are_kept() {
+        assert_eq!(
+            with_server_message(
+                "HTTP 500",
+                r#"{"error":{"code":500,"message":"response_format type must be one of \"text\" or \"json_object\""}}"#
+            ),
+            "HTTP 500: response_format type must be one of \"text\" or \"json_object\""
+        );
+        assert_eq!(
+            with_server_message("HTTP 400", r#"{"error":"bad"}"#),
+            "HTTP 400: bad"
+        );
+        assert_eq!(with_server_message("HTTP 502", ""), "HTTP 502");
+        assert_eq!(
+            with_server_message("HTTP 502", "Bad Gateway"),
+            "HTTP 502: Bad Gateway"
+        );
+    }
+}

@@ -1,0 +1,36 @@
+//! Reading what users point kgrade at: datasets ([`dataset`]) and model generations
+//! ([`generations`], one module per file shape). Streams and located errors (file, line,
+//! field); nothing here grades or decides.
+
+pub mod dataset;
+pub mod generations;
+
+use crate::types::RunInputs;
+use dataset::ColumnMap;
+use generations::GenerationsFormat;
+
+/// The reading options of a run, as `run.json` records them.
+pub fn run_inputs(columns: &ColumnMap, format: Option<GenerationsFormat>) -> RunInputs {
+    RunInputs {
+        id_col: columns.id.clone(),
+        question_col: columns.question.clone(),
+        answer_col: columns.answer.clone(),
+        choices: columns.choices.as_ref().map(ToString::to_string),
+        generations_format: format.map(|f| f.name().to_string()),
+    }
+}
+
+/// The column map and generations shape a run recorded in `run.json`.
+pub fn reading_options(inputs: &RunInputs) -> (ColumnMap, Option<GenerationsFormat>) {
+    let columns = ColumnMap {
+        id: inputs.id_col.clone(),
+        question: inputs.question_col.clone(),
+        answer: inputs.answer_col.clone(),
+        choices: inputs.choices.as_deref().and_then(|c| c.parse().ok()),
+    };
+    let format = inputs
+        .generations_format
+        .as_deref()
+        .and_then(|f| f.parse().ok());
+    (columns, format)
+}

@@ -1,0 +1,199 @@
+//! `report.md`: the metrics as Markdown tables, for a pull request or a wiki page. The audit
+//! rows are appended by [`super::ReportBuilder`] as it reads them back.
+
+use super::metrics::{self, Metrics};
+use crate::types::JoinReport;
+use std::fmt::Write as _;
+
+pub(super) fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+pub(super) fn acc_cells(a: &metrics::Accuracy) -> [String; 3] {
+    [
+        format!("{}/{}", a.correct, a.n),
+        pct(a.accuracy),
+        format!("{}–{}", pct(a.ci_low), pct(a.ci_high)),
+    ]
+}
+
+/// Markdown cells: one line, pipes escaped, trimmed.
+pub(super) fn md_cell(s: &str) -> String {
+    s.replace('|', "\\|")
+        .replace(['\n', '\r'], " ")
+        .trim()
+        .to_string()
+}
+
+pub(super) fn markdown(m: &Metrics, join: Option<&JoinReport>, by: &[String]) -> String {
+    let mut s = String::new();
+    let o = &m.overall;
+    let _ = writeln!(s, "# kgrade report\n");
+    let [c, a, ci] = acc_cells(o);
+    let _ = writeln!(s, "**Accuracy: {a}** ({c} answers; 95% Wilson interval {ci}). Undecided answers count as wrong.\n");
+    let _ = writeln!(s, "| metric | value |\n|---|---|");
+    let _ = writeln!(s, "| balanced accuracy | {} |", pct(m.balanced_accuracy));
+    let _ = writeln!(s, "| macro-F1 | {:.3} |", m.macro_f1);
+    let _ = writeln!(s, "| MCC | {:.3} |", m.mcc);
+    if m.samples.max_samples_per_item > 1 {
+        let _ = writeln!(
+            s,
+            "| mean accuracy over items | {} |",
+            pct(m.samples.mean_accuracy)
+        );
+        let _ = writeln!(
+            s,
+            "| majority-vote accuracy | {} |",
+            pct(m.samples.majority_vote_accuracy)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "| items | {} (up to {} answers each) |",
+        m.samples.items, m.samples.max_samples_per_item
+    );
+    let _ = writeln!(s, "\n## Who decided\n\n| stage | answers |\n|---|---|");
+    for (stage, n) in &m.stages {
+        let _ = writeln!(s, "| {stage} | {n} |");
+    }
+    if let Some(j) = join {
+        let _ = writeln!(s, "\nJudge: {}.", j.judge);
+    }
+    if m.judge_failures > 0 {
+        let _ = writeln!(
+            s,
+            "\nJudge failures (unresolved after every retry): {}.",
+            m.judge_failures
+        );
+    }
+    let a = &m.agreement;
+    if a.n > 0 {
+        let _ = writeln!(
+            s,
+            "\n## Verifier–judge agreement (audit sample)\n\n{} of {} agree ({}); Cohen's kappa {:.3}.\n",
+            a.agree, a.n, pct(a.percent), a.kappa
+        );
+        let mut judge_labels: Vec<&String> = a.confusion.values().flat_map(|r| r.keys()).collect();
+        judge_labels.sort();
+        judge_labels.dedup();
+        let header: Vec<String> = judge_labels.iter().map(|l| format!("judge {l}")).collect();
+        let _ = writeln!(
+            s,
+            "| verifier | {} |\n|---|{}",
+            header.join(" | "),
+            "---|".repeat(judge_labels.len())
+        );
+        for (v, row) in &a.confusion {
+            let cells: Vec<String> = judge_labels
+                .iter()
+                .map(|l| row.get(*l).copied().unwrap_or(0).to_string())
+                .collect();
+            let _ = writeln!(s, "| {v} | {} |", cells.join(" | "));
+        }
+        if !a.disagreements.is_empty() {
+            let _ = writeln!(s, "\n| id | sample | verifier | rule | judge | judge's reason |\n|---|---|---|---|---|---|");
+            for d in &a.disagreements {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {} | {} | {} |",
+                    md_cell(&d.id),
+                    d.sample,
+                    d.verifier,
+                    d.verifier_rule,
+                    d.judge,
+                    md_cell(d.judge_reason.as_deref().unwrap_or(""))
+                );
+            }
+        }
+    }
+    let _ = writeln!(s, "\n| verifier outcome | answers |\n|---|---|");
+    for (status, n) in &m.statuses {
+        let _ = writeln!(s, "| {status} | {n} |");
+    }
+    let _ = writeln!(s, "\n| rule / reason | answers |\n|---|---|");
+    for (rule, n) in &m.rules {
+        let _ = writeln!(s, "| `{rule}` | {n} |");
+    }
+    for col in by {
+        let Some(g) = m.groups.get(col) else { continue };
+        let _ = writeln!(
+            s,
+            "\n## By {col}\n\n| {col} | correct | accuracy | 95% CI |\n|---|---|---|---|"
+        );
+        for (value, a) in &g.values {
+            let [c, acc, ci] = acc_cells(a);
+            let _ = writeln!(s, "| {} | {c} | {acc} | {ci} |", md_cell(value));
+        }
+        let _ = writeln!(s, "| *macro* | | {} | |", pct(g.macro_accuracy));
+    }
+    let _ = writeln!(
+        s,
+        "\n## Labels (position bias)\n\n| label | predicted | gold |\n|---|---|---|"
+    );
+    let mut labels: Vec<&String> = m
+        .predicted_labels
+        .keys()
+        .chain(m.gold_labels.keys())
+        .collect();
+    labels.sort();
+    labels.dedup();
+    for l in labels {
+        let _ = writeln!(
+            s,
+            "| {l} | {} | {} |",
+            m.predicted_labels.get(l).copied().unwrap_or(0),
+            m.gold_labels.get(l).copied().unwrap_or(0)
+        );
+    }
+    if let Some(j) = join {
+        let _ = writeln!(s, "\n## Join\n");
+        let _ = writeln!(
+            s,
+            "- dataset `{}`: {} items; generations `{}`: {} answers",
+            j.dataset, j.items, j.generations, j.answers
+        );
+        let counts: [(&str, u64, &[String]); 4] = [
+            (
+                "items without generations",
+                j.items_without_generations.len() as u64,
+                &j.items_without_generations,
+            ),
+            (
+                "generations for unknown ids",
+                j.unknown_ids,
+                &j.unknown_ids_listed,
+            ),
+            (
+                "duplicate dataset ids",
+                j.duplicate_dataset_ids.len() as u64,
+                &j.duplicate_dataset_ids,
+            ),
+            (
+                "unreadable generation lines",
+                j.unreadable_lines,
+                &j.unreadable_listed,
+            ),
+        ];
+        for (what, n, listed) in counts {
+            let _ = writeln!(s, "- {what}: {n}{}", list(listed));
+        }
+    }
+    s
+}
+
+fn list(ids: &[String]) -> String {
+    if ids.is_empty() {
+        return String::new();
+    }
+    let shown: Vec<String> = ids
+        .iter()
+        .take(20)
+        .map(|i| format!("`{}`", md_cell(i)))
+        .collect();
+    let more = if ids.len() > 20 {
+        format!(" and {} more", ids.len() - 20)
+    } else {
+        String::new()
+    };
+    format!(" ({}{more})", shown.join(", "))
+}

@@ -1,0 +1,282 @@
+//! The judge stage's policy and bookkeeping: which verdicts go to the judge (the escalation
+//! policy and a reproducible audit sample of verifier-decided answers), the running judge
+//! ([`Escalator`]: a tokio runtime, the cache and the judge's HTTP client, opened before any
+//! grading starts), and how a judge's outcome changes a verdict.
+
+use super::GradeError;
+use crate::cache::Cache;
+use crate::judge::rubric::Rubric;
+use crate::judge::run::{Judge, JudgeConfig, Outcome, Task};
+use crate::types::{Item, JudgeInfo, Source, Verdict, NOT_JUDGED};
+use crate::verify::ChoiceSet;
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
+
+/// Verifier outcomes that can be escalated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Escalate {
+    Ambiguous,
+    /// `no_answer` other than `empty`.
+    NoAnswer,
+    /// `no_answer` because the answer was empty.
+    Empty,
+    Invalid,
+}
+
+impl FromStr for Escalate {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim() {
+            "ambiguous" => Ok(Escalate::Ambiguous),
+            "no_answer" => Ok(Escalate::NoAnswer),
+            "empty" => Ok(Escalate::Empty),
+            "invalid" => Ok(Escalate::Invalid),
+            other => Err(format!(
+                "unknown outcome `{other}` (ambiguous, no_answer, empty, invalid)"
+            )),
+        }
+    }
+}
+
+/// Which verdicts the judge sees.
+#[derive(Clone, Debug)]
+pub struct Policy {
+    pub escalate: Vec<Escalate>,
+    /// Fraction of verifier-decided answers also judged, for the agreement figures.
+    pub audit_rate: f64,
+    pub seed: u64,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            escalate: vec![Escalate::Ambiguous, Escalate::NoAnswer, Escalate::Invalid],
+            audit_rate: 0.0,
+            seed: 0,
+        }
+    }
+}
+
+impl Policy {
+    /// `Some(false)` to escalate, `Some(true)` to audit, `None` to leave alone.
+    pub fn wants(&self, v: &Verdict) -> Option<bool> {
+        let kind = match v.status.as_str() {
+            "answer" => return self.audited(v).then_some(true),
+            "ambiguous" => Escalate::Ambiguous,
+            "invalid" => Escalate::Invalid,
+            "no_answer" if v.rule == "empty" => Escalate::Empty,
+            "no_answer" => Escalate::NoAnswer,
+            _ => return None,
+        };
+        self.escalate.contains(&kind).then_some(false)
+    }
+
+    /// A reproducible sample: a hash of (seed, id, sample) below the rate.
+    fn audited(&self, v: &Verdict) -> bool {
+        if self.audit_rate <= 0.0 {
+            return false;
+        }
+        let seed = self.seed.to_string();
+        let sample = v.sample.to_string();
+        let h = Cache::key(&["audit", &seed, &v.id, &sample]);
+        let x = u64::from_le_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]]);
+        (x as f64 / u64::MAX as f64) < self.audit_rate
+    }
+}
+
+/// Everything the judge stage needs.
+pub struct JudgeStage {
+    pub config: JudgeConfig,
+    pub rubric: Rubric,
+    pub cache_path: PathBuf,
+    pub policy: Policy,
+}
+
+/// What the judge stage did.
+#[derive(Debug, Default, Clone)]
+pub struct JudgeSummary {
+    pub escalated: u64,
+    pub audited: u64,
+    pub judged: u64,
+    pub cache_hits: u64,
+    pub failures: u64,
+    pub requests: u64,
+    pub retries: u64,
+    /// Answers left unresolved after the judge.
+    pub unresolved: u64,
+}
+
+/// The judge stage at work: the runtime its calls run on, and the judge. Built before any
+/// grading starts, so a cache held by another process or a bad setting fails the run at once.
+pub struct Escalator {
+    policy: Policy,
+    runtime: tokio::runtime::Runtime,
+    judge: Arc<Judge>,
+    judge_name: String,
+    rubric_name: String,
+    summary: JudgeSummary,
+}
+
+/// A judgement under way for one verdict.
+pub struct Judging {
+    audit: bool,
+    handle: tokio::task::JoinHandle<Outcome>,
+}
+
+impl Judging {
+    /// Whether the judgement has finished (reading it will not wait).
+    pub fn is_finished(&self) -> bool {
+        self.handle.is_finished()
+    }
+}
+
+impl Escalator {
+    /// Open the cache and build the judge.
+    pub fn start(stage: &JudgeStage) -> Result<Escalator, GradeError> {
+        let cache = Arc::new(Cache::open(&stage.cache_path)?);
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .map_err(super::io_at(&stage.cache_path))?;
+        let counters = Arc::new(crate::client::Counters::default());
+        let judge = Judge::new(stage.config.clone(), stage.rubric.clone(), cache, counters)
+            .map_err(|e| GradeError::Judge(e.to_string()))?;
+        Ok(Escalator {
+            policy: stage.policy.clone(),
+            runtime,
+            judge: Arc::new(judge),
+            judge_name: stage.config.spec.to_string(),
+            rubric_name: format!("{}@{}", stage.rubric.id, stage.rubric.version),
+            summary: JudgeSummary::default(),
+        })
+    }
+
+    /// The judge's live counters.
+    pub fn counters(&self) -> Arc<crate::client::Counters> {
+        self.judge.counters().clone()
+    }
+
+    /// Send `v`'s answer to the judge if the policy wants it.
+    pub fn submit(&mut self, v: &Verdict, item: &Item, answer: String) -> Option<Judging> {
+        let audit = self.policy.wants(v)?;
+        if audit {
+            self.summary.audited += 1;
+        } else {
+            self.summary.escalated += 1;
+        }
+        self.judge.counters().total.fetch_add(1, Relaxed);
+        let task = Task {
+            question: item.question.clone(),
+            choices: item.choices.clone(),
+            answer,
+        };
+        let judge = self.judge.clone();
+        let handle = self.runtime.spawn(async move { judge.judge(&task).await });
+        Some(Judging { audit, handle })
+    }
+
+    /// Wait for a judgement and apply it to its verdict.
+    pub fn resolve(&mut self, v: &mut Verdict, judging: Judging) {
+        let outcome = self
+            .runtime
+            .block_on(judging.handle)
+            .unwrap_or_else(|e| Outcome::Failed {
+                reason: format!("judge task failed: {e}"),
+            });
+        apply(
+            v,
+            judging.audit,
+            &outcome,
+            &self.judge_name,
+            &self.rubric_name,
+        );
+    }
+
+    /// Count a final verdict.
+    pub fn count(&mut self, v: &Verdict) {
+        if v.source == Source::Unresolved {
+            self.summary.unresolved += 1;
+        }
+    }
+
+    /// What the stage did, and the line `run.json` and the reports show for it.
+    pub fn finish(mut self) -> (JudgeSummary, String) {
+        let counters = self.judge.counters().clone();
+        let s = &mut self.summary;
+        s.cache_hits = counters.cache_hits.load(Relaxed);
+        s.failures = counters.failures.load(Relaxed);
+        s.requests = counters.requests.load(Relaxed);
+        s.retries = counters.retries.load(Relaxed);
+        s.judged = counters.done.load(Relaxed) - s.failures;
+        let line = format!(
+            "{} with {}: {} escalated, {} audited, {} judged ({} from cache), {} failed",
+            self.judge_name,
+            self.rubric_name,
+            s.escalated,
+            s.audited,
+            s.judged,
+            s.cache_hits,
+            s.failures
+        );
+        (self.summary, line)
+    }
+}
+
+/// Undo an earlier judge stage, so that judging again starts from the verifier's verdict.
+pub fn reset(v: &mut Verdict) {
+    let Some(info) = v.judge.take() else { return };
+    if info.audit {
+        return;
+    }
+    v.source = Source::Unresolved;
+    v.chosen = None;
+    v.correct = false;
+    v.note = Some(NOT_JUDGED.to_string());
+}
+
+fn apply(v: &mut Verdict, audit: bool, outcome: &Outcome, judge: &str, rubric: &str) {
+    let set = ChoiceSet::from_str(&v.choices).ok();
+    let label = outcome
+        .choice()
+        .and_then(|c| set.as_ref().map(|s| s.label(c)));
+    let (reason, error, cached) = match outcome {
+        Outcome::Judged { reply, cached } => (
+            Some(match reply {
+                crate::judge::JudgeReply::Choice { reason, .. }
+                | crate::judge::JudgeReply::Score { reason, .. } => reason.clone(),
+            }),
+            None,
+            *cached,
+        ),
+        Outcome::Failed { reason } => (None, Some(reason.clone()), false),
+    };
+    v.judge = Some(JudgeInfo {
+        judge: judge.to_string(),
+        rubric: rubric.to_string(),
+        choice: label.clone(),
+        reason,
+        error: error.clone(),
+        cached,
+        audit,
+    });
+    if audit {
+        return;
+    }
+    match error {
+        None => {
+            v.source = if cached { Source::Cache } else { Source::Judge };
+            v.correct = label.as_deref() == Some(v.gold.as_str());
+            v.chosen = label;
+            v.note = None;
+        }
+        Some(e) => {
+            v.source = Source::Unresolved;
+            v.chosen = None;
+            v.correct = false;
+            v.note = Some(format!("judge_error: {e}"));
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! The stages a run is made of, wired into one stream: read → join → verify → (escalate →
+//! judge) → verdict → report. `grade` ([`grade`]) starts the stream from a dataset and a
+//! generations file; `kgrade judge DIR` ([`rejudge`]) starts it from a graded run's stored
+//! verdicts; both end in the same [`stream::VerdictStream`]. `extract` ([`extract`]) is the
+//! verifier alone over answers that carry their own questions.
+
+pub mod escalate;
+pub mod extract;
+pub mod grade;
+pub mod join;
+pub mod rejudge;
+pub mod stream;
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Why a grading or judging run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum GradeError {
+    #[error(transparent)]
+    Dataset(#[from] crate::inputs::dataset::DatasetError),
+    #[error(transparent)]
+    Report(#[from] crate::report::ReportError),
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: io::Error },
+    /// `--strict` and the join found trouble; the reports were still written.
+    #[error("--strict: {0}")]
+    Strict(String),
+    #[error(transparent)]
+    Join(#[from] JoinInfoError),
+    #[error(transparent)]
+    Cache(#[from] crate::cache::CacheError),
+    #[error("judge: {0}")]
+    Judge(String),
+}
+
+/// A run directory without the `run.json` that `grade` writes.
+#[derive(Debug, thiserror::Error)]
+#[error("{dir}: no run.json here; run `kgrade grade` first")]
+pub struct JoinInfoError {
+    pub dir: PathBuf,
+}
+
+/// An I/O error at `path`, as a [`GradeError`].
+fn io_at(path: &Path) -> impl Fn(io::Error) -> GradeError + '_ {
+    move |source| GradeError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// What a run reports as it goes, for progress bars and messages. Every method has a default
+/// that does nothing.
+pub trait Observer {
+    /// Bytes of the generations file read so far.
+    fn bytes_read(&mut self, _bytes: u64) {}
+    /// A generation line that could not be read (the run goes on).
+    fn unreadable(&mut self, _error: &crate::inputs::generations::GenerationError) {}
+    /// The judge stage started; its live counters.
+    fn judging(&mut self, _counters: std::sync::Arc<crate::client::Counters>) {}
+}
+
+/// An observer that ignores everything.
+pub struct Quiet;
+
+impl Observer for Quiet {}

@@ -1,0 +1,100 @@
+//! `kgrade judge DIR`: judge a graded run again. The run's stored verdicts, paired in order
+//! with their answers (the run's generations, read through the same join), go into the same
+//! stream as `grade --judge`: an earlier judge's part is undone, the policy picks what goes to
+//! the judge, and `verdicts.jsonl`, `run.json` and the reports are rewritten.
+
+use super::escalate::{reset, Escalator, JudgeStage, JudgeSummary};
+use super::join::Joiner;
+use super::stream::VerdictStream;
+use super::{io_at, GradeError, JoinInfoError, Observer};
+use crate::inputs::dataset::read_dataset;
+use crate::inputs::generations::GenerationReader;
+use crate::report::{Built, ReportBuilder, ReportError};
+use crate::types::{read_run, write_run, JoinReport, Verdict};
+use std::io::{self, BufRead};
+use std::path::{Path, PathBuf};
+
+/// What judging a run again produced.
+pub struct Rejudged {
+    pub join: JoinReport,
+    pub built: Built,
+    pub summary: JudgeSummary,
+}
+
+/// The top-level entry point for `kgrade judge DIR`.
+pub fn judge_dir(
+    dir: &Path,
+    stage: &JudgeStage,
+    by: &[String],
+    observer: &mut dyn Observer,
+) -> Result<Rejudged, GradeError> {
+    let mut join = read_run(dir).ok_or(GradeError::Join(JoinInfoError {
+        dir: dir.to_path_buf(),
+    }))?;
+    let (columns, format) = crate::inputs::reading_options(&join.inputs);
+    let dataset = read_dataset(Path::new(&join.dataset), &columns)?;
+    let gen_path = PathBuf::from(&join.generations);
+    let file = std::fs::File::open(&gen_path).map_err(io_at(&gen_path))?;
+    let reader = GenerationReader::new(
+        io::BufReader::with_capacity(1 << 16, file),
+        &join.generations,
+        format,
+    );
+    let verdicts_path = dir.join("verdicts.jsonl");
+    let verdicts = std::fs::File::open(&verdicts_path).map_err(io_at(&verdicts_path))?;
+    let mut verdict_lines = io::BufReader::with_capacity(1 << 16, verdicts).lines();
+
+    let escalator = Escalator::start(stage)?;
+    observer.judging(escalator.counters());
+    let report = ReportBuilder::new(dir, by)?;
+    let tmp = dir.join("verdicts.jsonl.tmp");
+    let mut stream = VerdictStream::new(&tmp, report, Some(escalator))?;
+
+    let mut joiner = Joiner::new(&dataset, reader, &join.generations);
+    let mut n = 0u64;
+    while let Some((index, _sample, g)) = joiner.next(observer) {
+        let line = verdict_lines
+            .next()
+            .ok_or_else(|| mismatch(&verdicts_path, n + 1, "ends before the generations do"))?
+            .map_err(io_at(&verdicts_path))?;
+        n += 1;
+        let mut v: Verdict = serde_json::from_str(&line)
+            .map_err(|e| mismatch(&verdicts_path, n, &format!("not a verdict: {e}")))?;
+        let item = &dataset.items[index];
+        if v.id != item.id {
+            return Err(mismatch(
+                &verdicts_path,
+                n,
+                &format!(
+                    "is for `{}`, the generations give `{}`: was the run's input changed?",
+                    v.id, item.id
+                ),
+            ));
+        }
+        reset(&mut v);
+        stream.push(v, item, g.response)?;
+    }
+    let finished = stream.finish()?;
+    std::fs::rename(&tmp, &verdicts_path).map_err(io_at(&verdicts_path))?;
+    let (summary, line) = finished
+        .judged
+        .ok_or_else(|| GradeError::Judge("the judge stage did not run".into()))?;
+    join.judge = line;
+    write_run(dir, &join).map_err(io_at(dir))?;
+    let built = finished
+        .report
+        .finish(&verdicts_path.display().to_string(), Some(&join))?;
+    Ok(Rejudged {
+        join,
+        built,
+        summary,
+    })
+}
+
+fn mismatch(path: &Path, line: u64, what: &str) -> GradeError {
+    GradeError::Report(ReportError::BadLine {
+        path: path.to_path_buf(),
+        line,
+        message: what.to_string(),
+    })
+}

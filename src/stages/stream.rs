@@ -1,0 +1,98 @@
+//! The end of every run's stream: each verdict goes to the judge if the policy wants it, then,
+//! in input order, to `verdicts.jsonl` and the report. Judgements run concurrently while
+//! reading goes on; a bounded window of pending verdicts keeps memory flat and output in
+//! order (when the window is full, the oldest pending judgement is waited for).
+
+use super::escalate::{Escalator, JudgeSummary, Judging};
+use super::{io_at, GradeError};
+use crate::report::ReportBuilder;
+use crate::types::{Item, Verdict};
+use std::collections::VecDeque;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// How many verdicts may wait for earlier judgements before reading pauses.
+const WINDOW: usize = 4096;
+
+/// Verdicts on their way to the verdicts file and the report.
+pub struct VerdictStream {
+    out: io::BufWriter<std::fs::File>,
+    out_path: PathBuf,
+    report: ReportBuilder,
+    escalator: Option<Escalator>,
+    queue: VecDeque<(Verdict, Option<Judging>)>,
+}
+
+/// What a finished stream leaves: the report to finish, and the judge stage's summary and
+/// line if a judge ran.
+pub struct Finished {
+    pub report: ReportBuilder,
+    pub judged: Option<(JudgeSummary, String)>,
+}
+
+impl VerdictStream {
+    /// Write verdicts to `out_path` and count them in `report`; judge through `escalator`.
+    pub fn new(
+        out_path: &Path,
+        report: ReportBuilder,
+        escalator: Option<Escalator>,
+    ) -> Result<VerdictStream, GradeError> {
+        let file = std::fs::File::create(out_path).map_err(io_at(out_path))?;
+        Ok(VerdictStream {
+            out: io::BufWriter::with_capacity(1 << 16, file),
+            out_path: out_path.to_path_buf(),
+            report,
+            escalator,
+            queue: VecDeque::new(),
+        })
+    }
+
+    /// Take one verdict, with the item and answer it is about.
+    pub fn push(&mut self, v: Verdict, item: &Item, answer: String) -> Result<(), GradeError> {
+        let judging = match &mut self.escalator {
+            Some(e) => e.submit(&v, item, answer),
+            None => None,
+        };
+        self.queue.push_back((v, judging));
+        self.drain(false)
+    }
+
+    /// Write out every verdict at the head of the queue that is ready (all of them if `all`).
+    fn drain(&mut self, all: bool) -> Result<(), GradeError> {
+        loop {
+            let ready = match self.queue.front() {
+                None => return Ok(()),
+                Some((_, judging)) => {
+                    all || self.queue.len() > WINDOW
+                        || judging.as_ref().is_none_or(Judging::is_finished)
+                }
+            };
+            if !ready {
+                return Ok(());
+            }
+            let Some((mut v, judging)) = self.queue.pop_front() else {
+                return Ok(());
+            };
+            if let Some(escalator) = &mut self.escalator {
+                if let Some(judging) = judging {
+                    escalator.resolve(&mut v, judging);
+                }
+                escalator.count(&v);
+            }
+            serde_json::to_writer(&mut self.out, &v)
+                .map_err(|e| io_at(&self.out_path)(io::Error::other(e)))?;
+            self.out.write_all(b"\n").map_err(io_at(&self.out_path))?;
+            self.report.add(&v)?;
+        }
+    }
+
+    /// Wait for every judgement, write everything out and flush.
+    pub fn finish(mut self) -> Result<Finished, GradeError> {
+        self.drain(true)?;
+        self.out.flush().map_err(io_at(&self.out_path))?;
+        Ok(Finished {
+            report: self.report,
+            judged: self.escalator.map(Escalator::finish),
+        })
+    }
+}

@@ -1,0 +1,53 @@
+//! What a grading run records about itself in `run.json`: the join's findings (items,
+//! answers, unknown ids, missing items, unreadable lines), the judge stage's summary, and the
+//! reading options, so that `kgrade judge DIR` can read the same inputs again.
+
+use serde::{Deserialize, Serialize};
+use std::io;
+use std::path::Path;
+
+/// What the join found, written to `run.json` and shown in reports.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct JoinReport {
+    pub dataset: String,
+    pub generations: String,
+    pub items: usize,
+    pub answers: u64,
+    /// Generations whose id is not in the dataset (count, and the first ids).
+    pub unknown_ids: u64,
+    pub unknown_ids_listed: Vec<String>,
+    /// Dataset items with no generation at all.
+    pub items_without_generations: Vec<String>,
+    /// Ids on more than one dataset row (the first row was used).
+    pub duplicate_dataset_ids: Vec<String>,
+    /// Generation lines that could not be read (`FILE:LINE: …`).
+    pub unreadable_lines: u64,
+    pub unreadable_listed: Vec<String>,
+    /// The judge stage's state ("not configured" until a judge is given).
+    pub judge: String,
+    /// How the inputs were read, so that `kgrade judge` can read them again.
+    #[serde(default)]
+    pub inputs: RunInputs,
+}
+
+/// The reading options of a run (column map, choice set, generations shape).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct RunInputs {
+    pub id_col: Option<String>,
+    pub question_col: Option<String>,
+    pub answer_col: Option<String>,
+    pub choices: Option<String>,
+    pub generations_format: Option<String>,
+}
+
+/// Write `run.json` into `dir`.
+pub fn write_run(dir: &Path, join: &JoinReport) -> io::Result<()> {
+    let f = std::fs::File::create(dir.join("run.json"))?;
+    serde_json::to_writer_pretty(io::BufWriter::new(f), join).map_err(io::Error::other)
+}
+
+/// Read `run.json` if a grading run left one in `dir`.
+pub fn read_run(dir: &Path) -> Option<JoinReport> {
+    let text = std::fs::read_to_string(dir.join("run.json")).ok()?;
+    serde_json::from_str(&text).ok()
+}

@@ -1,0 +1,100 @@
+//! The verdict: the final decision on one answer, as written to `verdicts.jsonl` and read by
+//! every report. Which stage decided it is a [`Source`]; a judge's part is a [`JudgeInfo`].
+//! Data only: no stage logic lives here.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Who decided a verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// A verifier rule (named in `rule`).
+    Verifier,
+    /// A judge model's verdict.
+    Judge,
+    /// A judge verdict read back from the cache.
+    Cache,
+    /// Nobody: the verifier abstained and no judge decided.
+    Unresolved,
+}
+
+impl Source {
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Verifier => "verifier",
+            Source::Judge => "judge",
+            Source::Cache => "cache",
+            Source::Unresolved => "unresolved",
+        }
+    }
+}
+
+/// One line of `verdicts.jsonl`: the final decision on one answer.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Verdict {
+    pub id: String,
+    /// 0-based sample number of this answer among the item's answers.
+    pub sample: u32,
+    /// The verifier's outcome: `answer`, `ambiguous`, `no_answer`, `invalid`.
+    pub status: String,
+    /// The verifier rule (or no-answer reason) behind `status`.
+    pub rule: String,
+    /// Byte range of the deciding text in the response.
+    pub span: Option<[usize; 2]>,
+    /// The chosen label in the item's notation, or null when unresolved.
+    pub chosen: Option<String>,
+    pub gold: String,
+    pub correct: bool,
+    pub source: Source,
+    /// The item's choice set (`circled:4`, `ox`, …).
+    pub choices: String,
+    /// Grouping fields copied from the dataset row.
+    pub fields: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Vec<String>>,
+    /// For abstentions: the end of the answer, for a human to look at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tail: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// 1-based line of the answer in the generations file.
+    #[serde(default)]
+    pub line: u64,
+    /// What the judge said, when the answer was escalated or audited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<JudgeInfo>,
+}
+
+/// The judge's part in a verdict.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct JudgeInfo {
+    /// The judge spec (`ollama:MODEL`, `openai:URL#MODEL`); never a key.
+    pub judge: String,
+    /// `RUBRIC@VERSION`.
+    pub rubric: String,
+    /// The option the judge read, or null (no single final choice, or a failure).
+    pub choice: Option<String>,
+    pub reason: Option<String>,
+    /// Why the judge could not decide (after every retry), if it could not.
+    pub error: Option<String>,
+    /// Read from the cache rather than asked.
+    pub cached: bool,
+    /// Judged as part of the audit sample of verifier-decided answers.
+    pub audit: bool,
+}
+
+/// The note on answers no stage decided.
+pub const NOT_JUDGED: &str = "not judged (no judge configured)";
+
+const TAIL_CHARS: usize = 160;
+
+/// The last 160 characters of an answer, kept on undecided verdicts for a person to read.
+pub fn tail(s: &str) -> String {
+    let start = s
+        .char_indices()
+        .rev()
+        .nth(TAIL_CHARS - 1)
+        .map_or(0, |(i, _)| i);
+    s[start..].to_string()
+}
