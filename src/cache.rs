@@ -7,8 +7,22 @@
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// The default cache location, relative to the working directory.
-pub const DEFAULT_CACHE: &str = ".kgrade/cache";
+/// The cache directory when none is given: `$KGRADE_CACHE`, else `$XDG_CACHE_HOME/kgrade`,
+/// else `~/.cache/kgrade`, so that runs from any directory share their verdicts. (Relative
+/// to the working directory, `.kgrade/cache`, only when no home directory is known.)
+pub fn default_path() -> PathBuf {
+    let env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(p) = env("KGRADE_CACHE") {
+        return PathBuf::from(p);
+    }
+    if let Some(p) = env("XDG_CACHE_HOME") {
+        return PathBuf::from(p).join("kgrade");
+    }
+    if let Some(home) = env("HOME") {
+        return PathBuf::from(home).join(".cache").join("kgrade");
+    }
+    PathBuf::from(".kgrade/cache")
+}
 
 /// What is kept for one judgement.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -50,7 +64,8 @@ pub struct Cache {
 }
 
 impl Cache {
-    /// Open (or create) the cache at `path`.
+    /// Open (or create) the cache at `path`. Fails at once, with a plain message, when
+    /// another kgrade process holds it.
     pub fn open(path: &Path) -> Result<Cache, CacheError> {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| CacheError {
@@ -58,14 +73,40 @@ impl Cache {
                 message: e.to_string(),
             })?;
         }
-        let db = sled::open(path).map_err(|e| CacheError {
-            path: path.to_path_buf(),
-            message: e.to_string(),
+        let db = sled::open(path).map_err(|e| {
+            let text = e.to_string();
+            let message = if text.contains("could not acquire lock") || text.contains("WouldBlock")
+            {
+                "another kgrade process is using this cache; wait for it to finish, or give this run its own --cache DIR".to_string()
+            } else {
+                text
+            };
+            CacheError {
+                path: path.to_path_buf(),
+                message,
+            }
         })?;
         Ok(Cache {
             db,
             path: path.to_path_buf(),
         })
+    }
+
+    /// Open a cache that must already exist (to inspect or clear it): a mistyped path is an
+    /// error, never a new empty cache.
+    pub fn open_existing(path: &Path) -> Result<Cache, CacheError> {
+        if !path.join("db").exists() && !path.join("conf").exists() {
+            return Err(CacheError {
+                path: path.to_path_buf(),
+                message: "no kgrade cache here".to_string(),
+            });
+        }
+        Cache::open(path)
+    }
+
+    /// Where the cache lives.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     fn err(&self, e: impl std::fmt::Display) -> CacheError {

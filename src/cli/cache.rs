@@ -9,9 +9,10 @@ use std::process::ExitCode;
 pub struct CacheArgs {
     #[command(subcommand)]
     action: CacheAction,
-    /// The cache directory.
-    #[arg(long, global = true, default_value = kgrade::cache::DEFAULT_CACHE)]
-    cache: PathBuf,
+    /// The cache directory (default: $KGRADE_CACHE, else $XDG_CACHE_HOME/kgrade, else
+    /// ~/.cache/kgrade).
+    #[arg(long, global = true)]
+    cache: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -26,7 +27,8 @@ enum CacheAction {
 
 /// The top-level entry point for `kgrade cache`.
 pub fn run(args: CacheArgs) -> anyhow::Result<ExitCode> {
-    let cache = kgrade::cache::Cache::open(&args.cache)?;
+    let path = args.cache.unwrap_or_else(kgrade::cache::default_path);
+    let cache = kgrade::cache::Cache::open_existing(&path)?;
     match args.action {
         CacheAction::Stats => {
             let stats = cache.stats()?;
@@ -41,7 +43,7 @@ pub fn run(args: CacheArgs) -> anyhow::Result<ExitCode> {
         }
         CacheAction::Clear => {
             let n = cache.clear()?;
-            println!("cleared {n} entries from {}", args.cache.display());
+            println!("cleared {n} entries from {}", path.display());
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -79,6 +79,9 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
     progress.finish();
     let outcome = result?;
     print!("{}", outcome.built.summary);
+    for w in &outcome.warnings {
+        eprintln!("kgrade: warning: {w}");
+    }
     println!(
         "wrote {}/verdicts.jsonl, report.json, report.md",
         args.out.display()

@@ -1,5 +1,6 @@
 //! The judge options shared by `grade` and `judge`, and `kgrade judge DIR`.
 
+use super::limits::{self, fraction};
 use super::progress::Progress;
 use anyhow::Context;
 use clap::Args;
@@ -19,12 +20,12 @@ pub struct JudgeArgs {
     /// Environment variable holding the bearer key for openai: judges.
     #[arg(long, default_value = "OPENAI_API_KEY")]
     api_key_env: String,
-    /// Rubric id (a file RUBRICS_DIR/ID.md).
+    /// Rubric id: a built-in rubric (mc_final_answer), or a file RUBRICS_DIR/ID.md.
     #[arg(long, default_value = "mc_final_answer")]
     rubric: String,
-    /// Directory of rubric files.
-    #[arg(long, default_value = "rubrics")]
-    rubrics_dir: PathBuf,
+    /// Directory of your own rubric files (default: the rubrics built into kgrade).
+    #[arg(long)]
+    rubrics_dir: Option<PathBuf>,
     /// Verifier outcomes sent to the judge (comma-separated: ambiguous, no_answer, empty, invalid).
     #[arg(
         long,
@@ -33,36 +34,37 @@ pub struct JudgeArgs {
     )]
     escalate: Vec<Escalate>,
     /// Fraction of verifier-decided answers also sent to the judge, for agreement figures.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = fraction)]
     audit_rate: f64,
     /// Seed of the audit sample (the same seed picks the same answers).
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Requests per second.
-    #[arg(long, default_value_t = 5.0)]
+    /// Requests per second (0.001 to 100000).
+    #[arg(long, default_value_t = 5.0, value_parser = limits::rate)]
     rps: f64,
     /// Requests allowed above --rps in a burst (1 keeps a strict provider limit).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = limits::count::<1, 100_000>)]
     burst: u32,
     /// Optional limit on tokens per minute (estimated from prompt length).
-    #[arg(long)]
+    #[arg(long, value_parser = limits::count::<1, 1_000_000_000>)]
     tpm: Option<u32>,
-    /// Judge calls in flight at once.
-    #[arg(long, default_value_t = 4)]
+    /// Judge calls in flight at once (1 to 1024).
+    #[arg(long, default_value_t = 4, value_parser = limits::concurrency)]
     max_concurrency: usize,
-    /// Seconds before one request times out.
-    #[arg(long, default_value_t = 120.0)]
+    /// Seconds before one request times out (up to a day).
+    #[arg(long, default_value_t = 120.0, value_parser = limits::seconds)]
     timeout: f64,
-    /// Retries after a 429, 5xx, timeout, dropped connection or malformed reply.
-    #[arg(long, default_value_t = 5)]
+    /// Retries after a 429, 5xx, timeout, dropped connection or malformed reply (0 to 100).
+    #[arg(long, default_value_t = 5, value_parser = limits::count::<0, 100>)]
     max_retries: u32,
     /// The first retry's wait in milliseconds when the server gives no Retry-After
     /// (doubles each time, with jitter, capped at 60 s).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = limits::millis)]
     backoff_ms: u64,
-    /// The verdict cache directory.
-    #[arg(long, default_value = kgrade::cache::DEFAULT_CACHE)]
-    cache: PathBuf,
+    /// The verdict cache directory (default: $KGRADE_CACHE, else $XDG_CACHE_HOME/kgrade,
+    /// else ~/.cache/kgrade).
+    #[arg(long)]
+    cache: Option<PathBuf>,
     /// Exit 0 even when answers remain unresolved after the judge.
     #[arg(long)]
     pub allow_unresolved: bool,
@@ -84,15 +86,9 @@ impl JudgeArgs {
                 .filter(|k| !k.is_empty()),
             Backend::Ollama { .. } => None,
         };
-        let rubric = Rubric::load(&self.rubrics_dir, &self.rubric)?;
+        let rubric = Rubric::resolve(self.rubrics_dir.as_deref(), &self.rubric)?;
         if rubric.kind != RubricKind::Choice {
             anyhow::bail!("--rubric {}: grading multiple-choice answers needs a choice rubric such as mc_final_answer", rubric.id);
-        }
-        if !(0.0..=1.0).contains(&self.audit_rate) {
-            anyhow::bail!("--audit-rate must be between 0 and 1");
-        }
-        if !(self.timeout > 0.0 && self.timeout.is_finite()) {
-            anyhow::bail!("--timeout must be a positive number of seconds");
         }
         Ok(Some(JudgeStage {
             config: kgrade::judge::run::JudgeConfig {
@@ -107,7 +103,10 @@ impl JudgeArgs {
                 backoff_base: std::time::Duration::from_millis(self.backoff_ms),
             },
             rubric,
-            cache_path: self.cache.clone(),
+            cache_path: self
+                .cache
+                .clone()
+                .unwrap_or_else(kgrade::cache::default_path),
             policy: Policy {
                 escalate: self.escalate.clone(),
                 audit_rate: self.audit_rate,
@@ -143,9 +142,8 @@ pub fn unresolved_exit(summary: &JudgeSummary, allow: bool) -> ExitCode {
 /// The top-level entry point for `kgrade judge DIR`.
 pub fn run(args: JudgeCommandArgs) -> anyhow::Result<ExitCode> {
     let stage = args.judge.stage()?.context("kgrade judge needs --judge")?;
-    let by = kgrade::stages::grade::grouping(args.by);
     let mut progress = Progress::new(0);
-    let result = kgrade::stages::rejudge::judge_dir(&args.dir, &stage, &by, &mut progress);
+    let result = kgrade::stages::rejudge::judge_dir(&args.dir, &stage, args.by, &mut progress);
     progress.finish();
     let done = result?;
     print!("{}", done.built.summary);

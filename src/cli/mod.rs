@@ -5,6 +5,7 @@ mod cache;
 mod extract;
 mod grade;
 mod judge;
+mod limits;
 mod progress;
 mod report;
 
@@ -71,7 +72,7 @@ pub fn is_bad_data(err: &anyhow::Error) -> bool {
             )
             || matches!(
                 e.downcast_ref::<GradeError>(),
-                Some(GradeError::Dataset(_) | GradeError::Strict(_))
+                Some(GradeError::Dataset(_) | GradeError::Strict(_) | GradeError::NothingGraded(_))
                     | Some(GradeError::Report(ReportError::BadLine { .. }))
             )
     })

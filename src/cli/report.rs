@@ -27,8 +27,14 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
     let out = args.out.unwrap_or_else(|| dir.clone());
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let join = kgrade::types::read_run(&dir);
-    let by = kgrade::stages::grade::grouping(args.by);
-    let built = kgrade::report::build(&args.verdicts, &out, &by, join.as_ref())?;
+    let default = kgrade::stages::grade::grouping(None);
+    let built = kgrade::report::build(
+        &args.verdicts,
+        &out,
+        args.by.as_deref(),
+        &default,
+        join.as_ref(),
+    )?;
     print!("{}", built.summary);
     println!("wrote {}/report.json, report.md", out.display());
     Ok(ExitCode::SUCCESS)

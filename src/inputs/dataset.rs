@@ -42,6 +42,21 @@ pub struct Dataset {
     pub duplicate_ids: Vec<String>,
 }
 
+impl Dataset {
+    /// The columns reports can group by: every item field seen, in first-seen order.
+    pub fn grouping_columns(&self) -> Vec<String> {
+        let mut seen: Vec<String> = Vec::new();
+        for item in &self.items {
+            for (k, _) in &item.fields {
+                if !seen.contains(k) {
+                    seen.push(k.clone());
+                }
+            }
+        }
+        seen
+    }
+}
+
 /// A dataset problem, located.
 #[derive(Debug, thiserror::Error)]
 pub struct DatasetError {
@@ -154,9 +169,15 @@ pub fn read_dataset(path: &Path, columns: &ColumnMap) -> Result<Dataset, Dataset
         }
         return Ok(dataset);
     }
+    // Datasets are held in memory as items anyway; reading the bytes whole lets errors name
+    // the physical line a text editor shows (the csv crate's own line count is off on CRLF).
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::BufReader::new(file), &mut bytes)
+        .map_err(|e| file_err(format!("cannot read: {e}")))?;
+    let mut lines = LineCounter::new(&bytes);
     let mut reader = csv::ReaderBuilder::new()
         .flexible(false)
-        .from_reader(std::io::BufReader::new(file));
+        .from_reader(bytes.as_slice());
     let headers = reader
         .byte_headers()
         .map_err(|e| file_err(format!("cannot read the header: {e}")))?
@@ -177,7 +198,7 @@ pub fn read_dataset(path: &Path, columns: &ColumnMap) -> Result<Dataset, Dataset
     let mut row = 0usize;
     loop {
         let more = reader.read_byte_record(&mut record).map_err(|e| {
-            let line = e.position().map(|p| p.line());
+            let line = e.position().map(|p| lines.line_at(p.byte()));
             DatasetError {
                 path: path.to_path_buf(),
                 line,
@@ -195,7 +216,9 @@ pub fn read_dataset(path: &Path, columns: &ColumnMap) -> Result<Dataset, Dataset
         }
         let src = RowSource {
             path,
-            line: record.position().map_or(row as u64 + 2, |p| p.line()),
+            line: record
+                .position()
+                .map_or(row as u64 + 2, |p| lines.line_at(p.byte())),
         };
         let mut fields = Vec::with_capacity(names.len());
         for (name, value) in names.iter().zip(record.iter()) {
@@ -212,6 +235,39 @@ pub fn read_dataset(path: &Path, columns: &ColumnMap) -> Result<Dataset, Dataset
         row += 1;
     }
     Ok(dataset)
+}
+
+/// The 1-based physical line of a byte offset, counted incrementally (offsets only grow).
+struct LineCounter<'a> {
+    bytes: &'a [u8],
+    offset: usize,
+    line: u64,
+}
+
+impl<'a> LineCounter<'a> {
+    fn new(bytes: &'a [u8]) -> LineCounter<'a> {
+        LineCounter {
+            bytes,
+            offset: 0,
+            line: 1,
+        }
+    }
+
+    fn line_at(&mut self, byte: u64) -> u64 {
+        let mut to = (byte as usize).min(self.bytes.len());
+        // On CRLF input the csv reader places a record's start at the `\n` that ends the
+        // line before it; the record itself starts after any line ends.
+        while to < self.bytes.len() && matches!(self.bytes[to], b'\r' | b'\n') {
+            to += 1;
+        }
+        if to < self.offset {
+            self.offset = 0;
+            self.line = 1;
+        }
+        self.line += memchr::memchr_iter(b'\n', &self.bytes[self.offset..to]).count() as u64;
+        self.offset = to;
+        self.line
+    }
 }
 
 fn detect_format(names: &[&str], columns: &ColumnMap) -> DatasetFormat {
@@ -359,6 +415,34 @@ mod tests {
             .fields
             .contains(&("sub_domain".into(), UNCLASSIFIED.into())));
         assert_eq!(ds.items[1].choices.notation(), Notation::Ox);
+    }
+
+    #[test]
+    fn errors_name_the_physical_line_on_crlf_and_multiline_fields() {
+        for (body, line) in [
+            (
+                "question,answer,domain\r\n\"① a ② b\",1,x\r\n\"① a ② b\",7,x\r\n",
+                3,
+            ),
+            (
+                "question,answer,domain\n\"① a ② b\",1,x\n\"① a ② b\",7,x\n",
+                3,
+            ),
+            (
+                "question,answer,domain\r\n\"① a\r\n② b\",1,x\r\n\"① a ② b\",7,x\r\n",
+                4,
+            ),
+            ("question,answer,domain\r\n\"① a ② b\",7,x\r\n", 2),
+        ] {
+            let (_d, path) = write("d.csv", body.as_bytes());
+            let e = read_dataset(&path, &ColumnMap::default())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains(&format!("d.csv:{line}: field `answer`")),
+                "{body:?}: {e}"
+            );
+        }
     }
 
     #[test]

@@ -7,6 +7,18 @@ use crate::verify::ChoiceSet;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
+/// The rubrics compiled into the binary: `rubrics/` stays their source.
+const BUILTIN: [(&str, &str); 2] = [
+    (
+        "mc_final_answer",
+        include_str!("../../rubrics/mc_final_answer.md"),
+    ),
+    (
+        "freeform_score",
+        include_str!("../../rubrics/freeform_score.md"),
+    ),
+];
+
 /// What a rubric's reply holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -104,6 +116,31 @@ impl Rubric {
             });
         }
         Ok(rubric)
+    }
+
+    /// A rubric shipped inside the binary (the files of `rubrics/` at build time), so that
+    /// judging works from any directory and after `cargo install`.
+    pub fn builtin(id: &str) -> Option<Rubric> {
+        let (_, text) = BUILTIN.iter().find(|(name, _)| *name == id)?;
+        Rubric::parse(Path::new(&format!("<built-in>/{id}.md")), text).ok()
+    }
+
+    /// `DIR/ID.md` when a rubrics directory is given, else the built-in rubric `ID`.
+    pub fn resolve(dir: Option<&Path>, id: &str) -> Result<Rubric, RubricError> {
+        if let Some(dir) = dir {
+            return Rubric::load(dir, id);
+        }
+        Rubric::builtin(id).ok_or_else(|| RubricError {
+            path: PathBuf::from(format!("<built-in>/{id}.md")),
+            message: format!(
+                "no built-in rubric `{id}` (built in: {}); give --rubrics-dir for your own",
+                BUILTIN
+                    .iter()
+                    .map(|(name, _)| *name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        })
     }
 
     /// The messages asking which option `answer` chose, for a question with `choices`.
@@ -213,6 +250,19 @@ mod tests {
         assert_eq!(s.kind, RubricKind::Score);
         let m = s.render_score("q", "ref", "ans").unwrap();
         assert!(m[1].content.contains("ref"));
+    }
+
+    #[test]
+    fn built_in_rubrics_equal_the_shipped_files_and_need_no_directory() {
+        for id in ["mc_final_answer", "freeform_score"] {
+            let built = Rubric::resolve(None, id).unwrap();
+            assert_eq!(built.source, rubric(id).source, "{id}");
+        }
+        let e = Rubric::resolve(None, "nope").unwrap_err().to_string();
+        assert!(
+            e.contains("built in: mc_final_answer, freeform_score"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -30,7 +30,11 @@ pub(super) fn markdown(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
     let o = &m.overall;
     let _ = writeln!(s, "# kgrade report\n");
     let [c, a, ci] = acc_cells(o);
-    let _ = writeln!(s, "**Accuracy: {a}** ({c} answers; 95% Wilson interval {ci}). Undecided answers count as wrong.\n");
+    let _ = writeln!(
+        s,
+        "**Accuracy: {a}** ({c} answers over {} items; 95% Wilson interval {ci}). Undecided answers count as wrong.\n",
+        m.samples.items
+    );
     let _ = writeln!(s, "| metric | value |\n|---|---|");
     let _ = writeln!(s, "| balanced accuracy | {} |", pct(m.balanced_accuracy));
     let _ = writeln!(s, "| macro-F1 | {:.3} |", m.macro_f1);
@@ -47,11 +51,22 @@ pub(super) fn markdown(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
             pct(m.samples.majority_vote_accuracy)
         );
     }
-    let _ = writeln!(
-        s,
-        "| items | {} (up to {} answers each) |",
-        m.samples.items, m.samples.max_samples_per_item
-    );
+    match join {
+        Some(j) => {
+            let _ = writeln!(
+                s,
+                "| items | {} in the dataset, {} with answers (up to {} answers each) |",
+                j.items, m.samples.items, m.samples.max_samples_per_item
+            );
+        }
+        None => {
+            let _ = writeln!(
+                s,
+                "| items | {} with answers (up to {} answers each) |",
+                m.samples.items, m.samples.max_samples_per_item
+            );
+        }
+    }
     let _ = writeln!(s, "\n## Who decided\n\n| stage | answers |\n|---|---|");
     for (stage, n) in &m.stages {
         let _ = writeln!(s, "| {stage} | {n} |");
@@ -71,7 +86,7 @@ pub(super) fn markdown(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
         let _ = writeln!(
             s,
             "\n## Verifier–judge agreement (audit sample)\n\n{} of {} agree ({}); Cohen's kappa {:.3}.\n",
-            a.agree, a.n, pct(a.percent), a.kappa
+            a.agree, a.n, pct(a.percent.unwrap_or(0.0)), a.kappa.unwrap_or(0.0)
         );
         let mut judge_labels: Vec<&String> = a.confusion.values().flat_map(|r| r.keys()).collect();
         judge_labels.sort();

@@ -50,7 +50,18 @@ pub fn wilson(correct: u64, n: u64) -> (f64, f64) {
     let denom = 1.0 + z2 / n;
     let center = (p + z2 / (2.0 * n)) / denom;
     let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
-    ((center - half).max(0.0), (center + half).min(1.0))
+    // At the ends the bounds are exactly 0 and 1 (floating point would give 5.55e-17).
+    let low = if correct == 0 {
+        0.0
+    } else {
+        (center - half).clamp(0.0, 1.0)
+    };
+    let high = if correct as f64 == n {
+        1.0
+    } else {
+        (center + half).clamp(0.0, 1.0)
+    };
+    (low, high)
 }
 
 /// Accuracy per value of one grouping column, and the macro average over values.
@@ -106,9 +117,12 @@ pub struct Agreement {
     /// Audited answers the judge decided (failures are left out).
     pub n: u64,
     pub agree: u64,
-    pub percent: f64,
-    /// Cohen's kappa over labels (∅ = the judge found no single choice).
-    pub kappa: f64,
+    /// `agree / n`; null when nothing was audited.
+    pub percent: Option<f64>,
+    /// Cohen's kappa over labels (∅ = the judge found no single choice); null when nothing
+    /// was audited. When chance agreement is 1 (both raters used one and the same label
+    /// throughout) kappa is undefined; it is reported as 1 if they agree on every answer.
+    pub kappa: Option<f64>,
     /// verifier label → judge label → count.
     pub confusion: BTreeMap<String, BTreeMap<String, u64>>,
     /// Every disagreement, for a human to look at.
@@ -143,7 +157,8 @@ pub struct Accumulator {
     statuses: BTreeMap<String, u64>,
     rules: BTreeMap<String, u64>,
     confusion: HashMap<(String, String), u64>,
-    items: HashMap<String, ItemTally>,
+    /// Per-item tallies, ordered so that every sum over items is byte-reproducible.
+    items: BTreeMap<String, ItemTally>,
     audit: u64,
     judge_failures: u64,
     agreement: Agreement,
@@ -169,7 +184,7 @@ impl Accumulator {
             statuses: BTreeMap::new(),
             rules: BTreeMap::new(),
             confusion: HashMap::new(),
-            items: HashMap::new(),
+            items: BTreeMap::new(),
             audit: 0,
             judge_failures: 0,
             agreement: Agreement::default(),
@@ -338,8 +353,8 @@ fn finish_agreement(mut a: Agreement) -> Agreement {
         .iter()
         .map(|(l, r)| r / n * cols.get(l).copied().unwrap_or(0.0) / n)
         .sum();
-    a.percent = po;
-    a.kappa = if (1.0 - pe).abs() < 1e-12 {
+    a.percent = Some(po);
+    a.kappa = Some(if (1.0 - pe).abs() < 1e-12 {
         if po >= 1.0 {
             1.0
         } else {
@@ -347,7 +362,7 @@ fn finish_agreement(mut a: Agreement) -> Agreement {
         }
     } else {
         (po - pe) / (1.0 - pe)
-    };
+    });
     a
 }
 
@@ -452,6 +467,10 @@ mod tests {
         assert_eq!(wilson(0, 0), (0.0, 0.0));
         let (lo, hi) = wilson(0, 5);
         assert!(lo == 0.0 && hi > 0.4);
+        // The ends are exact, not 5.55e-17 or 0.9999999999999999.
+        assert_eq!(wilson(0, 3).0, 0.0);
+        assert_eq!(wilson(3, 3).1, 1.0);
+        assert_eq!(wilson(7, 7).1, 1.0);
     }
 
     #[test]
@@ -501,12 +520,12 @@ mod tests {
         }
         let a = acc.finish().agreement;
         assert_eq!((a.n, a.agree), (5, 3));
-        assert!((a.percent - 0.6).abs() < 1e-9);
+        assert!((a.percent.unwrap() - 0.6).abs() < 1e-9);
         // Rows ① 3, ② 2; columns ① 3, ② 1, ∅ 1: pe = (3*3 + 2*1) / 25 = 0.44.
         assert!(
-            (a.kappa - (0.6 - 0.44) / (1.0 - 0.44)).abs() < 1e-9,
+            (a.kappa.unwrap() - (0.6 - 0.44) / (1.0 - 0.44)).abs() < 1e-9,
             "{}",
-            a.kappa
+            a.kappa.unwrap()
         );
         assert_eq!(a.disagreements.len(), 2);
         assert_eq!(a.confusion["②"]["①"], 1);

@@ -30,6 +30,12 @@ pub enum ReportError {
     },
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: io::Error },
+    /// `--by` names columns no verdict has.
+    #[error("--by: no verdict has the column {} (columns present: {})", .unknown.join(", "), .available.join(", "))]
+    UnknownColumns {
+        unknown: Vec<String>,
+        available: Vec<String>,
+    },
 }
 
 fn io_err(path: &Path) -> impl Fn(io::Error) -> ReportError + '_ {
@@ -171,6 +177,11 @@ impl ReportBuilder {
             .into_inner()
             .map_err(|e| io_err(&out_dir)(e.into_error()))?;
         let metrics = acc.finish();
+        // Only the columns that exist are named as groupings.
+        let by: Vec<String> = by
+            .into_iter()
+            .filter(|c| metrics.groups.contains_key(c))
+            .collect();
         let judge = join.map_or("not configured", |j| j.judge.as_str());
         let head = Head {
             schema: REPORT_SCHEMA,
@@ -245,15 +256,38 @@ impl ReportBuilder {
     }
 }
 
-/// Build `report.json` and `report.md` in `out_dir` from the verdicts file `verdicts`,
-/// grouping by `by` (`kgrade report`).
+/// Build `report.json` and `report.md` in `out_dir` from the verdicts file `verdicts`
+/// (`kgrade report`), grouping by `by`, every one of which must be a column of the verdicts;
+/// by default, by `default` columns wherever the verdicts have them.
 pub fn build(
     verdicts: &Path,
     out_dir: &Path,
-    by: &[String],
+    by: Option<&[String]>,
+    default: &[String],
     join: Option<&JoinReport>,
 ) -> Result<Built, ReportError> {
-    let mut builder = ReportBuilder::new(out_dir, by)?;
-    for_each_verdict(verdicts, |_, v| builder.add(&v))?;
+    let mut builder = ReportBuilder::new(out_dir, by.unwrap_or(default))?;
+    let mut columns: Vec<String> = Vec::new();
+    for_each_verdict(verdicts, |_, v| {
+        for k in v.fields.keys() {
+            if !columns.contains(k) {
+                columns.push(k.clone());
+            }
+        }
+        builder.add(&v)
+    })?;
+    if let Some(by) = by {
+        let unknown: Vec<String> = by
+            .iter()
+            .filter(|c| !columns.contains(c))
+            .cloned()
+            .collect();
+        if !unknown.is_empty() {
+            return Err(ReportError::UnknownColumns {
+                unknown,
+                available: columns,
+            });
+        }
+    }
     builder.finish(&verdicts.display().to_string(), join)
 }

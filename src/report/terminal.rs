@@ -10,7 +10,11 @@ pub(super) fn terminal(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
     use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
     let mut out = String::new();
     let [c, a, ci] = acc_cells(&m.overall);
-    let _ = writeln!(out, "accuracy {a} ({c}), 95% CI {ci}");
+    let _ = writeln!(
+        out,
+        "accuracy {a} ({c} answers over {} items; undecided answers count as wrong), 95% CI {ci}",
+        m.samples.items
+    );
     let stages: Vec<String> = m.stages.iter().map(|(k, v)| format!("{k} {v}")).collect();
     let _ = writeln!(out, "decided by: {}", stages.join(", "));
     if let Some(j) = join {
@@ -21,8 +25,8 @@ pub(super) fn terminal(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
             out,
             "verifier-judge agreement on {} audited answers: {}, Cohen's kappa {:.3}",
             m.agreement.n,
-            pct(m.agreement.percent),
-            m.agreement.kappa
+            pct(m.agreement.percent.unwrap_or(0.0)),
+            m.agreement.kappa.unwrap_or(0.0)
         );
     }
     let mut table = Table::new();

@@ -116,6 +116,7 @@ pub struct Escalator {
     judge: Arc<Judge>,
     judge_name: String,
     rubric_name: String,
+    cache_path: PathBuf,
     summary: JudgeSummary,
 }
 
@@ -150,6 +151,7 @@ impl Escalator {
             judge: Arc::new(judge),
             judge_name: stage.config.spec.to_string(),
             rubric_name: format!("{}@{}", stage.rubric.id, stage.rubric.version),
+            cache_path: stage.cache_path.clone(),
             summary: JudgeSummary::default(),
         })
     }
@@ -212,13 +214,14 @@ impl Escalator {
         s.retries = counters.retries.load(Relaxed);
         s.judged = counters.done.load(Relaxed) - s.failures;
         let line = format!(
-            "{} with {}: {} escalated, {} audited, {} judged ({} from cache), {} failed",
+            "{} with {}: {} escalated, {} audited, {} judged ({} from the cache at {}), {} failed",
             self.judge_name,
             self.rubric_name,
             s.escalated,
             s.audited,
             s.judged,
             s.cache_hits,
+            self.cache_path.display(),
             s.failures
         );
         (self.summary, line)

@@ -35,11 +35,88 @@ pub struct GradeOutcome {
     pub join: JoinReport,
     pub built: Built,
     pub judged: Option<JudgeSummary>,
+    /// Join trouble worth a person's attention even without `--strict` (many unknown ids,
+    /// items without generations, repeated dataset ids).
+    pub warnings: Vec<String>,
 }
 
 /// The columns to group by: the given ones, or every default grouping column.
 pub fn grouping(by: Option<Vec<String>>) -> Vec<String> {
     by.unwrap_or_else(|| DEFAULT_GROUPS.iter().map(|s| s.to_string()).collect())
+}
+
+/// The columns to group by for a dataset with `available` columns: every `--by` column must
+/// exist; by default, every default grouping column the dataset has.
+pub fn grouping_for(
+    by: Option<Vec<String>>,
+    available: &[String],
+) -> Result<Vec<String>, GradeError> {
+    match by {
+        Some(by) => {
+            let unknown: Vec<String> = by
+                .iter()
+                .filter(|c| !available.contains(c))
+                .cloned()
+                .collect();
+            if unknown.is_empty() {
+                Ok(by)
+            } else {
+                Err(GradeError::UnknownColumns {
+                    unknown,
+                    available: available.to_vec(),
+                })
+            }
+        }
+        None => Ok(DEFAULT_GROUPS
+            .iter()
+            .filter(|c| available.iter().any(|a| a == *c))
+            .map(|c| c.to_string())
+            .collect()),
+    }
+}
+
+/// A path as `run.json` records it: absolute, so `kgrade judge DIR` works from anywhere.
+fn absolute(path: &Path) -> String {
+    std::path::absolute(path)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .display()
+        .to_string()
+}
+
+/// The first few of `ids`, for messages.
+fn first_ids(ids: &[String]) -> String {
+    let shown: Vec<String> = ids.iter().take(5).map(|i| format!("`{i}`")).collect();
+    let more = if ids.len() > 5 { ", …" } else { "" };
+    format!("{}{more}", shown.join(", "))
+}
+
+/// What the terminal should say about the join even without `--strict`.
+fn join_warnings(join: &JoinReport) -> Vec<String> {
+    let mut out = Vec::new();
+    let total = join.answers + join.unknown_ids;
+    if join.unknown_ids > 0 && join.unknown_ids * 10 > total {
+        out.push(format!(
+            "{} of {total} generations name ids the dataset does not have (first: {})",
+            join.unknown_ids,
+            first_ids(&join.unknown_ids_listed)
+        ));
+    }
+    if !join.items_without_generations.is_empty() {
+        out.push(format!(
+            "{} of {} items have no generation (first: {})",
+            join.items_without_generations.len(),
+            join.items,
+            first_ids(&join.items_without_generations)
+        ));
+    }
+    if !join.duplicate_dataset_ids.is_empty() {
+        out.push(format!(
+            "{} dataset ids repeat; the first row of each was used (first: {})",
+            join.duplicate_dataset_ids.len(),
+            first_ids(&join.duplicate_dataset_ids)
+        ));
+    }
+    out
 }
 
 /// The verifier's verdict on one answer to `item`.
@@ -83,7 +160,14 @@ pub fn run_grade(
     opts: GradeOptions,
     observer: &mut dyn Observer,
 ) -> Result<GradeOutcome, GradeError> {
+    if opts.generations.is_dir() {
+        return Err(GradeError::Io {
+            path: opts.generations.to_path_buf(),
+            source: io::Error::other("is a directory; give a generations JSONL file"),
+        });
+    }
     let dataset = read_dataset(opts.dataset, &opts.columns)?;
+    let by = grouping_for(opts.by, &dataset.grouping_columns())?;
     std::fs::create_dir_all(opts.out_dir).map_err(io_at(opts.out_dir))?;
     let file = std::fs::File::open(opts.generations).map_err(io_at(opts.generations))?;
     let name = opts.generations.display().to_string();
@@ -92,11 +176,12 @@ pub fn run_grade(
         &name,
         opts.generations_format,
     );
+    // The judge (and its cache lock) first: a cache another process holds fails the run
+    // before any work is done.
     let escalator = opts.judge.map(Escalator::start).transpose()?;
     if let Some(e) = &escalator {
         observer.judging(e.counters());
     }
-    let by = grouping(opts.by);
     let report = ReportBuilder::new(opts.out_dir, &by)?;
     let verdicts_path = opts.out_dir.join("verdicts.jsonl");
     let mut stream = VerdictStream::new(&verdicts_path, report, escalator)?;
@@ -107,8 +192,11 @@ pub fn run_grade(
         let v = verdict_of(item, sample, &g.response, g.line);
         stream.push(v, item, g.response)?;
     }
+    let io_error = joiner.take_io_error();
     let mut join = joiner.finish(observer);
     let finished = stream.finish()?;
+    join.dataset = absolute(opts.dataset);
+    join.generations = absolute(opts.generations);
     join.inputs = crate::inputs::run_inputs(&opts.columns, opts.generations_format);
     let judged = finished.judged.map(|(summary, line)| {
         join.judge = line;
@@ -118,14 +206,56 @@ pub fn run_grade(
     let built = finished
         .report
         .finish(&verdicts_path.display().to_string(), Some(&join))?;
+    // The reports are written before any of these errors: nothing already graded is lost.
+    if let Some(source) = io_error {
+        return Err(GradeError::Io {
+            path: opts.generations.to_path_buf(),
+            source,
+        });
+    }
+    if join.answers == 0 {
+        return Err(nothing_graded(&join, &dataset));
+    }
     if opts.strict {
         strict_check(&join)?;
     }
+    let warnings = join_warnings(&join);
     Ok(GradeOutcome {
         join,
         built,
         judged,
+        warnings,
     })
+}
+
+/// A run that graded nothing is an error: say what the generations' ids and the dataset's
+/// ids look like, which is nearly always the cause.
+fn nothing_graded(join: &JoinReport, dataset: &crate::inputs::dataset::Dataset) -> GradeError {
+    let dataset_ids: Vec<String> = dataset.items.iter().take(5).map(|i| i.id.clone()).collect();
+    let message = if dataset.items.is_empty() {
+        format!("the dataset {} has no rows", join.dataset)
+    } else if join.unknown_ids > 0 {
+        format!(
+            "none of the {} generations matched a dataset id: the generations name {}, the dataset's ids are {}{} (give --id-col, or check that the files belong together)",
+            join.unknown_ids,
+            first_ids(&join.unknown_ids_listed),
+            first_ids(&dataset_ids),
+            if dataset.items.first().is_some_and(|i| i.id == "0") {
+                " (row numbers: the dataset has no id column)"
+            } else {
+                ""
+            }
+        )
+    } else if join.unreadable_lines > 0 {
+        format!(
+            "none of the {} generation lines could be read (first: {})",
+            join.unreadable_lines,
+            join.unreadable_listed.first().map_or("", String::as_str)
+        )
+    } else {
+        format!("the generations file {} has no answers", join.generations)
+    };
+    GradeError::NothingGraded(message)
 }
 
 /// With `--strict`, join trouble fails the run (after the reports are written).

@@ -76,6 +76,11 @@ impl<'a, R: BufRead> Joiner<'a, R> {
         }
     }
 
+    /// The I/O error that ended the generations early, if one did.
+    pub fn take_io_error(&mut self) -> Option<std::io::Error> {
+        self.reader.take_io_error()
+    }
+
     /// The join report, with the items that got no generation.
     pub fn finish(mut self, observer: &mut dyn Observer) -> JoinReport {
         observer.bytes_read(self.reader.bytes_read);

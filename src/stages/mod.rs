@@ -32,6 +32,15 @@ pub enum GradeError {
     Cache(#[from] crate::cache::CacheError),
     #[error("judge: {0}")]
     Judge(String),
+    /// The run graded no answer at all (the reports were still written).
+    #[error("nothing was graded: {0}")]
+    NothingGraded(String),
+    /// `--by` names columns the dataset does not have.
+    #[error("--by: no column {} in the dataset (its columns: {})", .unknown.join(", "), .available.join(", "))]
+    UnknownColumns {
+        unknown: Vec<String>,
+        available: Vec<String>,
+    },
 }
 
 /// A run directory without the `run.json` that `grade` writes.

@@ -25,14 +25,28 @@ pub struct Rejudged {
 pub fn judge_dir(
     dir: &Path,
     stage: &JudgeStage,
-    by: &[String],
+    by: Option<Vec<String>>,
     observer: &mut dyn Observer,
 ) -> Result<Rejudged, GradeError> {
     let mut join = read_run(dir).ok_or(GradeError::Join(JoinInfoError {
         dir: dir.to_path_buf(),
     }))?;
+    for (what, path) in [
+        ("dataset", &join.dataset),
+        ("generations", &join.generations),
+    ] {
+        if !Path::new(path).is_file() {
+            return Err(GradeError::Io {
+                path: dir.join("run.json"),
+                source: io::Error::other(format!(
+                    "the run's {what} {path} is no longer there; grade again with `kgrade grade`"
+                )),
+            });
+        }
+    }
     let (columns, format) = crate::inputs::reading_options(&join.inputs);
     let dataset = read_dataset(Path::new(&join.dataset), &columns)?;
+    let by = super::grade::grouping_for(by, &dataset.grouping_columns())?;
     let gen_path = PathBuf::from(&join.generations);
     let file = std::fs::File::open(&gen_path).map_err(io_at(&gen_path))?;
     let reader = GenerationReader::new(
@@ -46,7 +60,7 @@ pub fn judge_dir(
 
     let escalator = Escalator::start(stage)?;
     observer.judging(escalator.counters());
-    let report = ReportBuilder::new(dir, by)?;
+    let report = ReportBuilder::new(dir, &by)?;
     let tmp = dir.join("verdicts.jsonl.tmp");
     let mut stream = VerdictStream::new(&tmp, report, Some(escalator))?;
 

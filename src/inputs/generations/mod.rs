@@ -133,6 +133,7 @@ pub struct GenerationReader<R> {
     buf: Vec<u8>,
     /// Bytes read so far, for progress.
     pub bytes_read: u64,
+    io_error: Option<std::io::Error>,
 }
 
 impl<R: BufRead> GenerationReader<R> {
@@ -145,7 +146,13 @@ impl<R: BufRead> GenerationReader<R> {
             line: 0,
             buf: Vec::with_capacity(1 << 16),
             bytes_read: 0,
+            io_error: None,
         }
+    }
+
+    /// The I/O error that ended the stream early, if one did.
+    pub fn take_io_error(&mut self) -> Option<std::io::Error> {
+        self.io_error.take()
     }
 
     fn err(&self, field: Option<&str>, message: impl Into<String>) -> GenerationError {
@@ -165,8 +172,11 @@ impl<R: BufRead> GenerationReader<R> {
                 Ok(0) => return None,
                 Ok(n) => n,
                 Err(e) => {
-                    self.line += 1;
-                    return Some(Err(self.err(None, format!("cannot read: {e}"))));
+                    // An I/O error (a directory, a vanished file, a bad disk) is not one bad
+                    // line: reading again would fail again, forever. End the stream and
+                    // leave the error for the caller.
+                    self.io_error = Some(e);
+                    return None;
                 }
             };
             self.bytes_read += n as u64;
