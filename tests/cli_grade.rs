@@ -160,7 +160,9 @@ fn lm_eval_and_openai_batch_generations() {
         .collect();
     assert_eq!(v[0]["chosen"], "②");
     assert_eq!(v[0]["correct"], true);
-    assert_eq!(v[1]["rule"], "empty");
+    // A failed request is not an empty answer: it keeps the provider's message.
+    assert_eq!(v[1]["status"], "request_error");
+    assert_eq!(v[1]["note"], "request failed: rate_limit: slow down");
 }
 
 #[test]

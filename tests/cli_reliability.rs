@@ -129,7 +129,7 @@ fn a_directory_or_unreadable_input_ends_at_once_with_one_message() {
         .clone();
     let stderr = String::from_utf8(out).unwrap();
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("is a directory"), "{stderr}");
+    assert!(stderr.contains("a folder with no samples_"), "{stderr}");
     kgrade()
         .arg("extract")
         .arg(tmp.path())

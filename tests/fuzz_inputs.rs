@@ -156,6 +156,7 @@ proptest! {
                     columns: Default::default(),
                     generations: &g,
                     generations_format: None,
+                    id_pattern: None,
                     out_dir: &out,
                     by: None,
                     strict: false,

@@ -13,12 +13,19 @@ use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct GradeArgs {
-    /// Dataset: domain_eval CSV, KMMLU CSV, or any CSV/JSONL with --question-col/--answer-col.
+    /// Dataset: domain_eval CSV, KMMLU CSV, or any CSV/JSONL with --question-col/--answer-col;
+    /// or a folder of them, one subject per file (ids become SUBJECT/ID).
     #[arg(long)]
     dataset: PathBuf,
-    /// Generations JSONL: plain {"id","response"}, lm-eval --log_samples, or OpenAI batch output.
+    /// Generations JSONL: plain {"id","response"}, lm-eval --log_samples, OpenAI batch output
+    /// (chat, Responses API, error files), Ollama /api/chat lines; or an lm-eval
+    /// --output_path folder (every samples_<task>_<date>.jsonl in it).
     #[arg(long)]
     generations: PathBuf,
+    /// A regular expression whose first capture group turns a generation id (an OpenAI
+    /// batch custom_id such as kmmlu-public-safety-17) into a dataset id (17).
+    #[arg(long, value_parser = id_pattern, allow_hyphen_values = true)]
+    id_pattern: Option<regex::Regex>,
     /// Output directory (created if missing).
     #[arg(long)]
     out: PathBuf,
@@ -26,7 +33,7 @@ pub struct GradeArgs {
     /// domain, sub_domain, format, lang, Category present.
     #[arg(long, value_delimiter = ',')]
     by: Option<Vec<String>>,
-    /// Generations shape instead of detecting it: plain, lm-eval, openai-batch.
+    /// Generations shape instead of detecting it: plain, lm-eval, openai-batch, ollama.
     #[arg(long)]
     generations_format: Option<GenerationsFormat>,
     /// Dataset id column (default: `id` if present, else the 0-based row index).
@@ -49,6 +56,15 @@ pub struct GradeArgs {
     judge: JudgeArgs,
 }
 
+/// `--id-pattern`: a regular expression with at least one capture group.
+fn id_pattern(s: &str) -> Result<regex::Regex, String> {
+    let re = regex::Regex::new(s).map_err(|e| e.to_string())?;
+    if re.captures_len() < 2 {
+        return Err("needs one capture group, e.g. '-(\\d+)$'".into());
+    }
+    Ok(re)
+}
+
 /// The top-level entry point for `kgrade grade`.
 pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
     let choices = args
@@ -67,6 +83,7 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
         },
         generations: &args.generations,
         generations_format: args.generations_format,
+        id_pattern: args.id_pattern.clone(),
         out_dir: &args.out,
         by: args.by,
         strict: args.strict,

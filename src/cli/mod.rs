@@ -81,7 +81,16 @@ pub fn is_bad_data(err: &anyhow::Error) -> bool {
 /// A closed output pipe: a graceful end, as `kgrade extract … | head` expects.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
-        e.downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+        let io = e
+            .downcast_ref::<io::Error>()
+            .or_else(|| match e.downcast_ref::<GradeError>() {
+                Some(GradeError::Io { error, .. }) => Some(error),
+                _ => None,
+            })
+            .or_else(|| match e.downcast_ref::<ReportError>() {
+                Some(ReportError::Io { error, .. }) => Some(error),
+                _ => None,
+            });
+        io.is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     })
 }

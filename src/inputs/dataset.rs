@@ -40,9 +40,31 @@ pub struct Dataset {
     pub index: HashMap<String, usize>,
     /// Ids that appear on more than one row (the first row wins the join).
     pub duplicate_ids: Vec<String>,
+    /// For a folder of datasets: each file's subject key (item ids are `SUBJECT/ID`).
+    pub subjects: Vec<String>,
 }
 
 impl Dataset {
+    /// The item an answer is for: by its id, and for a folder of datasets by the subject its
+    /// task names (`kmmlu_direct_public_safety` → `public_safety`, the longest subject the
+    /// task name ends with).
+    pub fn find(&self, task: Option<&str>, id: &str) -> Option<usize> {
+        if self.subjects.is_empty() {
+            return self.index.get(id).copied();
+        }
+        let task = task.map(subject_key);
+        let subject = task.as_deref().and_then(|t| {
+            self.subjects
+                .iter()
+                .filter(|s| t == s.as_str() || t.ends_with(&format!("_{s}")))
+                .max_by_key(|s| s.len())
+        });
+        match subject {
+            Some(s) => self.index.get(&format!("{s}/{id}")).copied(),
+            None => self.index.get(id).copied(),
+        }
+    }
+
     /// The columns reports can group by: every item field seen, in first-seen order.
     pub fn grouping_columns(&self) -> Vec<String> {
         let mut seen: Vec<String> = Vec::new();
@@ -85,7 +107,15 @@ impl fmt::Display for DatasetError {
 pub const UNCLASSIFIED: &str = "(미분류)";
 
 /// Columns that group reports when present (the default `--by`).
-pub const DEFAULT_GROUPS: [&str; 5] = ["domain", "sub_domain", "format", "lang", "Category"];
+pub const DEFAULT_GROUPS: [&str; 7] = [
+    "task",
+    "subject",
+    "domain",
+    "sub_domain",
+    "format",
+    "lang",
+    "Category",
+];
 
 struct RowSource<'a> {
     path: &'a Path,
@@ -103,8 +133,83 @@ impl RowSource<'_> {
     }
 }
 
-/// Read a dataset, detecting its shape from the header (CSV) or first line (JSONL).
+/// Read a dataset: one file, or a folder of them (one subject each, as KMMLU ships its 45
+/// subjects). In a folder, each file's stem without `-test`/`_test` is its subject (the
+/// grouping column `subject`), and an item's id is `SUBJECT/ID`, since row indexes restart
+/// in every file.
 pub fn read_dataset(path: &Path, columns: &ColumnMap) -> Result<Dataset, DatasetError> {
+    if !path.is_dir() {
+        return read_dataset_file(path, columns);
+    }
+    let err = |message: String| DatasetError {
+        path: path.to_path_buf(),
+        line: None,
+        field: None,
+        message,
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(|e| err(format!("cannot read the folder: {e}")))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.is_file()
+                && p.extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| matches!(e, "csv" | "jsonl" | "json" | "ndjson"))
+        })
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(err("a folder with no .csv or .jsonl dataset in it".into()));
+    }
+    let mut all = Dataset {
+        path: path.to_path_buf(),
+        format: DatasetFormat::Generic,
+        items: Vec::new(),
+        index: HashMap::new(),
+        duplicate_ids: Vec::new(),
+        subjects: Vec::new(),
+    };
+    for file in files {
+        let one = read_dataset_file(&file, columns)?;
+        let stem = file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
+        let label = stem
+            .strip_suffix("-test")
+            .or_else(|| stem.strip_suffix("_test"))
+            .unwrap_or(stem)
+            .to_string();
+        let subject = subject_key(&label);
+        all.format = one.format;
+        for mut item in one.items {
+            item.id = format!("{subject}/{}", item.id);
+            item.fields.push(("subject".to_string(), label.clone()));
+            if all.index.contains_key(&item.id) {
+                all.duplicate_ids.push(item.id.clone());
+            } else {
+                all.index.insert(item.id.clone(), all.items.len());
+            }
+            all.items.push(item);
+        }
+        all.subjects.push(subject);
+    }
+    Ok(all)
+}
+
+/// A subject's key: lower case, words joined by `_` (`Public-Safety` → `public_safety`), as
+/// lm-eval's task names end (`kmmlu_direct_public_safety`).
+pub fn subject_key(label: &str) -> String {
+    label
+        .trim()
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
+/// Read one dataset file, detecting its shape from the header (CSV) or first line (JSONL).
+fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, DatasetError> {
     let file_err = |message: String| DatasetError {
         path: path.to_path_buf(),
         line: None,
@@ -122,6 +227,7 @@ pub fn read_dataset(path: &Path, columns: &ColumnMap) -> Result<Dataset, Dataset
         items: Vec::new(),
         index: HashMap::new(),
         duplicate_ids: Vec::new(),
+        subjects: Vec::new(),
     };
     let push = |dataset: &mut Dataset, item: Item| {
         if dataset.index.contains_key(&item.id) {
@@ -315,17 +421,25 @@ fn build_item(
     };
     let (question, choices) = match format {
         DatasetFormat::Kmmlu => {
+            // Shown as (1)–(4) unless --choices says how the model saw them (lm-eval's
+            // kmmlu tasks show `A. …`–`D. …`).
+            let notation = columns
+                .choices
+                .as_ref()
+                .map_or(Notation::Number, ChoiceSet::notation);
+            let set = ChoiceSet::new(notation, 4).map_err(|e| src.err(None, e.to_string()))?;
             let mut q = question_raw.to_string();
             let mut options = Vec::with_capacity(4);
-            for (i, col) in ["A", "B", "C", "D"].iter().enumerate() {
+            for (choice, col) in set.choices().zip(["A", "B", "C", "D"]) {
                 let text = required(col)?.trim().replace('\n', " ");
-                q.push_str(&format!("\n({}) {}", i + 1, text));
+                let label = set.label(choice);
+                match notation {
+                    Notation::Number => q.push_str(&format!("\n({label}) {text}")),
+                    _ => q.push_str(&format!("\n{label}. {text}")),
+                }
                 options.push(text);
             }
-            let set = ChoiceSet::new(Notation::Number, 4)
-                .map_err(|e| src.err(None, e.to_string()))?
-                .with_options(options);
-            (q, set)
+            (q, set.with_options(options))
         }
         _ => {
             let set = if let Some(set) = &columns.choices {
@@ -344,7 +458,16 @@ fn build_item(
             (question_raw.to_string(), set)
         }
     };
-    let gold = choices.parse_label(answer).ok_or_else(|| {
+    // KMMLU's answer is the 1-based position of the right column, whatever notation the
+    // options are shown in.
+    let gold = match format {
+        DatasetFormat::Kmmlu => answer
+            .parse::<usize>()
+            .ok()
+            .and_then(|p| choices.at_position(p)),
+        _ => choices.parse_label(answer),
+    };
+    let gold = gold.ok_or_else(|| {
         src.err(
             Some(answer_col),
             format!("unknown answer label {answer:?} for choices {choices}"),

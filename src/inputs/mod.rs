@@ -10,8 +10,13 @@ use dataset::ColumnMap;
 use generations::GenerationsFormat;
 
 /// The reading options of a run, as `run.json` records them.
-pub fn run_inputs(columns: &ColumnMap, format: Option<GenerationsFormat>) -> RunInputs {
+pub fn run_inputs(
+    columns: &ColumnMap,
+    format: Option<GenerationsFormat>,
+    id_pattern: Option<&regex::Regex>,
+) -> RunInputs {
     RunInputs {
+        id_pattern: id_pattern.map(|p| p.as_str().to_string()),
         id_col: columns.id.clone(),
         question_col: columns.question.clone(),
         answer_col: columns.answer.clone(),
@@ -20,8 +25,10 @@ pub fn run_inputs(columns: &ColumnMap, format: Option<GenerationsFormat>) -> Run
     }
 }
 
-/// The column map and generations shape a run recorded in `run.json`.
-pub fn reading_options(inputs: &RunInputs) -> (ColumnMap, Option<GenerationsFormat>) {
+/// The column map, generations shape and id pattern a run recorded in `run.json`.
+pub fn reading_options(
+    inputs: &RunInputs,
+) -> (ColumnMap, Option<GenerationsFormat>, Option<regex::Regex>) {
     let columns = ColumnMap {
         id: inputs.id_col.clone(),
         question: inputs.question_col.clone(),
@@ -32,5 +39,9 @@ pub fn reading_options(inputs: &RunInputs) -> (ColumnMap, Option<GenerationsForm
         .generations_format
         .as_deref()
         .and_then(|f| f.parse().ok());
-    (columns, format)
+    let id_pattern = inputs
+        .id_pattern
+        .as_deref()
+        .and_then(|p| regex::Regex::new(p).ok());
+    (columns, format, id_pattern)
 }

@@ -67,6 +67,17 @@ pub(super) fn markdown(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
             );
         }
     }
+    if let (Some(acc), Some(norm)) = (&m.acc, &m.acc_norm) {
+        let _ = writeln!(s, "| acc (loglikelihood) | {} |", pct(acc.accuracy));
+        let _ = writeln!(s, "| acc_norm (loglikelihood) | {} |", pct(norm.accuracy));
+    }
+    if m.request_errors > 0 {
+        let _ = writeln!(
+            s,
+            "| failed requests (no answer; counted as wrong, apart from model mistakes) | {} |",
+            m.request_errors
+        );
+    }
     let _ = writeln!(s, "\n## Who decided\n\n| stage | answers |\n|---|---|");
     for (stage, n) in &m.stages {
         let _ = writeln!(s, "| {stage} | {n} |");
@@ -159,6 +170,28 @@ pub(super) fn markdown(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
             m.predicted_labels.get(l).copied().unwrap_or(0),
             m.gold_labels.get(l).copied().unwrap_or(0)
         );
+    }
+    if let Some(j) = join.filter(|j| !j.lm_eval.is_empty()) {
+        let _ = writeln!(
+            s,
+            "\n## lm-eval's own scores beside kgrade's\n\nlm-eval's per-filter figures are read from its samples files; kgrade extracts every answer itself.\n\n| task | lm-eval metric,filter | lm-eval | kgrade accuracy |\n|---|---|---|---|"
+        );
+        for (task, scores) in &j.lm_eval {
+            let kgrade = m
+                .groups
+                .get("task")
+                .and_then(|g| g.values.get(task))
+                .unwrap_or(&m.overall);
+            for (key, value) in scores {
+                let _ = writeln!(
+                    s,
+                    "| {} | `{key}` | {} | {} |",
+                    md_cell(task),
+                    pct(*value),
+                    pct(kgrade.accuracy)
+                );
+            }
+        }
     }
     if let Some(j) = join {
         let _ = writeln!(s, "\n## Join\n");

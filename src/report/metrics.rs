@@ -109,6 +109,16 @@ pub struct Metrics {
     pub judge_failures: u64,
     /// Verifier–judge agreement on the audit sample of verifier-decided answers.
     pub agreement: Agreement,
+    /// Answers whose request failed (`request_error`): no answer was given, so they are
+    /// counted apart from model mistakes (and, like every undecided answer, as wrong).
+    #[serde(default)]
+    pub request_errors: u64,
+    /// Loglikelihood tasks, named as lm-eval names them: `acc` (the most likely option) and
+    /// `acc_norm` (most likely per character of the option text). Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acc: Option<Accuracy>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acc_norm: Option<Accuracy>,
 }
 
 /// How far the verifier and the judge agree on the audit sample.
@@ -162,6 +172,10 @@ pub struct Accumulator {
     audit: u64,
     judge_failures: u64,
     agreement: Agreement,
+    request_errors: u64,
+    /// Loglikelihood answers: (correct, n) under `acc` and under `acc_norm`.
+    acc: (u64, u64),
+    acc_norm: (u64, u64),
 }
 
 impl Accumulator {
@@ -188,6 +202,9 @@ impl Accumulator {
             audit: 0,
             judge_failures: 0,
             agreement: Agreement::default(),
+            request_errors: 0,
+            acc: (0, 0),
+            acc_norm: (0, 0),
         }
     }
 
@@ -220,6 +237,15 @@ impl Accumulator {
             .or_default() += 1;
         if is_audited(v) {
             self.audit += 1;
+        }
+        if v.status == "request_error" {
+            self.request_errors += 1;
+        }
+        if let Some(norm) = &v.acc_norm {
+            self.acc.0 += hit;
+            self.acc.1 += 1;
+            self.acc_norm.0 += u64::from(norm.correct);
+            self.acc_norm.1 += 1;
         }
         if let Some(j) = &v.judge {
             if j.error.is_some() {
@@ -326,13 +352,18 @@ impl Accumulator {
             audit_count: self.audit,
             judge_failures: self.judge_failures,
             agreement: finish_agreement(self.agreement),
+            request_errors: self.request_errors,
+            acc: (self.acc.1 > 0).then(|| Accuracy::new(self.acc.0, self.acc.1)),
+            acc_norm: (self.acc_norm.1 > 0)
+                .then(|| Accuracy::new(self.acc_norm.0, self.acc_norm.1)),
         }
     }
 }
 
-/// Does the verdict belong in the extraction-failure audit? Every abstention does.
+/// Does the verdict belong in the extraction-failure audit? Every abstention and failed
+/// request does; loglikelihood items, which have no text to read, do not.
 pub fn is_audited(v: &Verdict) -> bool {
-    v.status != "answer"
+    v.status != "answer" && v.status != "loglikelihood"
 }
 
 fn finish_agreement(mut a: Agreement) -> Agreement {
@@ -453,6 +484,9 @@ mod tests {
             note: None,
             line: 1,
             judge: None,
+            chosen_index: None,
+            gold_index: 1,
+            acc_norm: None,
         }
     }
 

@@ -7,6 +7,7 @@
 
 mod markdown;
 pub mod metrics;
+pub mod results;
 mod terminal;
 
 use crate::types::{JoinReport, Verdict};
@@ -28,8 +29,8 @@ pub enum ReportError {
         line: u64,
         message: String,
     },
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: io::Error },
+    #[error("{path}: {error}")]
+    Io { path: PathBuf, error: io::Error },
     /// `--by` names columns no verdict has.
     #[error("--by: no verdict has the column {} (columns present: {})", .unknown.join(", "), .available.join(", "))]
     UnknownColumns {
@@ -39,9 +40,9 @@ pub enum ReportError {
 }
 
 fn io_err(path: &Path) -> impl Fn(io::Error) -> ReportError + '_ {
-    move |source| ReportError::Io {
+    move |error| ReportError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     }
 }
 
@@ -251,6 +252,15 @@ impl ReportBuilder {
         write!(json, "{}]\n}}\n", if first { "" } else { "\n  " }).map_err(io_err(&json_path))?;
         json.flush().map_err(io_err(&json_path))?;
         md.flush().map_err(io_err(&md_path))?;
+        let task = join
+            .and_then(|j| Path::new(&j.dataset).file_stem())
+            .and_then(|s| s.to_str())
+            .unwrap_or("kgrade");
+        let results_path = out_dir.join("results.json");
+        let doc = results::results(&metrics, join, task);
+        let text = serde_json::to_string_pretty(&doc)
+            .map_err(|e| io_err(&results_path)(io::Error::other(e)))?;
+        std::fs::write(&results_path, text + "\n").map_err(io_err(&results_path))?;
         let summary = terminal::terminal(&metrics, join, &by);
         Ok(Built { metrics, summary })
     }

@@ -15,6 +15,35 @@ pub(super) fn terminal(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
         "accuracy {a} ({c} answers over {} items; undecided answers count as wrong), 95% CI {ci}",
         m.samples.items
     );
+    if let (Some(acc), Some(norm)) = (&m.acc, &m.acc_norm) {
+        let _ = writeln!(
+            out,
+            "loglikelihood: acc {}, acc_norm {}",
+            pct(acc.accuracy),
+            pct(norm.accuracy)
+        );
+    }
+    if m.request_errors > 0 {
+        let _ = writeln!(
+            out,
+            "failed requests: {} answers have no text (the request failed); counted as wrong, apart from model mistakes",
+            m.request_errors
+        );
+    }
+    if let Some(j) = join {
+        for (task, scores) in &j.lm_eval {
+            let shown: Vec<String> = scores
+                .iter()
+                .map(|(k, v)| format!("{k} {}", pct(*v)))
+                .collect();
+            let task = if task.is_empty() {
+                String::new()
+            } else {
+                format!(" for {task}")
+            };
+            let _ = writeln!(out, "lm-eval's own scores{task}: {}", shown.join(", "));
+        }
+    }
     let stages: Vec<String> = m.stages.iter().map(|(k, v)| format!("{k} {v}")).collect();
     let _ = writeln!(out, "decided by: {}", stages.join(", "));
     if let Some(j) = join {

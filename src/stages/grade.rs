@@ -6,13 +6,12 @@
 use super::escalate::{Escalator, JudgeStage, JudgeSummary};
 use super::join::Joiner;
 use super::stream::VerdictStream;
+use super::verdict::verdict_of;
 use super::{io_at, GradeError, Observer};
 use crate::inputs::dataset::{read_dataset, ColumnMap, DEFAULT_GROUPS};
-use crate::inputs::generations::{GenerationReader, GenerationsFormat};
+use crate::inputs::generations::{Generations, GenerationsFormat};
 use crate::report::{Built, ReportBuilder};
-use crate::types::{tail, write_run, Item, JoinReport, Source, Verdict, NOT_JUDGED};
-use crate::verify::{verify, Extraction};
-use std::io;
+use crate::types::{write_run, JoinReport};
 use std::path::Path;
 
 /// Options for a whole `kgrade grade` run.
@@ -21,6 +20,8 @@ pub struct GradeOptions<'a> {
     pub columns: ColumnMap,
     pub generations: &'a Path,
     pub generations_format: Option<GenerationsFormat>,
+    /// Maps generation ids to dataset ids (its first capture group).
+    pub id_pattern: Option<regex::Regex>,
     pub out_dir: &'a Path,
     /// Grouping columns; `None` means every default column present.
     pub by: Option<Vec<String>>,
@@ -119,40 +120,6 @@ fn join_warnings(join: &JoinReport) -> Vec<String> {
     out
 }
 
-/// The verifier's verdict on one answer to `item`.
-pub fn verdict_of(item: &Item, sample: u32, response: &str, line: u64) -> Verdict {
-    let e = verify(response, &item.choices);
-    let chosen = e.choice();
-    let decided = chosen.is_some();
-    Verdict {
-        id: item.id.clone(),
-        sample,
-        status: e.status().to_string(),
-        rule: e.rule_name().to_string(),
-        span: e.span().map(|s| [s.start, s.end]),
-        chosen: chosen.map(|c| item.choices.label(c)),
-        gold: item.choices.label(item.gold),
-        correct: chosen == Some(item.gold),
-        source: if decided {
-            Source::Verifier
-        } else {
-            Source::Unresolved
-        },
-        choices: item.choices.to_string(),
-        fields: item.fields.iter().cloned().collect(),
-        candidates: match &e {
-            Extraction::Ambiguous { candidates, .. } => {
-                Some(candidates.iter().map(|&c| item.choices.label(c)).collect())
-            }
-            _ => None,
-        },
-        tail: (!decided).then(|| tail(response)),
-        note: (!decided).then(|| NOT_JUDGED.to_string()),
-        line,
-        judge: None,
-    }
-}
-
 /// The top-level entry point for `kgrade grade`: read the dataset, stream, verify (and judge)
 /// the generations into `OUT/verdicts.jsonl`, and write `run.json`, `report.json` and
 /// `report.md`.
@@ -160,22 +127,20 @@ pub fn run_grade(
     opts: GradeOptions,
     observer: &mut dyn Observer,
 ) -> Result<GradeOutcome, GradeError> {
-    if opts.generations.is_dir() {
-        return Err(GradeError::Io {
-            path: opts.generations.to_path_buf(),
-            source: io::Error::other("is a directory; give a generations JSONL file"),
-        });
-    }
-    let dataset = read_dataset(opts.dataset, &opts.columns)?;
-    let by = grouping_for(opts.by, &dataset.grouping_columns())?;
-    std::fs::create_dir_all(opts.out_dir).map_err(io_at(opts.out_dir))?;
-    let file = std::fs::File::open(opts.generations).map_err(io_at(opts.generations))?;
-    let name = opts.generations.display().to_string();
-    let reader = GenerationReader::new(
-        io::BufReader::with_capacity(1 << 16, file),
-        &name,
+    let reader = Generations::open(
+        opts.generations,
         opts.generations_format,
-    );
+        opts.id_pattern.clone(),
+    )
+    .map_err(io_at(opts.generations))?;
+    let dataset = read_dataset(opts.dataset, &opts.columns)?;
+    let mut available = dataset.grouping_columns();
+    if !reader.tasks.is_empty() {
+        available.push("task".to_string());
+    }
+    let by = grouping_for(opts.by, &available)?;
+    std::fs::create_dir_all(opts.out_dir).map_err(io_at(opts.out_dir))?;
+    let name = opts.generations.display().to_string();
     // The judge (and its cache lock) first: a cache another process holds fails the run
     // before any work is done.
     let escalator = opts.judge.map(Escalator::start).transpose()?;
@@ -189,15 +154,19 @@ pub fn run_grade(
     let mut joiner = Joiner::new(&dataset, reader, &name);
     while let Some((index, sample, g)) = joiner.next(observer) {
         let item = &dataset.items[index];
-        let v = verdict_of(item, sample, &g.response, g.line);
-        stream.push(v, item, g.response)?;
+        let (v, answer) = verdict_of(item, sample, &g);
+        stream.push(v, item, answer)?;
     }
     let io_error = joiner.take_io_error();
     let mut join = joiner.finish(observer);
     let finished = stream.finish()?;
     join.dataset = absolute(opts.dataset);
     join.generations = absolute(opts.generations);
-    join.inputs = crate::inputs::run_inputs(&opts.columns, opts.generations_format);
+    join.inputs = crate::inputs::run_inputs(
+        &opts.columns,
+        opts.generations_format,
+        opts.id_pattern.as_ref(),
+    );
     let judged = finished.judged.map(|(summary, line)| {
         join.judge = line;
         summary
@@ -207,11 +176,8 @@ pub fn run_grade(
         .report
         .finish(&verdicts_path.display().to_string(), Some(&join))?;
     // The reports are written before any of these errors: nothing already graded is lost.
-    if let Some(source) = io_error {
-        return Err(GradeError::Io {
-            path: opts.generations.to_path_buf(),
-            source,
-        });
+    if let Some((path, error)) = io_error {
+        return Err(GradeError::Io { path, error });
     }
     if join.answers == 0 {
         return Err(nothing_graded(&join, &dataset));

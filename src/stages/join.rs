@@ -4,9 +4,8 @@
 
 use super::Observer;
 use crate::inputs::dataset::Dataset;
-use crate::inputs::generations::{Generation, GenerationReader};
+use crate::inputs::generations::{Generation, Generations};
 use crate::types::JoinReport;
-use std::io::BufRead;
 
 /// How many unknown ids and unreadable lines are listed by name.
 const LISTED: usize = 200;
@@ -14,17 +13,17 @@ const LISTED: usize = 200;
 /// Generations joined with dataset items, in file order: what `grade` verifies and what
 /// `judge` pairs with the verdicts it re-reads. Unknown ids and unreadable lines are counted
 /// in `join` and skipped.
-pub struct Joiner<'a, R> {
+pub struct Joiner<'a> {
     dataset: &'a Dataset,
-    reader: GenerationReader<R>,
+    reader: Generations,
     pending: std::vec::IntoIter<Generation>,
     samples: Vec<u32>,
     lines: u64,
     pub join: JoinReport,
 }
 
-impl<'a, R: BufRead> Joiner<'a, R> {
-    pub fn new(dataset: &'a Dataset, reader: GenerationReader<R>, generations_name: &str) -> Self {
+impl<'a> Joiner<'a> {
+    pub fn new(dataset: &'a Dataset, reader: Generations, generations_name: &str) -> Self {
         Joiner {
             dataset,
             reader,
@@ -46,10 +45,13 @@ impl<'a, R: BufRead> Joiner<'a, R> {
     pub fn next(&mut self, observer: &mut dyn Observer) -> Option<(usize, u32, Generation)> {
         loop {
             for g in self.pending.by_ref() {
-                let Some(&index) = self.dataset.index.get(&g.id) else {
+                let Some(index) = self.dataset.find(g.task.as_deref(), &g.id) else {
                     self.join.unknown_ids += 1;
                     if self.join.unknown_ids_listed.len() < LISTED {
-                        self.join.unknown_ids_listed.push(g.id);
+                        self.join.unknown_ids_listed.push(match &g.task {
+                            Some(task) => format!("{task}/{}", g.id),
+                            None => g.id,
+                        });
                     }
                     continue;
                 };
@@ -61,7 +63,7 @@ impl<'a, R: BufRead> Joiner<'a, R> {
             let result = self.reader.next_line()?;
             self.lines += 1;
             if self.lines.is_multiple_of(1024) {
-                observer.bytes_read(self.reader.bytes_read);
+                observer.bytes_read(self.reader.bytes_read());
             }
             match result {
                 Ok(batch) => self.pending = batch.into_iter(),
@@ -76,14 +78,16 @@ impl<'a, R: BufRead> Joiner<'a, R> {
         }
     }
 
-    /// The I/O error that ended the generations early, if one did.
-    pub fn take_io_error(&mut self) -> Option<std::io::Error> {
+    /// The I/O error that ended the generations early, with its file, if one did.
+    pub fn take_io_error(&mut self) -> Option<(std::path::PathBuf, std::io::Error)> {
         self.reader.take_io_error()
     }
 
     /// The join report, with the items that got no generation.
     pub fn finish(mut self, observer: &mut dyn Observer) -> JoinReport {
-        observer.bytes_read(self.reader.bytes_read);
+        observer.bytes_read(self.reader.bytes_read());
+        self.join.tasks.clone_from(&self.reader.tasks);
+        self.join.lm_eval = self.reader.lm_eval().means();
         self.join.items_without_generations = self
             .dataset
             .items

@@ -10,6 +10,7 @@ pub mod grade;
 pub mod join;
 pub mod rejudge;
 pub mod stream;
+pub mod verdict;
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -21,8 +22,10 @@ pub enum GradeError {
     Dataset(#[from] crate::inputs::dataset::DatasetError),
     #[error(transparent)]
     Report(#[from] crate::report::ReportError),
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: io::Error },
+    // The I/O error is part of the message, not a separate `source`, so the one line
+    // printed for it does not repeat it.
+    #[error("{path}: {error}")]
+    Io { path: PathBuf, error: io::Error },
     /// `--strict` and the join found trouble; the reports were still written.
     #[error("--strict: {0}")]
     Strict(String),
@@ -52,9 +55,9 @@ pub struct JoinInfoError {
 
 /// An I/O error at `path`, as a [`GradeError`].
 fn io_at(path: &Path) -> impl Fn(io::Error) -> GradeError + '_ {
-    move |source| GradeError::Io {
+    move |error| GradeError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     }
 }
 

@@ -8,7 +8,7 @@ use super::join::Joiner;
 use super::stream::VerdictStream;
 use super::{io_at, GradeError, JoinInfoError, Observer};
 use crate::inputs::dataset::read_dataset;
-use crate::inputs::generations::GenerationReader;
+use crate::inputs::generations::Generations;
 use crate::report::{Built, ReportBuilder, ReportError};
 use crate::types::{read_run, write_run, JoinReport, Verdict};
 use std::io::{self, BufRead};
@@ -35,25 +35,24 @@ pub fn judge_dir(
         ("dataset", &join.dataset),
         ("generations", &join.generations),
     ] {
-        if !Path::new(path).is_file() {
+        if !Path::new(path).exists() {
             return Err(GradeError::Io {
                 path: dir.join("run.json"),
-                source: io::Error::other(format!(
+                error: io::Error::other(format!(
                     "the run's {what} {path} is no longer there; grade again with `kgrade grade`"
                 )),
             });
         }
     }
-    let (columns, format) = crate::inputs::reading_options(&join.inputs);
+    let (columns, format, id_pattern) = crate::inputs::reading_options(&join.inputs);
     let dataset = read_dataset(Path::new(&join.dataset), &columns)?;
-    let by = super::grade::grouping_for(by, &dataset.grouping_columns())?;
     let gen_path = PathBuf::from(&join.generations);
-    let file = std::fs::File::open(&gen_path).map_err(io_at(&gen_path))?;
-    let reader = GenerationReader::new(
-        io::BufReader::with_capacity(1 << 16, file),
-        &join.generations,
-        format,
-    );
+    let reader = Generations::open(&gen_path, format, id_pattern).map_err(io_at(&gen_path))?;
+    let mut available = dataset.grouping_columns();
+    if !reader.tasks.is_empty() {
+        available.push("task".to_string());
+    }
+    let by = super::grade::grouping_for(by, &available)?;
     let verdicts_path = dir.join("verdicts.jsonl");
     let verdicts = std::fs::File::open(&verdicts_path).map_err(io_at(&verdicts_path))?;
     let mut verdict_lines = io::BufReader::with_capacity(1 << 16, verdicts).lines();
@@ -86,7 +85,8 @@ pub fn judge_dir(
             ));
         }
         reset(&mut v);
-        stream.push(v, item, g.response)?;
+        let (_, answer) = super::verdict::verdict_of(item, v.sample, &g);
+        stream.push(v, item, answer)?;
     }
     let finished = stream.finish()?;
     std::fs::rename(&tmp, &verdicts_path).map_err(io_at(&verdicts_path))?;

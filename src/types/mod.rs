@@ -10,4 +10,4 @@ pub mod verdict;
 
 pub use item::Item;
 pub use run::{read_run, write_run, JoinReport, RunInputs};
-pub use verdict::{tail, JudgeInfo, Source, Verdict, NOT_JUDGED};
+pub use verdict::{tail, JudgeInfo, NormChoice, Source, Verdict, NOT_JUDGED};

@@ -3,6 +3,7 @@
 //! reading options, so that `kgrade judge DIR` can read the same inputs again.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
 
@@ -28,6 +29,16 @@ pub struct JoinReport {
     /// How the inputs were read, so that `kgrade judge` can read them again.
     #[serde(default)]
     pub inputs: RunInputs,
+    /// Tasks of an lm-eval output folder, in reading order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tasks: Vec<String>,
+    /// lm-eval's own scores in the samples files: task → `metric,filter` → mean over the
+    /// documents read, to compare with kgrade's.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub lm_eval: BTreeMap<String, BTreeMap<String, f64>>,
+    /// Answers whose request failed (no answer to read; counted apart from model mistakes).
+    #[serde(default)]
+    pub request_errors: u64,
 }
 
 /// The reading options of a run (column map, choice set, generations shape).
@@ -38,6 +49,9 @@ pub struct RunInputs {
     pub answer_col: Option<String>,
     pub choices: Option<String>,
     pub generations_format: Option<String>,
+    /// `--id-pattern`, if given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id_pattern: Option<String>,
 }
 
 /// Write `run.json` into `dir`.

@@ -36,15 +36,23 @@ pub struct Verdict {
     pub id: String,
     /// 0-based sample number of this answer among the item's answers.
     pub sample: u32,
-    /// The verifier's outcome: `answer`, `ambiguous`, `no_answer`, `invalid`.
+    /// The verifier's outcome: `answer`, `ambiguous`, `no_answer`, `invalid`; or
+    /// `request_error` (the request failed: no answer to read, counted apart from model
+    /// mistakes) or `loglikelihood` (scored from option log-likelihoods, as lm-eval does).
     pub status: String,
     /// The verifier rule (or no-answer reason) behind `status`.
     pub rule: String,
     /// Byte range of the deciding text in the response.
     pub span: Option<[usize; 2]>,
-    /// The chosen label in the item's notation, or null when unresolved.
+    /// The chosen label in the notation the model saw, or null when unresolved.
     pub chosen: Option<String>,
+    /// The gold label in the notation the model saw.
     pub gold: String,
+    /// 1-based positions of `chosen` and `gold`, whatever the notation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen_index: Option<usize>,
+    #[serde(default)]
+    pub gold_index: usize,
     pub correct: bool,
     pub source: Source,
     /// The item's choice set (`circled:4`, `ox`, …).
@@ -64,6 +72,17 @@ pub struct Verdict {
     /// What the judge said, when the answer was escalated or audited.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judge: Option<JudgeInfo>,
+    /// For loglikelihood items: the choice and its correctness under lm-eval's `acc_norm`
+    /// (log-likelihood divided by the option text's length).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acc_norm: Option<NormChoice>,
+}
+
+/// The `acc_norm` reading of a loglikelihood item.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct NormChoice {
+    pub chosen: String,
+    pub correct: bool,
 }
 
 /// The judge's part in a verdict.

@@ -1,14 +1,24 @@
 //! Reading candidate answers as a stream, one line at a time (memory stays flat). Each file
 //! shape is a [`Shape`] in its own module (kgrade's plain lines, lm-eval `--log_samples`,
-//! OpenAI batch output); adding a shape is a new file and one entry in [`SHAPES`]. Reasoning
-//! given separately (`reasoning_content`) is folded in here, so the verifier applies one rule.
-//! Not for grading.
+//! OpenAI batch output and error files, Ollama `/api/chat` replies); adding a shape is a new
+//! file and one entry in [`SHAPES`]. Model replies inside them, whatever API wrote them, are
+//! read by [`replies`]. A path may also be a folder, such as lm-eval's `--output_path`: every
+//! `samples_<task>_<date>.jsonl` inside is read, and the task travels with its answers.
+//! Reasoning given apart from the content stays apart: kgrade never writes markers of its
+//! own into an answer. Not for grading.
 
+mod folder;
 mod lm_eval;
+mod ollama;
 mod openai_batch;
 mod plain;
+pub mod replies;
+
+pub use folder::Generations;
+pub use lm_eval::{LmEvalTally, TaskTally};
 
 use serde_json::Value;
+use std::collections::HashSet;
 use std::fmt;
 use std::io::BufRead;
 use std::str::FromStr;
@@ -19,14 +29,20 @@ trait Shape: Sync {
     fn name(&self) -> &'static str;
     /// Whether a line of this shape looks like `line` (the first line decides the file).
     fn detects(&self, line: &Value) -> bool;
-    /// The answers on one line (lm-eval lines hold one per sample).
-    fn parse(&self, v: &Value, line: u64) -> Result<Vec<Generation>, LineProblem>;
+    /// The answers on one line (several for samples, repeats or `n` > 1; none for a line
+    /// that repeats answers already read, such as lm-eval's second filter).
+    fn parse(&self, v: &Value, state: &mut ReadState) -> Result<Vec<Generation>, LineProblem>;
 }
 
 /// Every shape, most specific first: detection takes the first that recognises a line.
-static SHAPES: [&dyn Shape; 3] = [&openai_batch::OpenAiBatch, &lm_eval::LmEval, &plain::Plain];
+static SHAPES: [&dyn Shape; 4] = [
+    &openai_batch::OpenAiBatch,
+    &lm_eval::LmEval,
+    &ollama::Ollama,
+    &plain::Plain,
+];
 
-/// A generations file shape, by name (`plain`, `lm-eval`, `openai-batch`).
+/// A generations file shape, by name (`plain`, `lm-eval`, `openai-batch`, `ollama`).
 #[derive(Clone, Copy)]
 pub struct GenerationsFormat(&'static dyn Shape);
 
@@ -92,16 +108,69 @@ impl LineProblem {
     }
 }
 
+/// Loglikelihood scores of a multiple-choice item (lm-eval's `multiple_choice` tasks): one
+/// log-probability per option, with the option's text as the model was scored on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Loglikelihoods {
+    pub logprobs: Vec<f64>,
+    /// Each option's continuation without the leading target delimiter, as lm-eval's
+    /// `doc_to_choice` gives it (its length normalises `acc_norm`).
+    pub texts: Vec<String>,
+}
+
 /// One answer to one item.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Generation {
     pub id: String,
-    /// The text to verify. Reasoning given separately is folded in as `<think>…</think>` so
-    /// that the verifier applies one rule: only the final text counts, and reasoning with no
-    /// final text is truncated.
+    /// The final text to verify.
     pub response: String,
+    /// Reasoning the server gave apart from the content (`reasoning_content`, `reasoning`,
+    /// Ollama's `thinking`, Responses-API reasoning summaries). Never folded into `response`.
+    pub reasoning: Option<String>,
     /// 1-based line number in the file.
     pub line: u64,
+    /// The task this answer belongs to (lm-eval's task name, from the samples file name).
+    pub task: Option<String>,
+    /// The prompt the model saw, when the line carries it (lm-eval `arguments`, a chat
+    /// `messages` list, a `prompt` field): it decides the labels the answer uses.
+    pub prompt: Option<String>,
+    /// The request failed and there is no answer: the provider's message.
+    pub error: Option<String>,
+    /// For loglikelihood tasks: the option scores instead of a text answer.
+    pub loglik: Option<Loglikelihoods>,
+}
+
+impl Generation {
+    /// An answer with only an id, a text and a line.
+    pub fn text(id: String, response: String, line: u64) -> Generation {
+        Generation {
+            id,
+            response,
+            reasoning: None,
+            line,
+            task: None,
+            prompt: None,
+            error: None,
+            loglik: None,
+        }
+    }
+}
+
+/// The answers of a reply, as generations for `id`.
+fn from_replies(id: &str, replies: replies::Replies, line: u64) -> Vec<Generation> {
+    match replies {
+        Ok(replies) => replies
+            .into_iter()
+            .map(|r| Generation {
+                reasoning: r.reasoning,
+                ..Generation::text(id.to_string(), r.content, line)
+            })
+            .collect(),
+        Err(message) => vec![Generation {
+            error: Some(message),
+            ..Generation::text(id.to_string(), String::new(), line)
+        }],
+    }
 }
 
 /// A generation line that could not be read.
@@ -123,13 +192,26 @@ impl fmt::Display for GenerationError {
     }
 }
 
-/// Streams generations from JSONL. Each line yields zero or more generations (lm-eval lines
-/// hold one per sample) or an error; the stream goes on after an error.
+/// What a shape may keep between lines of one file.
+#[derive(Default)]
+pub(crate) struct ReadState {
+    pub line: u64,
+    /// The task of the whole file (lm-eval samples files are one task each).
+    pub task: Option<String>,
+    /// Documents already read (lm-eval writes one line per filter for the same answers).
+    pub seen: HashSet<String>,
+    /// lm-eval's own per-filter metrics, to report beside kgrade's.
+    pub lm_eval: LmEvalTally,
+}
+
+/// Streams generations from one JSONL input. Each line yields zero or more generations or
+/// an error; the stream goes on after a bad line and ends at the first I/O error.
 pub struct GenerationReader<R> {
     input: R,
     source_name: String,
     format: Option<GenerationsFormat>,
-    line: u64,
+    id_pattern: Option<regex::Regex>,
+    state: ReadState,
     buf: Vec<u8>,
     /// Bytes read so far, for progress.
     pub bytes_read: u64,
@@ -143,11 +225,25 @@ impl<R: BufRead> GenerationReader<R> {
             input,
             source_name: source_name.to_string(),
             format,
-            line: 0,
+            id_pattern: None,
+            state: ReadState::default(),
             buf: Vec::with_capacity(1 << 16),
             bytes_read: 0,
             io_error: None,
         }
+    }
+
+    /// Every answer of this input belongs to `task`.
+    pub fn with_task(mut self, task: Option<String>) -> Self {
+        self.state.task = task;
+        self
+    }
+
+    /// Map ids through `pattern`'s first capture group (`--id-pattern`); ids it does not
+    /// match stay as they are (and will show as unknown if the dataset lacks them).
+    pub fn with_id_pattern(mut self, pattern: Option<regex::Regex>) -> Self {
+        self.id_pattern = pattern;
+        self
     }
 
     /// The I/O error that ended the stream early, if one did.
@@ -155,10 +251,15 @@ impl<R: BufRead> GenerationReader<R> {
         self.io_error.take()
     }
 
+    /// lm-eval's own metrics seen so far.
+    pub fn lm_eval(&self) -> &LmEvalTally {
+        &self.state.lm_eval
+    }
+
     fn err(&self, field: Option<&str>, message: impl Into<String>) -> GenerationError {
         GenerationError {
             source_name: self.source_name.clone(),
-            line: self.line,
+            line: self.state.line,
             field: field.map(str::to_string),
             message: message.into(),
         }
@@ -180,7 +281,7 @@ impl<R: BufRead> GenerationReader<R> {
                 }
             };
             self.bytes_read += n as u64;
-            self.line += 1;
+            self.state.line += 1;
             let text = match std::str::from_utf8(&self.buf) {
                 Ok(t) => t.trim_start_matches('\u{feff}').trim(),
                 Err(e) => {
@@ -197,17 +298,28 @@ impl<R: BufRead> GenerationReader<R> {
                 Err(e) => return Some(Err(self.err(None, format!("invalid JSON: {e}")))),
             };
             let format = *self.format.get_or_insert(GenerationsFormat::detect(&value));
-            return Some(
-                format
-                    .0
-                    .parse(&value, self.line)
-                    .map_err(|p| GenerationError {
-                        source_name: self.source_name.clone(),
-                        line: self.line,
-                        field: p.field.map(str::to_string),
-                        message: p.message,
-                    }),
-            );
+            let parsed = format.0.parse(&value, &mut self.state);
+            return Some(match parsed {
+                Ok(mut generations) => {
+                    for g in &mut generations {
+                        if g.task.is_none() {
+                            g.task.clone_from(&self.state.task);
+                        }
+                        if let Some(pattern) = &self.id_pattern {
+                            if let Some(m) = pattern.captures(&g.id).and_then(|c| c.get(1)) {
+                                g.id = m.as_str().to_string();
+                            }
+                        }
+                    }
+                    Ok(generations)
+                }
+                Err(p) => Err(GenerationError {
+                    source_name: self.source_name.clone(),
+                    line: self.state.line,
+                    field: p.field.map(str::to_string),
+                    message: p.message,
+                }),
+            });
         }
     }
 }
@@ -220,96 +332,20 @@ fn id_of(v: Option<&Value>) -> Option<String> {
     }
 }
 
-fn reasoning_of(v: &Value) -> Option<&str> {
-    v.get("reasoning_content")
-        .or_else(|| v.get("reasoning"))
-        .and_then(Value::as_str)
-}
-
-fn with_reasoning(content: &str, reasoning: Option<&str>) -> String {
-    match reasoning {
-        Some(r) if !r.trim().is_empty() => {
-            if content.trim().is_empty() {
-                format!("<think>{r}")
-            } else {
-                format!("<think>{r}</think>{content}")
-            }
-        }
-        _ => content.to_string(),
+/// The prompt a line carries: a chat `messages` list (the last user message), or a
+/// `prompt` string.
+fn prompt_of(v: &Value) -> Option<String> {
+    if let Some(messages) = v.get("messages").and_then(Value::as_array) {
+        return messages
+            .iter()
+            .rev()
+            .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+            .and_then(|m| m.get("content"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
     }
-}
-
-/// The answer text of a chat completion: `choices[0].message.content`, with
-/// `reasoning_content` folded in.
-fn chat_text(body: &Value) -> Option<String> {
-    let message = body.get("choices")?.get(0)?.get("message")?;
-    let content = match message.get("content") {
-        Some(Value::String(s)) => s.as_str(),
-        Some(Value::Null) | None => "",
-        _ => return None,
-    };
-    if message.get("content").is_none() && reasoning_of(message).is_none() {
-        return None;
-    }
-    Some(with_reasoning(content, reasoning_of(message)))
+    v.get("prompt").and_then(Value::as_str).map(str::to_string)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn read_all(
-        text: &str,
-        format: Option<GenerationsFormat>,
-    ) -> Vec<Result<Vec<Generation>, GenerationError>> {
-        let mut r = GenerationReader::new(text.as_bytes(), "g.jsonl", format);
-        std::iter::from_fn(|| r.next_line()).collect()
-    }
-
-    #[test]
-    fn reads_each_shape() {
-        let plain = read_all("{\"id\":\"a\",\"response\":\"③\"}\n{\"id\":7,\"response\":\"②\",\"reasoning_content\":\"음\"}\n", None);
-        assert_eq!(plain[0].as_ref().unwrap()[0].response, "③");
-        assert_eq!(plain[1].as_ref().unwrap()[0].id, "7");
-        assert_eq!(plain[1].as_ref().unwrap()[0].response, "<think>음</think>②");
-
-        let lm = read_all("{\"doc_id\":3,\"resps\":[[\"정답: ①\"],[\"②\"]],\"filtered_resps\":[\"①\",\"②\"],\"doc\":{}}\n", None);
-        let lm = lm[0].as_ref().unwrap();
-        assert_eq!(
-            (lm.len(), lm[0].id.as_str(), lm[1].response.as_str()),
-            (2, "3", "②")
-        );
-
-        let batch = read_all(concat!(
-            "{\"custom_id\":\"q1\",\"response\":{\"status_code\":200,\"body\":{\"choices\":[{\"message\":{\"content\":\"④\",\"reasoning_content\":\"생각\"}}]}},\"error\":null}\n",
-            "{\"custom_id\":\"q2\",\"response\":null,\"error\":{\"message\":\"rate limited\"}}\n",
-        ), None);
-        assert_eq!(
-            batch[0].as_ref().unwrap()[0].response,
-            "<think>생각</think>④"
-        );
-        assert_eq!(batch[1].as_ref().unwrap()[0].response, "");
-    }
-
-    #[test]
-    fn reasoning_without_content_is_truncated_reasoning() {
-        let g = read_all("{\"id\":\"a\",\"response\":{\"choices\":[{\"message\":{\"content\":null,\"reasoning_content\":\"정답은 ②일까\"}}]}}\n", None);
-        assert_eq!(g[0].as_ref().unwrap()[0].response, "<think>정답은 ②일까");
-    }
-
-    #[test]
-    fn bad_lines_are_located_and_the_stream_goes_on() {
-        let out = read_all("{\"id\":\"a\",\"response\":\"③\"}\n{\"id\":\"b\",\"resp\n{\"response\":\"x\"}\n{\"id\":\"c\",\"response\":\"①\"}\n", None);
-        assert_eq!(out.len(), 4);
-        assert!(out[1]
-            .as_ref()
-            .unwrap_err()
-            .to_string()
-            .starts_with("g.jsonl:2: invalid JSON"));
-        assert_eq!(
-            out[2].as_ref().unwrap_err().to_string(),
-            "g.jsonl:3: field `id`: missing or not a string/number"
-        );
-        assert_eq!(out[3].as_ref().unwrap()[0].id, "c");
-    }
-}
+mod tests;

@@ -1,7 +1,10 @@
-//! OpenAI Batch API output lines: `custom_id`, `response.body` (a chat completion), `error`.
-//! A failed request has no answer; it is graded as an empty answer, never dropped.
+//! OpenAI Batch API output and error files: `custom_id`, `response` (`status_code`, `body`:
+//! a chat completion with every choice, a text completion, or a Responses-API response),
+//! `error`. A failed request (an `error` object, a non-200 status, an error body) is kept as
+//! an answer with the provider's message, so it is counted apart, never dropped and never
+//! mistaken for a wrong answer.
 
-use super::{chat_text, id_of, Generation, LineProblem, Shape};
+use super::{from_replies, id_of, replies, Generation, LineProblem, ReadState, Shape};
 use serde_json::Value;
 
 pub(super) struct OpenAiBatch;
@@ -15,24 +18,35 @@ impl Shape for OpenAiBatch {
         line.get("custom_id").is_some()
     }
 
-    fn parse(&self, v: &Value, line: u64) -> Result<Vec<Generation>, LineProblem> {
+    fn parse(&self, v: &Value, state: &mut ReadState) -> Result<Vec<Generation>, LineProblem> {
+        let line = state.line;
         let id = id_of(v.get("custom_id"))
             .ok_or(LineProblem::field("custom_id", "missing or not a string"))?;
-        if v.get("error").is_some_and(|e| !e.is_null()) {
-            return Ok(vec![Generation {
-                id,
-                response: String::new(),
-                line,
-            }]);
+        if let Some(message) = replies::error_message(v) {
+            return Ok(from_replies(&id, Err(message), line));
         }
-        let body = v
+        let response = v
             .get("response")
-            .and_then(|r| r.get("body"))
+            .filter(|r| !r.is_null())
+            .ok_or(LineProblem::field("response", "missing"))?;
+        let body = response
+            .get("body")
             .ok_or(LineProblem::field("response.body", "missing"))?;
-        let response = chat_text(body).ok_or(LineProblem::field(
-            "response.body.choices[0].message.content",
-            "missing",
+        let status = response.get("status_code").and_then(Value::as_u64);
+        if let Some(message) = replies::error_message(body) {
+            let message = match status {
+                Some(code) => format!("HTTP {code}: {message}"),
+                None => message,
+            };
+            return Ok(from_replies(&id, Err(message), line));
+        }
+        if let Some(code) = status.filter(|c| !(200..300).contains(c)) {
+            return Ok(from_replies(&id, Err(format!("HTTP {code}")), line));
+        }
+        let replies = replies::read(body).ok_or(LineProblem::field(
+            "response.body",
+            "no choices[].message.content, choices[].text or output[]",
         ))?;
-        Ok(vec![Generation { id, response, line }])
+        Ok(from_replies(&id, replies, line))
     }
 }

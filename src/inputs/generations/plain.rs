@@ -1,8 +1,11 @@
-//! kgrade's own shape: `{"id", "response"}`, where `response` is a string or a saved chat
-//! completion (`choices[0].message.content`, also under `body`), and `reasoning_content` may
-//! sit beside it. Several lines for one id are several samples.
+//! kgrade's own shape: `{"id", "response"}`. `response` is a string (with
+//! `reasoning_content` or `reasoning` beside it), or a saved reply of any API
+//! ([`super::replies`]; also under `body`), or null. A `prompt` or chat `messages` field is
+//! the prompt the model saw; an `error` field marks a failed request. Several lines for one
+//! id are several samples.
 
-use super::{chat_text, id_of, reasoning_of, with_reasoning, Generation, LineProblem, Shape};
+use super::replies::{self, reasoning_of};
+use super::{from_replies, id_of, prompt_of, Generation, LineProblem, ReadState, Shape};
 use serde_json::Value;
 
 pub(super) struct Plain;
@@ -16,26 +19,37 @@ impl Shape for Plain {
         true
     }
 
-    fn parse(&self, v: &Value, line: u64) -> Result<Vec<Generation>, LineProblem> {
+    fn parse(&self, v: &Value, state: &mut ReadState) -> Result<Vec<Generation>, LineProblem> {
+        let line = state.line;
         let id =
             id_of(v.get("id")).ok_or(LineProblem::field("id", "missing or not a string/number"))?;
-        let response = match v.get("response") {
-            Some(Value::String(s)) => with_reasoning(s, reasoning_of(v)),
-            Some(obj @ Value::Object(_)) => chat_text(obj)
-                .or_else(|| obj.get("body").and_then(chat_text))
-                .ok_or(LineProblem::field(
-                    "response",
-                    "no choices[0].message.content",
-                ))?,
-            Some(Value::Null) => String::new(),
-            Some(_) => {
-                return Err(LineProblem::field(
-                    "response",
-                    "not a string or chat response",
-                ))
+        let mut out = match (v.get("response"), v.get("error").filter(|e| !e.is_null())) {
+            (None | Some(Value::Null), Some(error)) => {
+                let message = replies::error_message(&serde_json::json!({ "error": error }))
+                    .unwrap_or_else(|| error.to_string());
+                from_replies(&id, Err(message), line)
             }
-            None => return Err(LineProblem::field("response", "missing")),
+            (Some(Value::String(s)), _) => vec![Generation {
+                reasoning: reasoning_of(v).map(str::to_string),
+                ..Generation::text(id, s.clone(), line)
+            }],
+            (Some(obj @ Value::Object(_)), _) => {
+                let replies = replies::read(obj)
+                    .or_else(|| obj.get("body").and_then(replies::read))
+                    .ok_or(LineProblem::field(
+                        "response",
+                        "not a reply kgrade knows (chat or text completion, Responses API, Ollama)",
+                    ))?;
+                from_replies(&id, replies, line)
+            }
+            (Some(Value::Null), None) => vec![Generation::text(id, String::new(), line)],
+            (Some(_), _) => return Err(LineProblem::field("response", "not a string or a reply")),
+            (None, None) => return Err(LineProblem::field("response", "missing")),
         };
-        Ok(vec![Generation { id, response, line }])
+        let prompt = prompt_of(v);
+        for g in &mut out {
+            g.prompt.clone_from(&prompt);
+        }
+        Ok(out)
     }
 }

@@ -1,0 +1,216 @@
+//! The generations of a run, from one file or a folder. A folder is read as lm-eval's
+//! `--output_path`: every `samples_<task>_<date>.jsonl` below it (model subfolders
+//! included), in name order, each file's answers tagged with its task, since `doc_id`
+//! restarts at 0 in every task's file.
+
+use super::{GenerationError, GenerationReader, GenerationsFormat, LmEvalTally};
+use crate::inputs::generations::Generation;
+use std::collections::VecDeque;
+use std::io::{self, BufRead};
+use std::path::{Path, PathBuf};
+
+type Reader = GenerationReader<Box<dyn BufRead + Send>>;
+
+/// Every answer of a run, file after file.
+pub struct Generations {
+    pending: VecDeque<(PathBuf, Option<String>)>,
+    current: Option<(PathBuf, Reader)>,
+    format: Option<GenerationsFormat>,
+    id_pattern: Option<regex::Regex>,
+    /// Bytes of finished files.
+    done_bytes: u64,
+    total_bytes: u64,
+    io_error: Option<(PathBuf, io::Error)>,
+    lm_eval: LmEvalTally,
+    /// The tasks of lm-eval samples files, in reading order (empty for other files).
+    pub tasks: Vec<String>,
+}
+
+/// The task named by an lm-eval samples file name, `samples_<task>_<date>.jsonl`.
+pub fn task_of(file_name: &str) -> Option<String> {
+    let stem = file_name.strip_prefix("samples_")?.strip_suffix(".jsonl")?;
+    // The date lm-eval appends: `_2026-11-23T08-27-47.304648` (`:` written as `-`).
+    let cut = stem
+        .rmatch_indices('_')
+        .map(|(i, _)| i)
+        .find(|&i| {
+            let date = &stem[i + 1..];
+            date.len() >= 10
+                && date.as_bytes()[..4].iter().all(u8::is_ascii_digit)
+                && date.as_bytes()[4] == b'-'
+        })
+        .unwrap_or(stem.len());
+    Some(stem[..cut].to_string())
+}
+
+fn samples_files(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            samples_files(&path, out)?;
+        } else if path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| task_of(n).is_some())
+        {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+impl Generations {
+    /// The generations at `path`: a JSONL file, or a folder of lm-eval samples files.
+    pub fn open(
+        path: &Path,
+        format: Option<GenerationsFormat>,
+        id_pattern: Option<regex::Regex>,
+    ) -> io::Result<Generations> {
+        let mut files = Vec::new();
+        let mut tasks = Vec::new();
+        if path.is_dir() {
+            let mut found = Vec::new();
+            samples_files(path, &mut found)?;
+            found.sort();
+            if found.is_empty() {
+                return Err(io::Error::other(
+                    "a folder with no samples_<task>_<date>.jsonl in it (lm-eval --output_path with --log_samples); give a generations JSONL file or that folder",
+                ));
+            }
+            for f in found {
+                let task = f.file_name().and_then(|n| n.to_str()).and_then(task_of);
+                if let Some(t) = &task {
+                    if tasks.contains(t) {
+                        return Err(io::Error::other(format!(
+                            "two samples files for task `{t}` (from two runs?): {} and another; give one run's folder",
+                            f.display()
+                        )));
+                    }
+                    tasks.push(t.clone());
+                }
+                files.push((f, task));
+            }
+        } else {
+            // Opened now so that a missing file fails before any work.
+            std::fs::File::open(path)?;
+            // A lone lm-eval samples file still names its task.
+            let task = path.file_name().and_then(|n| n.to_str()).and_then(task_of);
+            tasks.extend(task.clone());
+            files.push((path.to_path_buf(), task));
+        }
+        let total_bytes = files
+            .iter()
+            .map(|(f, _)| std::fs::metadata(f).map_or(0, |m| m.len()))
+            .sum();
+        Ok(Generations {
+            pending: files.into(),
+            current: None,
+            format,
+            id_pattern,
+            done_bytes: 0,
+            total_bytes,
+            io_error: None,
+            lm_eval: LmEvalTally::default(),
+            tasks,
+        })
+    }
+
+    /// Generations from an open reader (one file's worth), named `name` in messages.
+    pub fn from_reader(
+        reader: Box<dyn BufRead + Send>,
+        name: &str,
+        format: Option<GenerationsFormat>,
+    ) -> Generations {
+        Generations {
+            pending: VecDeque::new(),
+            current: Some((
+                PathBuf::from(name),
+                GenerationReader::new(reader, name, format),
+            )),
+            format,
+            id_pattern: None,
+            done_bytes: 0,
+            total_bytes: 0,
+            io_error: None,
+            lm_eval: LmEvalTally::default(),
+            tasks: Vec::new(),
+        }
+    }
+
+    /// The next line's generations, across files; `None` at the end (or at an I/O error,
+    /// which [`Generations::take_io_error`] then gives).
+    pub fn next_line(&mut self) -> Option<Result<Vec<Generation>, GenerationError>> {
+        loop {
+            if let Some((_, reader)) = &mut self.current {
+                if let Some(line) = reader.next_line() {
+                    return Some(line);
+                }
+                let Some((path, mut reader)) = self.current.take() else {
+                    continue;
+                };
+                self.done_bytes += reader.bytes_read;
+                self.lm_eval
+                    .merge(std::mem::take(&mut reader.state.lm_eval));
+                if let Some(e) = reader.take_io_error() {
+                    self.io_error = Some((path, e));
+                    return None;
+                }
+            }
+            let (path, task) = self.pending.pop_front()?;
+            let file = match std::fs::File::open(&path) {
+                Ok(f) => f,
+                Err(e) => {
+                    self.io_error = Some((path, e));
+                    return None;
+                }
+            };
+            let name = path.display().to_string();
+            let reader: Box<dyn BufRead + Send> =
+                Box::new(io::BufReader::with_capacity(1 << 16, file));
+            let reader = GenerationReader::new(reader, &name, self.format)
+                .with_task(task)
+                .with_id_pattern(self.id_pattern.clone());
+            self.current = Some((path, reader));
+        }
+    }
+
+    /// Bytes read so far, for progress.
+    pub fn bytes_read(&self) -> u64 {
+        self.done_bytes + self.current.as_ref().map_or(0, |(_, r)| r.bytes_read)
+    }
+
+    /// The size of every file to read.
+    pub fn total_bytes(&self) -> u64 {
+        self.total_bytes
+    }
+
+    /// The I/O error that ended the stream early, with its file, if one did.
+    pub fn take_io_error(&mut self) -> Option<(PathBuf, io::Error)> {
+        self.io_error.take()
+    }
+
+    /// lm-eval's own per-filter metrics of every file read.
+    pub fn lm_eval(&self) -> LmEvalTally {
+        let mut all = self.lm_eval.clone();
+        if let Some((_, r)) = &self.current {
+            all.merge(r.state.lm_eval.clone());
+        }
+        all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::task_of;
+
+    #[test]
+    fn task_names_from_lm_eval_file_names() {
+        assert_eq!(
+            task_of("samples_kmmlu_direct_public_safety_2026-11-23T08-27-47.304648.jsonl")
+                .as_deref(),
+            Some("kmmlu_direct_public_safety")
+        );
+        assert_eq!(task_of("samples_x.jsonl").as_deref(), Some("x"));
+        assert_eq!(task_of("results_2026.json"), None);
+    }
+}

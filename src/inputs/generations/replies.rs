@@ -1,0 +1,204 @@
+//! Model replies as servers and batch APIs write them, whatever wraps them: an OpenAI chat
+//! completion (every choice, `message.content` with `reasoning_content` or `reasoning`
+//! kept apart), a text completion (`choices[].text`), a Responses-API response
+//! (`output[]` messages of `output_text`, reasoning summaries apart), an Ollama `/api/chat`
+//! reply (`message.content`, `message.thinking`), and the error bodies they carry instead.
+
+use serde_json::Value;
+
+/// One answer in a reply: the final content, and reasoning the server kept apart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    pub content: String,
+    pub reasoning: Option<String>,
+}
+
+/// What a reply body holds: its answers (several with `n` > 1), or the provider's error.
+pub type Replies = Result<Vec<Reply>, String>;
+
+/// Read a reply body of any known shape; `None` when it is none of them.
+pub fn read(body: &Value) -> Option<Replies> {
+    if let Some(message) = error_message(body) {
+        return Some(Err(message));
+    }
+    if let Some(choices) = body.get("choices").and_then(Value::as_array) {
+        let mut out = Vec::with_capacity(choices.len());
+        for c in choices {
+            if let Some(message) = c.get("message") {
+                out.push(message_reply(message)?);
+            } else if let Some(text) = c.get("text").and_then(Value::as_str) {
+                out.push(Reply {
+                    content: text.to_string(),
+                    reasoning: None,
+                });
+            } else {
+                return None;
+            }
+        }
+        return Some(Ok(out));
+    }
+    if let Some(output) = body.get("output").and_then(Value::as_array) {
+        return Some(Ok(vec![responses_reply(output)]));
+    }
+    if let Some(message) = body.get("message").filter(|m| m.is_object()) {
+        return Some(Ok(vec![message_reply(message)?]));
+    }
+    None
+}
+
+/// A chat message: `content` (a string, null, or a list of text parts) and any reasoning.
+fn message_reply(message: &Value) -> Option<Reply> {
+    let content = match message.get("content") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) | None => String::new(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join(""),
+        _ => return None,
+    };
+    if message.get("content").is_none() && reasoning_of(message).is_none() {
+        return None;
+    }
+    Some(Reply {
+        content,
+        reasoning: reasoning_of(message).map(str::to_string),
+    })
+}
+
+/// Reasoning kept apart from the content: vLLM's `reasoning_content`, OpenRouter's and
+/// newer vLLM's `reasoning`, Ollama's `thinking`.
+pub fn reasoning_of(v: &Value) -> Option<&str> {
+    ["reasoning_content", "reasoning", "thinking"]
+        .iter()
+        .find_map(|k| v.get(*k).and_then(Value::as_str))
+        .filter(|r| !r.trim().is_empty())
+}
+
+/// A Responses-API `output` list: the text of its messages, reasoning summaries apart.
+fn responses_reply(output: &[Value]) -> Reply {
+    let mut content = String::new();
+    let mut reasoning = String::new();
+    for item in output {
+        match item.get("type").and_then(Value::as_str) {
+            Some("message") => {
+                for part in item
+                    .get("content")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    if part.get("type").and_then(Value::as_str) == Some("output_text") {
+                        content.push_str(part.get("text").and_then(Value::as_str).unwrap_or(""));
+                    }
+                }
+            }
+            Some("reasoning") => {
+                for part in item
+                    .get("summary")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .chain(
+                        item.get("content")
+                            .and_then(Value::as_array)
+                            .into_iter()
+                            .flatten(),
+                    )
+                {
+                    if let Some(t) = part.get("text").and_then(Value::as_str) {
+                        if !reasoning.is_empty() {
+                            reasoning.push('\n');
+                        }
+                        reasoning.push_str(t);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Reply {
+        content,
+        reasoning: (!reasoning.trim().is_empty()).then_some(reasoning),
+    }
+}
+
+/// The provider's error message in a body (`{"error": {"message"}}`, `{"error": "…"}`), if
+/// the body is an error.
+pub fn error_message(body: &Value) -> Option<String> {
+    let e = body.get("error").filter(|e| !e.is_null())?;
+    let message = e
+        .get("message")
+        .and_then(Value::as_str)
+        .or_else(|| e.as_str())
+        .map(str::to_string)
+        .unwrap_or_else(|| e.to_string());
+    let code = e
+        .get("code")
+        .filter(|c| !c.is_null())
+        .or_else(|| e.get("type"))
+        .and_then(|c| {
+            c.as_str()
+                .map(str::to_string)
+                .or_else(|| c.as_u64().map(|n| n.to_string()))
+        });
+    Some(match code {
+        Some(code) if !message.contains(&code) => format!("{code}: {message}"),
+        _ => message,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_shape_and_every_choice() {
+        let chat = json!({"choices": [
+            {"message": {"content": "②", "reasoning_content": "생각"}},
+            {"message": {"content": null, "reasoning": "정답은 ③"}}
+        ]});
+        assert_eq!(
+            read(&chat).unwrap().unwrap(),
+            vec![
+                Reply {
+                    content: "②".into(),
+                    reasoning: Some("생각".into())
+                },
+                Reply {
+                    content: "".into(),
+                    reasoning: Some("정답은 ③".into())
+                },
+            ]
+        );
+        let responses = json!({"object": "response", "output": [
+            {"type": "reasoning", "summary": [{"type": "summary_text", "text": "고민"}]},
+            {"type": "message", "content": [{"type": "output_text", "text": "정답은 ④"}]}
+        ]});
+        assert_eq!(
+            read(&responses).unwrap().unwrap(),
+            vec![Reply {
+                content: "정답은 ④".into(),
+                reasoning: Some("고민".into())
+            }]
+        );
+        let ollama = json!({"model": "m", "message": {"role": "assistant", "content": "①", "thinking": "음"}, "done": true});
+        assert_eq!(
+            read(&ollama).unwrap().unwrap(),
+            vec![Reply {
+                content: "①".into(),
+                reasoning: Some("음".into())
+            }]
+        );
+        let text = json!({"choices": [{"text": " B"}]});
+        assert_eq!(read(&text).unwrap().unwrap()[0].content, " B");
+        let error = json!({"error": {"message": "This model's maximum context length is 8192 tokens", "code": "context_length_exceeded"}});
+        assert_eq!(
+            read(&error).unwrap().unwrap_err(),
+            "context_length_exceeded: This model's maximum context length is 8192 tokens"
+        );
+        assert!(read(&json!({"foo": 1})).is_none());
+    }
+}

@@ -1,0 +1,149 @@
+//! `results.json` in lm-evaluation-harness's results layout, so that tools and leaderboards
+//! that read lm-eval's results read kgrade's numbers: `results` per task (and a group over
+//! several tasks) with `acc,none` / `acc_stderr,none` (and `acc_norm` for loglikelihood
+//! tasks), grouped accuracies named as lm-eval groups would be (`acc_format_md_table`,
+//! `acc_lang_ko`, `acc_subdomain_은행`), `n-samples`, `versions`, `higher_is_better`.
+
+use super::metrics::{Accuracy, Metrics};
+use crate::types::JoinReport;
+use serde_json::{json, Map, Value};
+
+/// The name of the aggregate group over several tasks.
+const GROUP: &str = "kgrade";
+
+/// lm-eval's `acc_stderr`: the standard error of a mean of 0/1 scores with the sample
+/// variance (n − 1), or "N/A" below two documents, as lm-eval writes it.
+fn stderr(a: &Accuracy) -> Value {
+    if a.n < 2 {
+        return json!("N/A");
+    }
+    let p = a.accuracy;
+    json!((p * (1.0 - p) / (a.n as f64 - 1.0)).sqrt())
+}
+
+/// A metric-name part: lower case, every run of characters other than letters, digits
+/// and `_` made one `_` (`md table` → `md_table`; Hangul stays).
+fn name_part(s: &str, keep_underscore: bool) -> String {
+    let mut out = String::new();
+    for c in s.trim().to_lowercase().chars() {
+        if c.is_alphanumeric() || (keep_underscore && c == '_') {
+            out.push(c);
+        } else if keep_underscore && !out.ends_with('_') && !out.is_empty() {
+            out.push('_');
+        }
+    }
+    out.trim_end_matches('_').to_string()
+}
+
+fn entry(task: &str, a: &Accuracy) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("alias".into(), json!(task));
+    m.insert("acc,none".into(), json!(a.accuracy));
+    m.insert("acc_stderr,none".into(), stderr(a));
+    m.insert("sample_len".into(), json!(a.n));
+    m
+}
+
+/// The results document for a run's metrics. `fallback_task` names the one task of a run
+/// that is not an lm-eval folder (the dataset file's stem).
+pub fn results(metrics: &Metrics, join: Option<&JoinReport>, fallback_task: &str) -> Value {
+    let tasks: Vec<(String, Accuracy)> = match metrics.groups.get("task") {
+        Some(g) if join.is_some_and(|j| !j.tasks.is_empty()) => {
+            g.values.iter().map(|(t, a)| (t.clone(), *a)).collect()
+        }
+        _ => vec![(fallback_task.to_string(), metrics.overall)],
+    };
+    let aggregate_name = if tasks.len() > 1 {
+        GROUP.to_string()
+    } else {
+        tasks[0].0.clone()
+    };
+    let mut results = Map::new();
+    for (task, a) in &tasks {
+        results.insert(task.clone(), Value::Object(entry(task, a)));
+    }
+    let mut aggregate = entry(&aggregate_name, &metrics.overall);
+    if let (Some(acc), Some(norm)) = (&metrics.acc, &metrics.acc_norm) {
+        aggregate.insert("acc,none".into(), json!(acc.accuracy));
+        aggregate.insert("acc_stderr,none".into(), stderr(acc));
+        aggregate.insert("acc_norm,none".into(), json!(norm.accuracy));
+        aggregate.insert("acc_norm_stderr,none".into(), stderr(norm));
+    }
+    for (col, g) in &metrics.groups {
+        if col == "task" {
+            continue;
+        }
+        for (value, a) in &g.values {
+            let key = format!("acc_{}_{}", name_part(col, false), name_part(value, true));
+            aggregate.insert(format!("{key},none"), json!(a.accuracy));
+            aggregate.insert(format!("{key}_stderr,none"), stderr(a));
+        }
+    }
+    let mut groups = Map::new();
+    let mut group_subtasks = Map::new();
+    if tasks.len() > 1 {
+        groups.insert(aggregate_name.clone(), Value::Object(aggregate.clone()));
+        group_subtasks.insert(
+            aggregate_name.clone(),
+            json!(tasks.iter().map(|(t, _)| t).collect::<Vec<_>>()),
+        );
+    }
+    results.insert(aggregate_name.clone(), Value::Object(aggregate));
+    let names: Vec<&String> = results.keys().collect();
+    let versions: Map<String, Value> = names.iter().map(|t| ((*t).clone(), json!(1.0))).collect();
+    let higher: Map<String, Value> = names
+        .iter()
+        .map(|t| ((*t).clone(), json!({"acc": true, "acc_norm": true})))
+        .collect();
+    let n_samples: Map<String, Value> = tasks
+        .iter()
+        .map(|(t, a)| (t.clone(), json!({"original": a.n, "effective": a.n})))
+        .collect();
+    let mut doc = Map::new();
+    doc.insert("results".into(), Value::Object(results));
+    if !groups.is_empty() {
+        doc.insert("groups".into(), Value::Object(groups));
+    }
+    doc.insert("group_subtasks".into(), Value::Object(group_subtasks));
+    doc.insert("versions".into(), Value::Object(versions));
+    doc.insert("higher_is_better".into(), Value::Object(higher));
+    doc.insert("n-samples".into(), Value::Object(n_samples));
+    doc.insert(
+        "config".into(),
+        json!({
+            "model": "kgrade",
+            "dataset": join.map(|j| j.dataset.clone()),
+            "generations": join.map(|j| j.generations.clone()),
+        }),
+    );
+    doc.insert("kgrade_version".into(), json!(env!("CARGO_PKG_VERSION")));
+    Value::Object(doc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metric_names_follow_lm_eval_groups() {
+        assert_eq!(
+            format!(
+                "acc_{}_{}",
+                name_part("sub_domain", false),
+                name_part("은행", true)
+            ),
+            "acc_subdomain_은행"
+        );
+        assert_eq!(name_part("md_table", true), "md_table");
+        assert_eq!(name_part("Public Safety", true), "public_safety");
+    }
+
+    #[test]
+    fn stderr_is_lm_eval_s_sample_standard_error() {
+        let a = Accuracy::new(3, 4);
+        let se = stderr(&a).as_f64().unwrap();
+        // Scores 1,1,1,0: sample variance 0.25, / n = 4 → se 0.25.
+        assert!((se - 0.25).abs() < 1e-12, "{se}");
+        assert_eq!(stderr(&Accuracy::new(1, 1)), json!("N/A"));
+    }
+}

@@ -1,0 +1,164 @@
+//! The verify step of the stream: one answer to one item becomes a [`Verdict`]. The labels
+//! are the ones the model saw (when the answer carries its prompt, the prompt decides the
+//! notation: lm-eval shows KMMLU as `A. …`–`D. …`); a failed request is a `request_error`,
+//! counted apart from model mistakes; a loglikelihood item is scored as lm-eval scores it
+//! (`acc`: the most likely option; `acc_norm`: the most likely per character of the option's
+//! text); reasoning with no final content is `reasoning_only`, shown as it was given.
+
+use crate::inputs::generations::{Generation, Loglikelihoods};
+use crate::types::{tail, Item, NormChoice, Source, Verdict, NOT_JUDGED};
+use crate::verify::{verify, Choice, ChoiceSet, Extraction};
+use std::borrow::Cow;
+
+/// The choice set as the model saw it: the notation of the options in `prompt` (near the
+/// item's own question, so that few-shot examples before it do not count), with the item's
+/// own option texts. `None` when the prompt shows no option list of the item's size.
+fn seen_choices(item: &Item, prompt: &str) -> Option<ChoiceSet> {
+    let stem: String = item
+        .question
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("")
+        .chars()
+        .take(40)
+        .collect();
+    let from = if stem.is_empty() {
+        0
+    } else {
+        prompt.rfind(stem.as_str()).unwrap_or(0)
+    };
+    let detected = ChoiceSet::detect(&prompt[from..])?;
+    if detected.len() != item.choices.len() || detected.notation() == item.choices.notation() {
+        return None;
+    }
+    let set = ChoiceSet::new(detected.notation(), u8::try_from(item.choices.len()).ok()?).ok()?;
+    let texts: Option<Vec<String>> = item
+        .choices
+        .choices()
+        .map(|c| item.choices.option_text(c).map(str::to_string))
+        .collect();
+    Some(match texts {
+        Some(texts) => set.with_options(texts),
+        None => detected,
+    })
+}
+
+/// The most likely option (the first of equals, as numpy's argmax), by `score`.
+fn argmax(scores: impl Iterator<Item = f64>) -> Option<usize> {
+    let mut best: Option<(usize, f64)> = None;
+    for (i, s) in scores.enumerate() {
+        if best.is_none_or(|(_, b)| s > b) {
+            best = Some((i, s));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// The verdict on one answer, and the text a judge would read if it is escalated.
+pub fn verdict_of(item: &Item, sample: u32, g: &Generation) -> (Verdict, String) {
+    let choices: Cow<ChoiceSet> = match g.prompt.as_deref().and_then(|p| seen_choices(item, p)) {
+        Some(set) => Cow::Owned(set),
+        None => Cow::Borrowed(&item.choices),
+    };
+    let mut fields: std::collections::BTreeMap<String, String> =
+        item.fields.iter().cloned().collect();
+    if let Some(task) = &g.task {
+        fields.insert("task".to_string(), task.clone());
+    }
+    let mut v = Verdict {
+        id: item.id.clone(),
+        sample,
+        status: String::new(),
+        rule: String::new(),
+        span: None,
+        chosen: None,
+        gold: choices.label(item.gold),
+        chosen_index: None,
+        gold_index: item.gold.position(),
+        correct: false,
+        source: Source::Unresolved,
+        choices: choices.to_string(),
+        fields,
+        candidates: None,
+        tail: None,
+        note: None,
+        line: g.line,
+        judge: None,
+        acc_norm: None,
+    };
+    let decide = |v: &mut Verdict, chosen: Option<Choice>| {
+        v.chosen = chosen.map(|c| choices.label(c));
+        v.chosen_index = chosen.map(Choice::position);
+        v.correct = chosen == Some(item.gold);
+        if chosen.is_some() {
+            v.source = Source::Verifier;
+        }
+    };
+    if let Some(error) = &g.error {
+        v.status = "request_error".into();
+        v.rule = "request_error".into();
+        v.note = Some(format!("request failed: {error}"));
+        return (v, String::new());
+    }
+    if let Some(loglik) = &g.loglik {
+        score_loglikelihoods(&mut v, &choices, item, loglik);
+        return (v, String::new());
+    }
+    if g.response.trim().is_empty() {
+        if let Some(reasoning) = g.reasoning.as_deref().filter(|r| !r.trim().is_empty()) {
+            // The server kept reasoning apart and gave no final content (vLLM does this
+            // when its reasoning parser never sees the end of the reasoning): the judge
+            // may read the reasoning, but nothing is made up here.
+            v.status = "no_answer".into();
+            v.rule = "reasoning_only".into();
+            v.tail = Some(tail(reasoning));
+            v.note = Some(NOT_JUDGED.to_string());
+            return (v, reasoning.to_string());
+        }
+    }
+    let e = verify(&g.response, &choices);
+    v.status = e.status().to_string();
+    v.rule = e.rule_name().to_string();
+    v.span = e.span().map(|s| [s.start, s.end]);
+    decide(&mut v, e.choice());
+    if let Extraction::Ambiguous { candidates, .. } = &e {
+        v.candidates = Some(candidates.iter().map(|&c| choices.label(c)).collect());
+    }
+    if v.chosen.is_none() {
+        v.tail = Some(tail(&g.response));
+        v.note = Some(NOT_JUDGED.to_string());
+    }
+    (v, g.response.clone())
+}
+
+fn score_loglikelihoods(v: &mut Verdict, choices: &ChoiceSet, item: &Item, l: &Loglikelihoods) {
+    v.status = "loglikelihood".into();
+    v.rule = "acc".into();
+    if l.logprobs.len() != choices.len() {
+        v.status = "invalid".into();
+        v.note = Some(format!(
+            "{} option log-likelihoods for {} options",
+            l.logprobs.len(),
+            choices.len()
+        ));
+        return;
+    }
+    let at = |i: Option<usize>| i.and_then(|i| choices.at_position(i + 1));
+    let chosen = at(argmax(l.logprobs.iter().copied()));
+    // lm-eval's acc_norm divides by the option text's length in characters.
+    let norm = at(argmax(
+        l.logprobs
+            .iter()
+            .zip(&l.texts)
+            .map(|(lp, t)| lp / t.chars().count().max(1) as f64),
+    ));
+    v.chosen = chosen.map(|c| choices.label(c));
+    v.chosen_index = chosen.map(Choice::position);
+    v.correct = chosen == Some(item.gold);
+    v.source = Source::Verifier;
+    v.acc_norm = norm.map(|c| NormChoice {
+        chosen: choices.label(c),
+        correct: c == item.gold,
+    });
+}

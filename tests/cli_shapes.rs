@@ -1,0 +1,269 @@
+//! Batch and server output shapes, each with the verdict it must give. The lines follow the
+//! providers' documented formats: OpenAI Batch API output and error files (chat completions
+//! with `n` choices, the Responses API), Ollama `/api/chat` replies, and vLLM chat replies
+//! with reasoning kept apart (`reasoning_content`, `content: null`).
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn kgrade() -> Command {
+    let mut c = Command::cargo_bin("kgrade").unwrap();
+    c.timeout(Duration::from_secs(60));
+    c
+}
+
+fn write_lines(dir: &Path, name: &str, lines: &[Value]) -> PathBuf {
+    let p = dir.join(name);
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn dataset(dir: &Path) -> PathBuf {
+    let p = dir.join("d.csv");
+    std::fs::write(
+        &p,
+        "id,question,answer,domain\nq1,\"기관은? ① 금융위원회 ② 기획재정부 ③ 국방부\",2,금융\nq2,\"기관은? ① 금융위원회 ② 기획재정부 ③ 국방부\",3,금융\n",
+    )
+    .unwrap();
+    p
+}
+
+fn verdicts(out: &Path) -> Vec<Value> {
+    std::fs::read_to_string(out.join("verdicts.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn grade_ok(dir: &Path, generations: &Path, extra: &[&str]) -> (Vec<Value>, Value) {
+    let out = dir.join("out");
+    kgrade()
+        .arg("grade")
+        .arg("--dataset")
+        .arg(dataset(dir))
+        .arg("--generations")
+        .arg(generations)
+        .arg("--out")
+        .arg(&out)
+        .args(extra)
+        .assert()
+        .success();
+    let report =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    (verdicts(&out), report)
+}
+
+fn chat(contents: &[&str]) -> Value {
+    let choices: Vec<Value> = contents
+        .iter()
+        .enumerate()
+        .map(|(i, c)| json!({"index": i, "message": {"role": "assistant", "content": c}, "finish_reason": "stop"}))
+        .collect();
+    json!({"id": "chatcmpl-1", "object": "chat.completion", "model": "m", "choices": choices})
+}
+
+#[test]
+fn batch_output_with_n_choices_gives_every_choice_as_a_sample() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = write_lines(
+        tmp.path(),
+        "batch.jsonl",
+        &[
+            json!({"id": "batch_req_1", "custom_id": "q1", "response": {"status_code": 200, "request_id": "r1", "body": chat(&["정답은 ②", "①", "②번입니다"])}, "error": null}),
+            json!({"id": "batch_req_2", "custom_id": "q2", "response": {"status_code": 200, "request_id": "r2", "body": chat(&["③"])}, "error": null}),
+        ],
+    );
+    let (v, r) = grade_ok(tmp.path(), &g, &[]);
+    assert_eq!(v.len(), 4);
+    assert_eq!(
+        v.iter()
+            .map(|v| v["sample"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        [0, 1, 2, 0]
+    );
+    assert_eq!(r["metrics"]["samples"]["max_samples_per_item"], 3);
+    assert_eq!(r["metrics"]["overall"]["correct"], 3);
+}
+
+#[test]
+fn failed_requests_are_request_errors_with_the_provider_s_message() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = write_lines(
+        tmp.path(),
+        "batch.jsonl",
+        &[
+            // Output file: a request that failed outright.
+            json!({"id": "batch_req_1", "custom_id": "q1", "response": null, "error": {"code": "batch_expired", "message": "This request could not be executed before the completion window expired."}}),
+            // Error file: the request reached the model API and was refused.
+            json!({"id": "batch_req_2", "custom_id": "q2", "response": {"status_code": 400, "request_id": "r2", "body": {"error": {"message": "This model's maximum context length is 8192 tokens.", "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}}}, "error": null}),
+        ],
+    );
+    let out = tmp.path().join("out");
+    kgrade()
+        .arg("grade")
+        .arg("--dataset")
+        .arg(dataset(tmp.path()))
+        .arg("--generations")
+        .arg(&g)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("failed requests: 2"));
+    let v = verdicts(&out);
+    assert!(v.iter().all(|v| v["status"] == "request_error"));
+    assert!(v[0]["note"]
+        .as_str()
+        .unwrap()
+        .contains("batch_expired: This request could not be executed"));
+    assert!(v[1]["note"]
+        .as_str()
+        .unwrap()
+        .contains("HTTP 400: context_length_exceeded: This model's maximum context length"));
+    let r: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(r["metrics"]["request_errors"], 2);
+}
+
+#[test]
+fn responses_api_batch_output_is_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let body = |text: &str| {
+        json!({"id": "resp_1", "object": "response", "status": "completed", "model": "gpt-5", "output": [
+            {"id": "rs_1", "type": "reasoning", "summary": [{"type": "summary_text", "text": "①과 ②를 비교했다"}]},
+            {"id": "msg_1", "type": "message", "role": "assistant", "status": "completed", "content": [{"type": "output_text", "text": text, "annotations": []}]}
+        ]})
+    };
+    let g = write_lines(
+        tmp.path(),
+        "responses.jsonl",
+        &[
+            json!({"id": "batch_req_1", "custom_id": "q1", "response": {"status_code": 200, "request_id": "r1", "body": body("정답은 ②입니다.")}, "error": null}),
+            json!({"id": "batch_req_2", "custom_id": "q2", "response": {"status_code": 200, "request_id": "r2", "body": body("③")}, "error": null}),
+        ],
+    );
+    let (v, _) = grade_ok(tmp.path(), &g, &[]);
+    assert_eq!(v[0]["chosen"], "②");
+    assert_eq!(v[1]["chosen"], "③");
+    assert!(v.iter().all(|v| v["correct"] == true));
+}
+
+#[test]
+fn custom_ids_map_to_dataset_ids_with_an_id_pattern() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = write_lines(
+        tmp.path(),
+        "batch.jsonl",
+        &[
+            json!({"custom_id": "kmmlu-finance-q1", "response": {"status_code": 200, "body": chat(&["②"])}, "error": null}),
+            json!({"custom_id": "kmmlu-finance-q2", "response": {"status_code": 200, "body": chat(&["③"])}, "error": null}),
+        ],
+    );
+    // Without a pattern: nothing matches, and the error shows both id shapes.
+    kgrade()
+        .arg("grade")
+        .arg("--dataset")
+        .arg(dataset(tmp.path()))
+        .arg("--generations")
+        .arg(&g)
+        .arg("--out")
+        .arg(tmp.path().join("none"))
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("`kmmlu-finance-q1`"))
+        .stderr(predicate::str::contains("`q1`"));
+    let (v, r) = grade_ok(tmp.path(), &g, &["--id-pattern", "-(q\\d+)$"]);
+    assert_eq!(v.len(), 2);
+    assert_eq!(r["metrics"]["overall"]["correct"], 2);
+    kgrade()
+        .args([
+            "grade",
+            "--id-pattern",
+            "no-group",
+            "--dataset",
+            "x",
+            "--generations",
+            "y",
+            "--out",
+            "z",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("capture group"));
+}
+
+#[test]
+fn ollama_chat_lines_are_read_with_thinking_apart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = write_lines(
+        tmp.path(),
+        "ollama.jsonl",
+        &[
+            json!({"id": "q1", "model": "gpt-oss:20b", "created_at": "2025-08-05T00:00:00Z", "message": {"role": "assistant", "content": "정답은 ②", "thinking": "①은 아니고"}, "done": true, "done_reason": "stop", "eval_count": 12}),
+            json!({"id": "q2", "model": "gpt-oss:20b", "message": {"role": "assistant", "content": "", "thinking": "③일까 ②일까"}, "done": true}),
+        ],
+    );
+    let (v, _) = grade_ok(tmp.path(), &g, &[]);
+    assert_eq!(v[0]["chosen"], "②");
+    assert_eq!(v[1]["rule"], "reasoning_only");
+    assert_eq!(v[1]["tail"], "③일까 ②일까");
+}
+
+#[test]
+fn vllm_reasoning_with_null_content_shows_no_markers_kgrade_made_up() {
+    let tmp = tempfile::tempdir().unwrap();
+    let reply = |content: Value, reasoning: &str| json!({"id": "chatcmpl-1", "object": "chat.completion", "model": "openai/gpt-oss-20b", "choices": [{"index": 0, "message": {"role": "assistant", "content": content, "reasoning_content": reasoning}, "finish_reason": "stop"}]});
+    let g = write_lines(
+        tmp.path(),
+        "vllm.jsonl",
+        &[
+            json!({"id": "q1", "response": reply(Value::Null, "We compare options. 정답은 ②")}),
+            json!({"id": "q2", "response": reply(json!("③"), "thinking about it")}),
+        ],
+    );
+    let (v, r) = grade_ok(tmp.path(), &g, &[]);
+    assert_eq!(v[0]["status"], "no_answer");
+    assert_eq!(v[0]["rule"], "reasoning_only");
+    assert_eq!(v[0]["tail"], "We compare options. 정답은 ②");
+    assert_eq!(v[1]["chosen"], "③");
+    let audit = r["audit"].to_string();
+    assert!(!audit.contains("<think>"), "{audit}");
+}
+
+#[test]
+fn choices_is_honoured_for_kmmlu_datasets() {
+    let tmp = tempfile::tempdir().unwrap();
+    let kmmlu = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/kmmlu_sample.csv");
+    let g = write_lines(
+        tmp.path(),
+        "letters.jsonl",
+        &[
+            json!({"id": "0", "response": "B"}),
+            json!({"id": "1", "response": "정답은 A입니다"}),
+        ],
+    );
+    let out = tmp.path().join("out");
+    kgrade()
+        .arg("grade")
+        .arg("--dataset")
+        .arg(&kmmlu)
+        .arg("--generations")
+        .arg(&g)
+        .args(["--choices", "letter:4", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let v = verdicts(&out);
+    assert_eq!(v[0]["choices"], "letter:4");
+    assert_eq!(
+        (v[0]["chosen"].clone(), v[0]["gold"].clone()),
+        (json!("B"), json!("B"))
+    );
+    assert_eq!(v[1]["chosen"], "A");
+    assert_eq!(v[0]["gold_index"], 2);
+}

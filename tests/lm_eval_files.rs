@@ -1,0 +1,249 @@
+//! kgrade on files lm-evaluation-harness wrote itself. The fixtures under
+//! `tests/fixtures/lm_eval/runs/` were made by lm-eval 0.4.13's own CLI (`lm-eval run …
+//! --log_samples --output_path …`) with a weightless deterministic model class
+//! (`--model canned`, `tests/fixtures/lm_eval/recipe/canned_model.py`) on task YAMLs that
+//! include lm-eval's shipped KMMLU configs and point them at the KMMLU test CSVs in
+//! `../shared/data/kmmlu/`; `tests/fixtures/lm_eval/recipe/make_fixtures.sh` remakes them
+//! and `tests/fixtures/lm_eval/README.md` describes every file. Nothing in them was edited
+//! by hand. The datasets are read from `../shared` at test time, never copied in.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn kmmlu(name: &str) -> PathBuf {
+    root().join("../shared/data/kmmlu").join(name)
+}
+
+/// The samples file of a fixture run (its name carries lm-eval's timestamp).
+fn samples(run: &str) -> PathBuf {
+    let dir = root()
+        .join("tests/fixtures/lm_eval/runs")
+        .join(run)
+        .join("canned-kmmlu");
+    std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("samples_")
+        })
+        .unwrap()
+}
+
+fn lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn grade(dataset: &Path, generations: &Path, out: &Path, extra: &[&str]) -> Value {
+    Command::cargo_bin("kgrade")
+        .unwrap()
+        .timeout(Duration::from_secs(60))
+        .arg("grade")
+        .arg("--dataset")
+        .arg(dataset)
+        .arg("--generations")
+        .arg(generations)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .assert()
+        .success();
+    serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn kmmlu_direct_letters_are_read_in_the_notation_the_prompt_showed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = samples("1_direct_public_safety");
+    let r = grade(&kmmlu("Public-Safety-test.csv"), &file, tmp.path(), &[]);
+    let verdicts = lines(&tmp.path().join("verdicts.jsonl"));
+    assert_eq!(verdicts.len(), 10);
+    for (v, line) in verdicts.iter().zip(lines(&file)) {
+        assert_eq!(v["choices"], "letter:4", "{v}");
+        assert_eq!(v["gold"], line["target"], "gold in lm-eval's notation");
+        // Whatever lm-eval's exact_match accepted, kgrade reads the same way.
+        if line["exact_match"] == 1.0 {
+            assert_eq!(v["correct"], true, "{v}");
+        }
+    }
+    // lm-eval's exact_match needs a bare letter (3 of 10); kgrade also reads
+    // "정답은 (B)입니다" and "따라서 답은 C입니다" and abstains on "잘 모르겠습니다".
+    assert_eq!(r["metrics"]["overall"]["correct"], 7);
+    assert_eq!(r["metrics"]["stages"]["unresolved"], 3);
+    assert_eq!(
+        r["join"]["lm_eval"]["kmmlu_direct_public_safety"]["exact_match,none"],
+        0.3
+    );
+    assert_eq!(
+        r["metrics"]["groups"]["task"]["values"]["kmmlu_direct_public_safety"]["n"],
+        10
+    );
+}
+
+#[test]
+fn chain_of_thought_answers_are_read_after_few_shot_prompts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = samples("2_cot_hard_public_safety");
+    let r = grade(&kmmlu("Public-Safety-test.csv"), &file, tmp.path(), &[]);
+    let verdicts = lines(&tmp.path().join("verdicts.jsonl"));
+    let chosen: Vec<&str> = verdicts
+        .iter()
+        .map(|v| v["chosen"].as_str().unwrap_or("∅"))
+        .collect();
+    // Each answer's last stated letter (the five-shot prompt's examples decide nothing).
+    assert_eq!(chosen, ["D", "A", "D", "B", "C", "C"]);
+    assert_eq!(r["metrics"]["overall"]["correct"], 4);
+    assert_eq!(
+        r["join"]["lm_eval"]["kmmlu_cot_hard_public_safety"]["exact_match,get-answer"],
+        serde_json::json!(2.0 / 6.0)
+    );
+}
+
+#[test]
+fn repeats_are_samples_and_two_filters_are_read_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = samples("3_maj3_public_safety");
+    assert_eq!(lines(&file).len(), 16, "8 documents × 2 filters");
+    let r = grade(&kmmlu("Public-Safety-test.csv"), &file, tmp.path(), &[]);
+    let m = &r["metrics"];
+    assert_eq!(m["overall"]["n"], 24, "8 documents × 3 repeats, once each");
+    assert_eq!(m["samples"]["items"], 8);
+    assert_eq!(m["samples"]["max_samples_per_item"], 3);
+    // lm-eval's own per-filter scores, beside kgrade's, equal its results file.
+    let results: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            file.with_file_name(
+                std::fs::read_dir(file.parent().unwrap())
+                    .unwrap()
+                    .map(|e| e.unwrap().file_name().into_string().unwrap())
+                    .find(|n| n.starts_with("results_"))
+                    .unwrap(),
+            ),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let task = "kmmlu_direct_maj3_public_safety";
+    for key in ["exact_match,strict-match", "exact_match,maj@3"] {
+        assert_eq!(
+            r["join"]["lm_eval"][task][key], results["results"][task][key],
+            "{key}"
+        );
+    }
+    let md = std::fs::read_to_string(tmp.path().join("report.md")).unwrap();
+    assert!(md.contains("`exact_match,maj@3`"), "{md}");
+}
+
+fn check_loglikelihood(run: &str) {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = samples(run);
+    let r = grade(&kmmlu("Public-Safety-test.csv"), &file, tmp.path(), &[]);
+    let verdicts = lines(&tmp.path().join("verdicts.jsonl"));
+    let source = lines(&file);
+    assert_eq!(verdicts.len(), source.len());
+    let (mut acc, mut acc_norm) = (0.0, 0.0);
+    for (v, line) in verdicts.iter().zip(&source) {
+        assert_eq!(v["status"], "loglikelihood");
+        // Each document: kgrade's acc and acc_norm equal lm-eval's own per-line values.
+        assert_eq!(v["correct"].as_bool().unwrap(), line["acc"] == 1.0, "{v}");
+        assert_eq!(
+            v["acc_norm"]["correct"].as_bool().unwrap(),
+            line["acc_norm"] == 1.0,
+            "{v}"
+        );
+        acc += line["acc"].as_f64().unwrap();
+        acc_norm += line["acc_norm"].as_f64().unwrap();
+    }
+    let n = source.len() as f64;
+    let m = &r["metrics"];
+    assert!((m["acc"]["accuracy"].as_f64().unwrap() - acc / n).abs() < 1e-12);
+    assert!((m["acc_norm"]["accuracy"].as_f64().unwrap() - acc_norm / n).abs() < 1e-12);
+    let results: Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("results.json")).unwrap())
+            .unwrap();
+    let task = results["results"]
+        .as_object()
+        .unwrap()
+        .values()
+        .next()
+        .unwrap();
+    assert!((task["acc,none"].as_f64().unwrap() - acc / n).abs() < 1e-12);
+    assert!((task["acc_norm,none"].as_f64().unwrap() - acc_norm / n).abs() < 1e-12);
+}
+
+#[test]
+fn loglikelihood_tasks_score_acc_and_acc_norm_as_lm_eval_does() {
+    check_loglikelihood("4_loglik_public_safety");
+    // Option texts as choices: here acc and acc_norm disagree on some documents.
+    check_loglikelihood("4b_loglik_optiontext");
+}
+
+#[test]
+fn an_output_folder_with_two_subtasks_grades_against_a_folder_of_datasets() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("kmmlu");
+    std::fs::create_dir(&data).unwrap();
+    for name in ["Accounting-test.csv", "Taxation-test.csv"] {
+        std::os::unix::fs::symlink(kmmlu(name), data.join(name)).unwrap();
+    }
+    let out = tmp.path().join("out");
+    let folder = root().join("tests/fixtures/lm_eval/runs/5_group_accounting_taxation");
+    let r = grade(&data, &folder, &out, &[]);
+    let m = &r["metrics"];
+    assert_eq!(m["overall"]["n"], 16);
+    let tasks = &m["groups"]["task"]["values"];
+    assert_eq!(tasks["kmmlu_direct_accounting"]["n"], 8);
+    assert_eq!(tasks["kmmlu_direct_taxation"]["n"], 8);
+    assert_eq!(r["join"]["unknown_ids"], 0);
+    let subjects = &m["groups"]["subject"]["values"];
+    assert_eq!(subjects["Accounting"]["n"], 8);
+    let verdicts = lines(&out.join("verdicts.jsonl"));
+    assert!(verdicts.iter().any(|v| v["id"] == "taxation/0"));
+    // results.json: one entry per task and the group over both.
+    let results: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    for task in ["kmmlu_direct_accounting", "kmmlu_direct_taxation", "kgrade"] {
+        assert!(results["results"][task]["acc,none"].is_number(), "{task}");
+    }
+    assert_eq!(
+        results["group_subtasks"]["kgrade"],
+        serde_json::json!(["kmmlu_direct_accounting", "kmmlu_direct_taxation"])
+    );
+}
+
+#[test]
+fn the_bundled_kmmlu_sample_is_lm_eval_output_and_results_json_names_groups() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = grade(
+        &root().join("data/kmmlu_sample.csv"),
+        &root().join("data/kmmlu_lm_eval_samples.jsonl"),
+        tmp.path(),
+        &[],
+    );
+    assert_eq!(r["metrics"]["overall"]["n"], 12);
+    let results: Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("results.json")).unwrap())
+            .unwrap();
+    let entry = &results["results"]["kmmlu_sample"];
+    assert_eq!(entry["acc,none"], r["metrics"]["overall"]["accuracy"]);
+    assert!(
+        entry["acc_category_public_safety,none"].is_number(),
+        "{entry}"
+    );
+    assert!(entry["acc_stderr,none"].is_number());
+    assert_eq!(results["n-samples"]["kmmlu_sample"]["effective"], 12);
+}
