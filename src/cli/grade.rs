@@ -80,7 +80,7 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
     let outcome = result?;
     print!("{}", outcome.built.summary);
     println!(
-        "wrote {}/verdicts.jsonl, report.json, report.md",
+        "wrote {}/verdicts.jsonl, report.json, report.md, report.html",
         args.out.display()
     );
     if unreadable > 0 {

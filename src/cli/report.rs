@@ -30,6 +30,9 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
     let by = kgrade::stages::grade::grouping(args.by);
     let built = kgrade::report::build(&args.verdicts, &out, &by, join.as_ref())?;
     print!("{}", built.summary);
-    println!("wrote {}/report.json, report.md", out.display());
+    println!(
+        "wrote {}/report.json, report.md, report.html",
+        out.display()
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -7,6 +7,7 @@
 
 pub mod escape;
 mod html;
+pub mod leaderboard;
 mod markdown;
 pub mod metrics;
 pub mod svg;
