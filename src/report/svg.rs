@@ -32,7 +32,7 @@ pub fn radar(title: &str, axes: &[(String, f64)]) -> String {
             .collect();
         return bars(title, &rows, 1.0);
     }
-    let (cx, cy, r) = (300.0, 230.0, 160.0);
+    let (cx, cy, r) = (300.0, 200.0, 150.0);
     let n = axes.len() as f64;
     let at = |i: usize, v: f64| {
         let a = -PI / 2.0 + 2.0 * PI * i as f64 / n;
@@ -41,7 +41,7 @@ pub fn radar(title: &str, axes: &[(String, f64)]) -> String {
     let mut s = String::new();
     let _ = write!(
         s,
-        r#"<svg class="chart radar" role="img" viewBox="0 0 600 470" width="480" height="376"><title>{}</title>"#,
+        r#"<svg class="chart radar" role="img" viewBox="0 0 600 400" width="500" height="333"><title>{}</title>"#,
         escape(title)
     );
     for ring in [0.25, 0.5, 0.75, 1.0] {
@@ -72,7 +72,7 @@ pub fn radar(title: &str, axes: &[(String, f64)]) -> String {
         };
         let _ = write!(
             s,
-            r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#ddd"/><text class="axis" x="{}" y="{}" font-size="12" text-anchor="{anchor}" dominant-baseline="middle">{}</text>"##,
+            r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#ddd"/><text class="axis" x="{}" y="{}" font-size="15" text-anchor="{anchor}" dominant-baseline="middle">{}</text>"##,
             num(cx),
             num(cy),
             num(x),
@@ -300,13 +300,13 @@ mod tests {
         assert_eq!(count(&s, r#"class="area""#), 1);
         assert!(s.contains("&lt;국방&gt;") && s.contains("금융 &amp; 보험"));
         assert!(!s.contains("<국방>"));
-        // The full-accuracy point sits on the outer ring, straight right-below the centre's
-        // third axis: radius 160 at angle -90° + 240°.
+        // The full-accuracy point sits on the outer ring of the third axis: radius 150 at
+        // angle -90° + 240° around the centre (300, 200).
         let a = -PI / 2.0 + 4.0 * PI / 3.0;
         let want = format!(
             r#"cx="{}" cy="{}""#,
-            num(300.0 + 160.0 * a.cos()),
-            num(230.0 + 160.0 * a.sin())
+            num(300.0 + 150.0 * a.cos()),
+            num(200.0 + 150.0 * a.sin())
         );
         assert!(s.contains(&want), "{want} not in {s}");
     }
