@@ -246,9 +246,9 @@ pub fn head(m: &Metrics, join: Option<&JoinReport>, by: &[String], shown_rows: u
 
 fn overall_section(s: &mut String, m: &Metrics) {
     let o = &m.overall;
-    let _ = write!(
+    let _ = writeln!(
         s,
-        "<section id=\"overall\"><div class=\"headline\"><div><div class=\"big\">{}</div>accuracy</div><div>95% Wilson interval <b>{}–{}</b><br>{} of {} answers correct · {} items (up to {} answers each)<br>Undecided answers count as wrong.</div></div>\n",
+        "<section id=\"overall\"><div class=\"headline\"><div><div class=\"big\">{}</div>accuracy</div><div>95% Wilson interval <b>{}–{}</b><br>{} of {} answers correct · {} items (up to {} answers each)<br>Undecided answers count as wrong.</div></div>",
         pct(o.accuracy),
         pct(o.ci_low),
         pct(o.ci_high),
@@ -455,9 +455,9 @@ fn labels_section(s: &mut String, m: &Metrics) {
             ((*l).clone(), vec![p as f64, g as f64], format!("{p} / {g}"))
         })
         .collect();
-    let _ = write!(
+    let _ = writeln!(
         s,
-        "<section id=\"labels\"><h2>Labels (position bias)</h2><p>Predicted (∅ = undecided) against gold label counts: a model that favours a position shows a longer predicted bar there.</p><figure id=\"label-chart\">{}</figure></section>\n",
+        "<section id=\"labels\"><h2>Labels (position bias)</h2><p>Predicted (∅ = undecided) against gold label counts: a model that favours a position shows a longer predicted bar there.</p><figure id=\"label-chart\">{}</figure></section>",
         svg::grouped_bars("Predicted and gold labels", &["predicted", "gold"], &rows, 0.0)
     );
 }
@@ -492,9 +492,9 @@ pub fn circular_section(circular: Option<&serde_json::Value>) -> String {
 }
 
 fn join_section(s: &mut String, j: &JoinReport) {
-    let _ = write!(
+    let _ = writeln!(
         s,
-        "<section id=\"join\"><h2>Join</h2><ul><li>items without generations: {}</li><li>generations for unknown ids: {}</li><li>duplicate dataset ids: {}</li><li>unreadable generation lines: {}</li></ul></section>\n",
+        "<section id=\"join\"><h2>Join</h2><ul><li>items without generations: {}</li><li>generations for unknown ids: {}</li><li>duplicate dataset ids: {}</li><li>unreadable generation lines: {}</li></ul></section>",
         list(&j.items_without_generations, j.items_without_generations.len() as u64),
         list(&j.unknown_ids_listed, j.unknown_ids),
         list(&j.duplicate_dataset_ids, j.duplicate_dataset_ids.len() as u64),

@@ -166,13 +166,11 @@ fn read_run_dir(dir: &Path, by: &[String]) -> Result<Run, CompareError> {
         let e = items.entry(v.id.clone()).or_default();
         e.0 += u64::from(v.correct);
         e.1 += 1;
-        if !fields.contains_key(&v.id) {
-            let kept = by
-                .iter()
+        fields.entry(v.id).or_insert_with(|| {
+            by.iter()
                 .filter_map(|c| v.fields.get(c).map(|x| (c.clone(), x.clone())))
-                .collect();
-            fields.insert(v.id, kept);
-        }
+                .collect()
+        });
         Ok(())
     })?;
     Ok(Run {
@@ -247,12 +245,10 @@ pub fn compare(dirs: &[PathBuf], opts: &CompareOptions) -> Result<Leaderboard, C
     }
     let mut common: BTreeSet<&String> = first.items.keys().collect();
     for r in &runs[1..] {
-        if r.items.len() != first.items.len()
-            || r.items.keys().any(|k| !first.items.contains_key(k))
-        {
-            if !opts.common_items {
-                return Err(CompareError::ItemsDiffer(describe_difference(first, r)));
-            }
+        let differ = r.items.len() != first.items.len()
+            || r.items.keys().any(|k| !first.items.contains_key(k));
+        if differ && !opts.common_items {
+            return Err(CompareError::ItemsDiffer(describe_difference(first, r)));
         }
         common.retain(|k| r.items.contains_key(*k));
     }

@@ -44,9 +44,9 @@ pub fn markdown(b: &Leaderboard) -> String {
         "Accuracy is the mean over items of each item's accuracy (mean over its samples), with a 95% Wilson interval. Ratings are Bradley–Terry on per-item head-to-head outcomes (ties skipped), Elo-scaled (mean 1000), with 95% bootstrap intervals over items ({} resamples, seed {}).\n",
         b.bootstrap, b.seed
     );
-    let _ = write!(
+    let _ = writeln!(
         s,
-        "| rank | model | accuracy | 95% CI | BT rating | 95% CI |{}\n|---|---|---|---|---|---|{}\n",
+        "| rank | model | accuracy | 95% CI | BT rating | 95% CI |{}\n|---|---|---|---|---|---|{}",
         if elo { " online Elo |" } else { "" },
         if elo { "---|" } else { "" }
     );
@@ -166,9 +166,9 @@ figure{margin:.5rem 0}figcaption{font-weight:600}.meta{color:#666}@media print{b
         .iter()
         .map(|m| (m.model.clone(), m.accuracy, m.ci_low, m.ci_high))
         .collect();
-    let _ = write!(
+    let _ = writeln!(
         s,
-        "<figure id=\"rating-chart\"><figcaption>Bradley–Terry rating with 95% bootstrap interval</figcaption>{}</figure><figure id=\"accuracy-chart\"><figcaption>Accuracy with 95% Wilson interval</figcaption>{}</figure>\n",
+        "<figure id=\"rating-chart\"><figcaption>Bradley–Terry rating with 95% bootstrap interval</figcaption>{}</figure><figure id=\"accuracy-chart\"><figcaption>Accuracy with 95% Wilson interval</figcaption>{}</figure>",
         svg::intervals("Bradley–Terry ratings", &ratings),
         svg::intervals("Accuracy", &accuracies)
     );
