@@ -100,7 +100,7 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
         eprintln!("kgrade: warning: {w}");
     }
     println!(
-        "wrote {}/verdicts.jsonl, report.json, report.md",
+        "wrote {}/verdicts.jsonl, report.json, report.md, report.html",
         args.out.display()
     );
     if unreadable > 0 {

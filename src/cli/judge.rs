@@ -148,7 +148,7 @@ pub fn run(args: JudgeCommandArgs) -> anyhow::Result<ExitCode> {
     let done = result?;
     print!("{}", done.built.summary);
     println!(
-        "wrote {}/verdicts.jsonl, report.json, report.md",
+        "wrote {}/verdicts.jsonl, report.json, report.md, report.html",
         args.dir.display()
     );
     Ok(unresolved_exit(&done.summary, args.judge.allow_unresolved))

@@ -2,6 +2,7 @@
 //! codes (documented in `main.rs` and the README).
 
 mod cache;
+mod compare;
 mod extract;
 mod grade;
 mod judge;
@@ -37,15 +38,20 @@ enum Command {
     /// "text" when invalid, "error" when the line could not be read).
     Extract(extract::ExtractArgs),
     /// Join a dataset with a model's generations, verify every answer, and write
-    /// OUT/verdicts.jsonl, OUT/report.json, OUT/report.md and OUT/run.json.
+    /// OUT/verdicts.jsonl, OUT/report.json, OUT/report.md, OUT/report.html and OUT/run.json.
     Grade(grade::GradeArgs),
     /// Judge a graded run again (OUT of `kgrade grade`): escalated answers and an audit
     /// sample go to the judge, verdicts.jsonl and the reports are rewritten.
     Judge(judge::JudgeCommandArgs),
     /// Inspect or clear the judge verdict cache.
     Cache(cache::CacheArgs),
-    /// Rebuild report.json and report.md from a verdicts file without grading again.
+    /// Rebuild report.json, report.md and report.html from a verdicts file without grading
+    /// again.
     Report(report::ReportArgs),
+    /// Compare graded runs (different models on the same dataset): accuracy, Bradley–Terry
+    /// ratings with bootstrap intervals, McNemar tests; writes OUT/leaderboard.json, .md and
+    /// .html and prints the table.
+    Compare(compare::CompareArgs),
 }
 
 impl Cli {
@@ -57,6 +63,7 @@ impl Cli {
             Command::Judge(args) => judge::run(args),
             Command::Cache(args) => cache::run(args),
             Command::Report(args) => report::run(args),
+            Command::Compare(args) => compare::run(args),
         }
     }
 }

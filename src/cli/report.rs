@@ -36,6 +36,9 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
         join.as_ref(),
     )?;
     print!("{}", built.summary);
-    println!("wrote {}/report.json, report.md", out.display());
+    println!(
+        "wrote {}/report.json, report.md, report.html",
+        out.display()
+    );
     Ok(ExitCode::SUCCESS)
 }

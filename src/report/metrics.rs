@@ -43,20 +43,28 @@ pub fn wilson(correct: u64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 0.0);
     }
+    wilson_of(correct as f64 / n as f64, n)
+}
+
+/// [`wilson`] for a proportion `p` over `n` trials (a mean of per-item accuracies when items
+/// have several samples).
+pub fn wilson_of(p: f64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0);
+    }
     let z = 1.959_963_984_540_054_f64;
     let n = n as f64;
-    let p = correct as f64 / n;
     let z2 = z * z;
     let denom = 1.0 + z2 / n;
     let center = (p + z2 / (2.0 * n)) / denom;
     let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
     // At the ends the bounds are exactly 0 and 1 (floating point would give 5.55e-17).
-    let low = if correct == 0 {
+    let low = if p <= 0.0 {
         0.0
     } else {
         (center - half).clamp(0.0, 1.0)
     };
-    let high = if correct as f64 == n {
+    let high = if p >= 1.0 {
         1.0
     } else {
         (center + half).clamp(0.0, 1.0)
@@ -93,6 +101,9 @@ pub struct Metrics {
     pub statuses: BTreeMap<String, u64>,
     /// Answers per verifier rule or no-answer reason.
     pub rules: BTreeMap<String, u64>,
+    /// Answers the verifier decided, per rule (the verifier's share of `stages`, split).
+    #[serde(default)]
+    pub verifier_rules: BTreeMap<String, u64>,
     /// Predicted labels (∅ = undecided) and gold labels: position bias shows here.
     pub predicted_labels: BTreeMap<String, u64>,
     pub gold_labels: BTreeMap<String, u64>,
@@ -166,6 +177,7 @@ pub struct Accumulator {
     stages: BTreeMap<String, u64>,
     statuses: BTreeMap<String, u64>,
     rules: BTreeMap<String, u64>,
+    verifier_rules: BTreeMap<String, u64>,
     confusion: HashMap<(String, String), u64>,
     /// Per-item tallies, ordered so that every sum over items is byte-reproducible.
     items: BTreeMap<String, ItemTally>,
@@ -197,6 +209,7 @@ impl Accumulator {
             stages,
             statuses: BTreeMap::new(),
             rules: BTreeMap::new(),
+            verifier_rules: BTreeMap::new(),
             confusion: HashMap::new(),
             items: BTreeMap::new(),
             audit: 0,
@@ -227,6 +240,9 @@ impl Accumulator {
         *self.stages.entry(v.source.name().to_string()).or_default() += 1;
         *self.statuses.entry(v.status.clone()).or_default() += 1;
         *self.rules.entry(v.rule.clone()).or_default() += 1;
+        if v.source == Source::Verifier {
+            *self.verifier_rules.entry(v.rule.clone()).or_default() += 1;
+        }
         let predicted = v
             .chosen
             .clone()
@@ -343,6 +359,7 @@ impl Accumulator {
             stages: self.stages,
             statuses: self.statuses,
             rules: self.rules,
+            verifier_rules: self.verifier_rules,
             predicted_labels,
             gold_labels,
             balanced_accuracy,
@@ -520,6 +537,7 @@ mod tests {
         assert_eq!(g.values["금융"].accuracy, 0.5);
         assert_eq!(g.macro_accuracy, 0.5);
         assert_eq!(m.stages["unresolved"], 1);
+        assert_eq!(m.verifier_rules["statement"], 3);
         assert_eq!(m.predicted_labels[NO_ANSWER_LABEL], 1);
         // Recall ① = 1/2, ② = 1/2.
         assert!((m.balanced_accuracy - 0.5).abs() < 1e-9);

@@ -1,13 +1,17 @@
 //! Reports from a stream of verdicts: `report.json` (versioned schema, documented in the
-//! README), `report.md`, and a terminal summary. A [`ReportBuilder`] takes verdicts one at a
+//! README), `report.md`, `report.html`, and a terminal summary. A [`ReportBuilder`] takes verdicts one at a
 //! time, as the grading stream finalises them or as `kgrade report` reads them from a file,
 //! so memory stays flat: metrics are counters, and the audit list (every undecided answer) is
 //! spilled to an anonymous temporary file and read back once by each renderer. Not for
 //! deciding anything: verdicts are final when they reach here.
 
+pub mod escape;
+mod html;
+pub mod leaderboard;
 mod markdown;
 pub mod metrics;
 pub mod results;
+pub mod svg;
 mod terminal;
 
 use crate::types::{JoinReport, Verdict};
@@ -126,6 +130,14 @@ impl AuditEntry {
     }
 }
 
+/// One spilled record: the audit entry of `report.json`/`report.md` (when the answer is in
+/// that list) and the row of `report.html`'s audit table (a superset: judged answers too).
+#[derive(Serialize, Deserialize)]
+struct Spilled {
+    listed: Option<AuditEntry>,
+    row: html::AuditRow,
+}
+
 /// What a finished report wrote, for the terminal.
 pub struct Built {
     pub metrics: Metrics,
@@ -155,18 +167,30 @@ impl ReportBuilder {
         })
     }
 
-    /// Count one final verdict.
-    pub fn add(&mut self, v: &Verdict) -> Result<(), ReportError> {
+    /// Does the report want the full text of the answer behind `v`? (For the HTML audit
+    /// table; a stream can drop every other answer.)
+    pub fn wants_answer(v: &Verdict) -> bool {
+        html::is_shown(v)
+    }
+
+    /// Count one final verdict; `answer` is its full text when the caller still has it
+    /// (shown, cut around the deciding span, in `report.html`'s audit table).
+    pub fn add(&mut self, v: &Verdict, answer: Option<&str>) -> Result<(), ReportError> {
         self.acc.add(v);
-        if is_audited(v) {
-            serde_json::to_writer(&mut self.audit, &AuditEntry::of(v))
+        if is_audited(v) || html::is_shown(v) {
+            let record = Spilled {
+                listed: is_audited(v).then(|| AuditEntry::of(v)),
+                row: html::AuditRow::of(v, answer, &self.by),
+            };
+            serde_json::to_writer(&mut self.audit, &record)
                 .map_err(|e| io_err(&self.out_dir)(io::Error::other(e)))?;
             self.audit.write_all(b"\n").map_err(io_err(&self.out_dir))?;
         }
         Ok(())
     }
 
-    /// Write `report.json` and `report.md`; `verdicts` names the verdicts file in the report.
+    /// Write `report.json`, `report.md` and `report.html`; `verdicts` names the verdicts file
+    /// in the report.
     pub fn finish(self, verdicts: &str, join: Option<&JoinReport>) -> Result<Built, ReportError> {
         let ReportBuilder {
             out_dir,
@@ -223,15 +247,19 @@ impl ReportBuilder {
             .seek(io::SeekFrom::Start(0))
             .map_err(io_err(&out_dir))?;
         let mut first = true;
-        for line in BufReader::new(spill).lines() {
-            let line = line.map_err(io_err(&out_dir))?;
-            let entry: AuditEntry =
+        let mut html_rows = 0u64;
+        let mut spilled = BufReader::new(&mut spill);
+        let mut line = String::new();
+        while read_spilled(&mut spilled, &mut line, &out_dir)? {
+            let record: Spilled =
                 serde_json::from_str(&line).map_err(|e| io_err(&out_dir)(io::Error::other(e)))?;
+            html_rows += 1;
+            let Some(entry) = record.listed else { continue };
             json.write_all(if first { b"\n    " } else { b",\n    " })
                 .map_err(io_err(&json_path))?;
             first = false;
-            json.write_all(line.as_bytes())
-                .map_err(io_err(&json_path))?;
+            serde_json::to_writer(&mut json, &entry)
+                .map_err(|e| io_err(&json_path)(io::Error::other(e)))?;
             writeln!(
                 md,
                 "| {} | {} | {} | {} | {} | {} | {} |",
@@ -261,14 +289,44 @@ impl ReportBuilder {
         let text = serde_json::to_string_pretty(&doc)
             .map_err(|e| io_err(&results_path)(io::Error::other(e)))?;
         std::fs::write(&results_path, text + "\n").map_err(io_err(&results_path))?;
+
+        // report.html: a second pass over the spill, so no renderer holds the audit list.
+        let html_path = out_dir.join("report.html");
+        let mut page =
+            io::BufWriter::new(std::fs::File::create(&html_path).map_err(io_err(&html_path))?);
+        page.write_all(html::head(&metrics, join, &by, html_rows).as_bytes())
+            .map_err(io_err(&html_path))?;
+        spill
+            .seek(io::SeekFrom::Start(0))
+            .map_err(io_err(&out_dir))?;
+        let mut spilled = BufReader::new(&mut spill);
+        while read_spilled(&mut spilled, &mut line, &out_dir)? {
+            let record: Spilled =
+                serde_json::from_str(&line).map_err(|e| io_err(&out_dir)(io::Error::other(e)))?;
+            page.write_all(html::row(&record.row, &by).as_bytes())
+                .map_err(io_err(&html_path))?;
+        }
+        page.write_all(html::tail(html_rows).as_bytes())
+            .map_err(io_err(&html_path))?;
+        page.flush().map_err(io_err(&html_path))?;
         let summary = terminal::terminal(&metrics, join, &by);
         Ok(Built { metrics, summary })
     }
 }
 
-/// Build `report.json` and `report.md` in `out_dir` from the verdicts file `verdicts`
-/// (`kgrade report`), grouping by `by`, every one of which must be a column of the verdicts;
-/// by default, by `default` columns wherever the verdicts have them.
+/// Read the next spilled line into `line`; false at the end.
+fn read_spilled(
+    reader: &mut impl BufRead,
+    line: &mut String,
+    out_dir: &Path,
+) -> Result<bool, ReportError> {
+    line.clear();
+    Ok(reader.read_line(line).map_err(io_err(out_dir))? > 0)
+}
+
+/// Build `report.json`, `report.md`, `results.json` and `report.html` in `out_dir` from the
+/// verdicts file `verdicts` (`kgrade report`), grouping by `by`, every one of which must be a
+/// column of the verdicts; by default, by `default` columns wherever the verdicts have them.
 pub fn build(
     verdicts: &Path,
     out_dir: &Path,
@@ -284,7 +342,7 @@ pub fn build(
                 columns.push(k.clone());
             }
         }
-        builder.add(&v)
+        builder.add(&v, None)
     })?;
     if let Some(by) = by {
         let unknown: Vec<String> = by

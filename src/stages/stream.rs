@@ -20,7 +20,8 @@ pub struct VerdictStream {
     out_path: PathBuf,
     report: ReportBuilder,
     escalator: Option<Escalator>,
-    queue: VecDeque<(Verdict, Option<Judging>)>,
+    /// Pending verdicts, each with its judgement and, when the report shows it, its answer.
+    queue: VecDeque<(Verdict, Option<Judging>, Option<String>)>,
 }
 
 /// What a finished stream leaves: the report to finish, and the judge stage's summary and
@@ -49,11 +50,19 @@ impl VerdictStream {
 
     /// Take one verdict, with the item and answer it is about.
     pub fn push(&mut self, v: Verdict, item: &Item, answer: String) -> Result<(), GradeError> {
-        let judging = match &mut self.escalator {
-            Some(e) => e.submit(&v, item, answer),
-            None => None,
+        // The report shows the text of abstentions and of judged answers; which answers a
+        // judge takes is known only after submitting, so with a judge the text is copied
+        // first and dropped when not needed.
+        let (judging, answer) = match &mut self.escalator {
+            Some(e) => {
+                let kept = answer.clone();
+                let judging = e.submit(&v, item, answer);
+                let keep = judging.is_some() || ReportBuilder::wants_answer(&v);
+                (judging, keep.then_some(kept))
+            }
+            None => (None, ReportBuilder::wants_answer(&v).then_some(answer)),
         };
-        self.queue.push_back((v, judging));
+        self.queue.push_back((v, judging, answer));
         self.drain(false)
     }
 
@@ -62,7 +71,7 @@ impl VerdictStream {
         loop {
             let ready = match self.queue.front() {
                 None => return Ok(()),
-                Some((_, judging)) => {
+                Some((_, judging, _)) => {
                     all || self.queue.len() > WINDOW
                         || judging.as_ref().is_none_or(Judging::is_finished)
                 }
@@ -70,7 +79,7 @@ impl VerdictStream {
             if !ready {
                 return Ok(());
             }
-            let Some((mut v, judging)) = self.queue.pop_front() else {
+            let Some((mut v, judging, answer)) = self.queue.pop_front() else {
                 return Ok(());
             };
             if let Some(escalator) = &mut self.escalator {
@@ -82,7 +91,7 @@ impl VerdictStream {
             serde_json::to_writer(&mut self.out, &v)
                 .map_err(|e| io_at(&self.out_path)(io::Error::other(e)))?;
             self.out.write_all(b"\n").map_err(io_at(&self.out_path))?;
-            self.report.add(&v)?;
+            self.report.add(&v, answer.as_deref())?;
         }
     }
 

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Who decided a verdict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
     /// A verifier rule (named in `rule`).
@@ -16,6 +16,7 @@ pub enum Source {
     /// A judge verdict read back from the cache.
     Cache,
     /// Nobody: the verifier abstained and no judge decided.
+    #[default]
     Unresolved,
 }
 
@@ -31,7 +32,7 @@ impl Source {
 }
 
 /// One line of `verdicts.jsonl`: the final decision on one answer.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Verdict {
     pub id: String,
     /// 0-based sample number of this answer among the item's answers.

@@ -1,0 +1,391 @@
+//! `kgrade compare`: several graded runs of different models on the same dataset, side by
+//! side. Reads each run's `verdicts.jsonl` and `run.json` (nothing else, and nothing is
+//! graded again), scores every item per run as the mean of `correct` over its samples, and
+//! builds a [`Leaderboard`]: accuracy with Wilson intervals, Bradley–Terry ratings with
+//! bootstrap intervals, optional online Elo, per-group accuracy, and exact McNemar tests
+//! between every pair. Runs over different datasets or item sets are refused, naming the
+//! difference. The statistics live in [`stats`], the renderers in [`render`].
+
+pub mod render;
+pub mod stats;
+
+use super::metrics::wilson_of;
+use super::{for_each_verdict, ReportError};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The `schema` value of `leaderboard.json`.
+pub const LEADERBOARD_SCHEMA: &str = "kgrade.leaderboard";
+pub const LEADERBOARD_VERSION: u32 = 1;
+/// Shuffled match orders averaged by `--elo`.
+pub const ELO_ORDERS: u32 = 100;
+
+/// Why runs could not be compared.
+#[derive(Debug, thiserror::Error)]
+pub enum CompareError {
+    #[error("compare needs at least two runs, got {0}")]
+    TooFewRuns(usize),
+    #[error("{dir}: no verdicts.jsonl here; run `kgrade grade` first")]
+    NotARun { dir: PathBuf },
+    #[error("{dir}/run.json: {message}")]
+    BadRunJson { dir: PathBuf, message: String },
+    #[error(
+        "the runs are over different datasets: {a} uses `{dataset_a}`, {b} uses `{dataset_b}`"
+    )]
+    DatasetsDiffer {
+        a: String,
+        dataset_a: String,
+        b: String,
+        dataset_b: String,
+    },
+    #[error("the runs cover different items: {0} (pass --common-items to compare on the items they share)")]
+    ItemsDiffer(String),
+    #[error("the runs share no items")]
+    NoCommonItems,
+    #[error(transparent)]
+    Report(#[from] ReportError),
+}
+
+/// How to compare.
+#[derive(Clone, Debug)]
+pub struct CompareOptions {
+    /// Grouping columns for the per-group tables.
+    pub by: Vec<String>,
+    /// Bootstrap resamples for the rating intervals (0: no intervals).
+    pub bootstrap: u32,
+    pub seed: u64,
+    /// Also compute online Elo.
+    pub elo: bool,
+    /// Compare on the items every run has instead of refusing different item sets.
+    pub common_items: bool,
+}
+
+/// One run on the leaderboard.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ModelRow {
+    /// The run's directory, as given.
+    pub run: String,
+    /// `model` from run.json, or the directory's name.
+    pub model: String,
+    /// Items compared, and the answers behind them.
+    pub items: u64,
+    pub answers: u64,
+    /// Mean over items of the per-item accuracy (mean `correct` over samples), with its
+    /// Wilson 95% interval over items.
+    pub accuracy: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+    /// Bradley–Terry rating (Elo scale, mean 1000) and its bootstrap 95% interval.
+    pub bt_rating: f64,
+    pub bt_ci_low: f64,
+    pub bt_ci_high: f64,
+    /// Online Elo averaged over shuffled orders (only with `--elo`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elo: Option<f64>,
+    /// grouping column → value → accuracy (mean per-item accuracy within the group).
+    pub groups: BTreeMap<String, BTreeMap<String, f64>>,
+}
+
+/// One pair of runs.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PairRow {
+    pub a: String,
+    pub b: String,
+    /// Items `a` scored higher on (with one sample each: `a` right and `b` wrong).
+    pub a_only: u64,
+    pub b_only: u64,
+    /// Items both scored the same on (both right, both wrong, or equal means).
+    pub ties: u64,
+    /// Exact two-sided McNemar p-value on `a_only` against `b_only`.
+    pub mcnemar_p: f64,
+}
+
+/// What `leaderboard.json` holds.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Leaderboard {
+    pub schema: String,
+    pub version: u32,
+    pub dataset: String,
+    /// Items compared (every run has all of them).
+    pub items: u64,
+    /// Items left out by `--common-items`, per run directory.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub dropped_items: BTreeMap<String, u64>,
+    pub bootstrap: u32,
+    pub seed: u64,
+    pub group_by: Vec<String>,
+    /// Best Bradley–Terry rating first.
+    pub models: Vec<ModelRow>,
+    /// Every pair, in the order of `models`.
+    pub pairs: Vec<PairRow>,
+}
+
+/// One run, read: per-item (correct, samples) and the item's grouping fields.
+struct Run {
+    dir: String,
+    model: String,
+    dataset: Option<String>,
+    items: BTreeMap<String, (u64, u64)>,
+    fields: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+fn read_run_dir(dir: &Path, by: &[String]) -> Result<Run, CompareError> {
+    let verdicts = dir.join("verdicts.jsonl");
+    if !verdicts.is_file() {
+        return Err(CompareError::NotARun {
+            dir: dir.to_path_buf(),
+        });
+    }
+    // run.json is read loosely: `model` is not written by every producer of a run.
+    let run_json: Option<serde_json::Value> = match std::fs::read_to_string(dir.join("run.json")) {
+        Ok(text) => Some(
+            serde_json::from_str(&text).map_err(|e| CompareError::BadRunJson {
+                dir: dir.to_path_buf(),
+                message: e.to_string(),
+            })?,
+        ),
+        Err(_) => None,
+    };
+    let field = |k: &str| {
+        run_json
+            .as_ref()
+            .and_then(|v| v.get(k))
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_string)
+    };
+    let model = field("model").unwrap_or_else(|| {
+        dir.file_name().map_or_else(
+            || dir.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    });
+    let mut items: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    let mut fields: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for_each_verdict(&verdicts, |_, v| {
+        let e = items.entry(v.id.clone()).or_default();
+        e.0 += u64::from(v.correct);
+        e.1 += 1;
+        fields.entry(v.id).or_insert_with(|| {
+            by.iter()
+                .filter_map(|c| v.fields.get(c).map(|x| (c.clone(), x.clone())))
+                .collect()
+        });
+        Ok(())
+    })?;
+    Ok(Run {
+        dir: dir.display().to_string(),
+        model,
+        dataset: field("dataset"),
+        items,
+        fields,
+    })
+}
+
+/// The same file, however it was named.
+fn same_dataset(a: &str, b: &str) -> bool {
+    a == b
+        || matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(x), Ok(y)) if x == y
+        )
+}
+
+fn describe_difference(a: &Run, b: &Run) -> String {
+    let only = |x: &Run, y: &Run| -> (usize, Vec<String>) {
+        let ids: Vec<&String> = x
+            .items
+            .keys()
+            .filter(|k| !y.items.contains_key(*k))
+            .collect();
+        (
+            ids.len(),
+            ids.iter().take(5).map(|s| format!("`{s}`")).collect(),
+        )
+    };
+    let (na, first_a) = only(a, b);
+    let (nb, first_b) = only(b, a);
+    let mut parts = vec![format!(
+        "{} has {} items, {} has {}",
+        a.dir,
+        a.items.len(),
+        b.dir,
+        b.items.len()
+    )];
+    if na > 0 {
+        parts.push(format!("{na} only in {} ({})", a.dir, first_a.join(", ")));
+    }
+    if nb > 0 {
+        parts.push(format!("{nb} only in {} ({})", b.dir, first_b.join(", ")));
+    }
+    parts.join("; ")
+}
+
+/// Compare the graded runs in `dirs`.
+pub fn compare(dirs: &[PathBuf], opts: &CompareOptions) -> Result<Leaderboard, CompareError> {
+    if dirs.len() < 2 {
+        return Err(CompareError::TooFewRuns(dirs.len()));
+    }
+    let runs: Vec<Run> = dirs
+        .iter()
+        .map(|d| read_run_dir(d, &opts.by))
+        .collect::<Result<_, _>>()?;
+    let first = &runs[0];
+    for r in &runs[1..] {
+        if let (Some(a), Some(b)) = (&first.dataset, &r.dataset) {
+            if !same_dataset(a, b) {
+                return Err(CompareError::DatasetsDiffer {
+                    a: first.dir.clone(),
+                    dataset_a: a.clone(),
+                    b: r.dir.clone(),
+                    dataset_b: b.clone(),
+                });
+            }
+        }
+    }
+    let mut common: BTreeSet<&String> = first.items.keys().collect();
+    for r in &runs[1..] {
+        let differ = r.items.len() != first.items.len()
+            || r.items.keys().any(|k| !first.items.contains_key(k));
+        if differ && !opts.common_items {
+            return Err(CompareError::ItemsDiffer(describe_difference(first, r)));
+        }
+        common.retain(|k| r.items.contains_key(*k));
+    }
+    if common.is_empty() {
+        return Err(CompareError::NoCommonItems);
+    }
+    let ids: Vec<&String> = common.into_iter().collect();
+    let m = runs.len();
+    let scores: Vec<Vec<f64>> = ids
+        .iter()
+        .map(|id| {
+            runs.iter()
+                .map(|r| {
+                    let (c, n) = r.items[*id];
+                    c as f64 / n.max(1) as f64
+                })
+                .collect()
+        })
+        .collect();
+    let ratings = stats::bradley_terry(&stats::win_matrix(&scores, m));
+    let intervals = stats::bootstrap_intervals(&scores, m, opts.bootstrap, opts.seed);
+    let elo = opts
+        .elo
+        .then(|| stats::online_elo(&scores, m, ELO_ORDERS, opts.seed));
+    let n = ids.len() as u64;
+
+    let mut models: Vec<ModelRow> = Vec::with_capacity(m);
+    for (k, run) in runs.iter().enumerate() {
+        let accuracy = scores.iter().map(|s| s[k]).sum::<f64>() / n as f64;
+        let (ci_low, ci_high) = wilson_of(accuracy, n);
+        let mut groups: BTreeMap<String, BTreeMap<String, (f64, u64)>> = BTreeMap::new();
+        for (id, s) in ids.iter().zip(&scores) {
+            for (col, value) in first.fields.get(*id).into_iter().flatten() {
+                let e = groups
+                    .entry(col.clone())
+                    .or_default()
+                    .entry(value.clone())
+                    .or_default();
+                e.0 += s[k];
+                e.1 += 1;
+            }
+        }
+        models.push(ModelRow {
+            run: run.dir.clone(),
+            model: run.model.clone(),
+            items: n,
+            answers: ids.iter().map(|id| run.items[*id].1).sum(),
+            accuracy,
+            ci_low,
+            ci_high,
+            bt_rating: ratings[k],
+            bt_ci_low: intervals[k].0,
+            bt_ci_high: intervals[k].1,
+            elo: elo.as_ref().map(|e| e[k]),
+            groups: groups
+                .into_iter()
+                .map(|(c, vals)| {
+                    let vals = vals
+                        .into_iter()
+                        .map(|(v, (sum, count))| (v, sum / count as f64))
+                        .collect();
+                    (c, vals)
+                })
+                .collect(),
+        });
+    }
+    // Two models with the same name would be indistinguishable in every table.
+    let mut seen = BTreeMap::new();
+    for row in &models {
+        *seen.entry(row.model.clone()).or_insert(0) += 1;
+    }
+    for row in &mut models {
+        if seen[&row.model] > 1 {
+            row.model = row.run.clone();
+        }
+    }
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&a, &b| {
+        models[b]
+            .bt_rating
+            .total_cmp(&models[a].bt_rating)
+            .then(a.cmp(&b))
+    });
+    let mut pairs = Vec::new();
+    for (x, &i) in order.iter().enumerate() {
+        for &j in &order[x + 1..] {
+            let a_only = scores.iter().filter(|s| s[i] > s[j]).count() as u64;
+            let b_only = scores.iter().filter(|s| s[j] > s[i]).count() as u64;
+            pairs.push(PairRow {
+                a: models[i].model.clone(),
+                b: models[j].model.clone(),
+                a_only,
+                b_only,
+                ties: n - a_only - b_only,
+                mcnemar_p: stats::mcnemar_exact(a_only, b_only),
+            });
+        }
+    }
+    let mut dropped_items = BTreeMap::new();
+    for r in &runs {
+        let d = r.items.len() as u64 - n;
+        if d > 0 {
+            dropped_items.insert(r.dir.clone(), d);
+        }
+    }
+    // Only the grouping columns the runs have are named.
+    let group_by: Vec<String> = opts
+        .by
+        .iter()
+        .filter(|c| models.iter().any(|m: &ModelRow| m.groups.contains_key(*c)))
+        .cloned()
+        .collect();
+    let models = order.into_iter().map(|i| models[i].clone()).collect();
+    Ok(Leaderboard {
+        schema: LEADERBOARD_SCHEMA.to_string(),
+        version: LEADERBOARD_VERSION,
+        dataset: first.dataset.clone().unwrap_or_default(),
+        items: n,
+        dropped_items,
+        bootstrap: opts.bootstrap,
+        seed: opts.seed,
+        group_by,
+        models,
+        pairs,
+    })
+}
+
+/// Write `leaderboard.json`, `leaderboard.md` and `leaderboard.html` into `out`.
+pub fn write(board: &Leaderboard, out: &Path) -> Result<(), ReportError> {
+    let io_err = |path: PathBuf| move |error| ReportError::Io { path, error };
+    let json_path = out.join("leaderboard.json");
+    let json = serde_json::to_string_pretty(board)
+        .map_err(|e| io_err(json_path.clone())(std::io::Error::other(e)))?;
+    std::fs::write(&json_path, json + "\n").map_err(io_err(json_path.clone()))?;
+    let md_path = out.join("leaderboard.md");
+    std::fs::write(&md_path, render::markdown(board)).map_err(io_err(md_path.clone()))?;
+    let html_path = out.join("leaderboard.html");
+    std::fs::write(&html_path, render::html(board)).map_err(io_err(html_path.clone()))?;
+    Ok(())
+}
