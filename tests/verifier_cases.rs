@@ -8,6 +8,10 @@ const Q_CITY: &str =
     "Which city hosts the 5·18 memorial?\nA. Seoul\nB. Busan\nC. Daegu\nD. Gwangju";
 const Q_KMMLU: &str = "과태료는?\n(1) 50만원\n(2) 100만원\n(3) 150만원\n(4) 200만원";
 const Q_OX: &str = "다음 설명이 옳으면 O, 틀리면 X를 고르시오: 국방부는 병무청을 둔다.";
+const Q_BEON: &str = "2021년 개정된 제5조에 따라 다음 중 두 개를 비교할 때 옳은 것은?\n1번 - 지방자치단체\n2번 - 중앙행정기관\n3번 - 공공기관\n4번 - 민간위탁기관";
+const Q_TABLE: &str = "다음 표에서 옳은 것은?\n| 번호 | 선택지 |\n|---|---|\n| 1 | 소득세 |\n| 2 | 법인세 |\n| 3 | 부가가치세 |\n| 4 | 상속세 |";
+const Q_HEADER: &str = "1. 다음 글을 읽고 답하시오.\n2. 단, 2개 이상 고르지 마시오.\n선택지:\n1) 정규분포\n2) 이항분포\n3) 포아송분포\n4) 지수분포";
+const Q_PARENS_EN: &str = "Options:\n(A) mitochondria\n(B) ribosome\n(C) nucleus\n(D) chloroplast";
 const Q_DEPT: &str = "정책 담당 부서는?\n① 재정 관리\n② 인사 관리\n③ 조직 관리\n④ 감사 관리";
 
 fn set_for(key: &str) -> ChoiceSet {
@@ -17,6 +21,10 @@ fn set_for(key: &str) -> ChoiceSet {
         "kmmlu" => Q_KMMLU,
         "oxq" => Q_OX,
         "dept" => Q_DEPT,
+        "beon" => Q_BEON,
+        "table" => Q_TABLE,
+        "header" => Q_HEADER,
+        "parens_en" => Q_PARENS_EN,
         spec => {
             return spec
                 .parse()
@@ -322,6 +330,45 @@ const CASES: &[(&str, &str, &str)] = &[
     ("dept", "정답은 ⓷", "answer ③ statement"),
     ("dept", "③번, ④번 둘 중 하나입니다.", "no_answer - not_found"),
     ("kmmlu", "정답은 (2) 인가입니다.", "answer 2 statement"),
+    // --- issue 14 §3.3: a final statement outside the set is invalid, never an earlier label
+    ("letter:10", "Comparing (D) and (K): (D) is close, but the answer is (K).", "invalid - statement"),
+    ("letter:10", "D looks plausible at first. Final answer: K", "invalid - statement"),
+    ("letter:10", "The answer is (D). Wait, actually the answer is (K).", "invalid - corrected_statement"),
+    ("letter:10", "(D)와 (K)를 비교하면 정답은 (K)입니다.", "invalid - statement"),
+    ("circled:4", "②가 맞아 보이지만 정답은 ⑥번입니다.", "invalid - statement"),
+    ("circled:4", "정답은 ②입니다. 최종 답: ⑥", "invalid - corrected_statement"),
+    ("number:4", "1번과 7번 중 정답은 7번이다.", "invalid - statement"),
+    ("letter:4", "The answer is K.", "invalid - statement"),
+    // --- issue 14 §3.4: sets larger than ten
+    ("letter:12", "The answer is (L).", "answer L statement"),
+    ("letter:12", "L", "answer L bare"),
+    ("letter:12", "정답은 K입니다.", "answer K statement"),
+    ("letter:12", "Answer: M", "invalid - statement"),
+    ("letter:26", "Answer: O", "answer O statement"),
+    ("letter:26", "정답은 X입니다.", "answer X statement"),
+    ("letter:26", "The answer is (Z).", "answer Z statement"),
+    ("number:15", "정답은 12번입니다.", "answer 12 statement"),
+    ("number:20", "답: (17)", "answer 17 statement"),
+    ("circled:15", "정답은 ⑫", "answer ⑫ statement"),
+    ("circled:20", "⑳", "answer ⑳ bare"),
+    ("circled:12", "정답: ⑭", "invalid - statement"),
+    ("circled:5", "K리그 1위 팀을 보면 정답은 ③입니다.", "answer ③ statement"),
+    ("circled:5", "T세포가 관여하므로 정답은 ②번.", "answer ② statement"),
+    // --- issue 14 §1: option lists as real prompts write them
+    ("beon", "3번 - 공공기관", "answer 3 bare"),
+    ("beon", "2번 - 민간위탁기관", "ambiguous - label_text_mismatch"),
+    ("beon", "정답은 1번 - 지방자치단체입니다.", "answer 1 statement"),
+    ("beon", "정답: 4번 - 지방자치단체", "ambiguous - label_text_mismatch"),
+    ("beon", "공공기관", "answer 3 option_text"),
+    ("table", "2 | 법인세", "answer 2 bare"),
+    ("table", "정답은 3번 부가가치세입니다.", "answer 3 statement"),
+    ("table", "1) 상속세", "ambiguous - label_text_mismatch"),
+    ("header", "2) 이항분포", "answer 2 bare"),
+    ("header", "The answer is 4) 지수분포", "answer 4 statement"),
+    ("header", "포아송분포", "answer 3 option_text"),
+    ("parens_en", "(C) nucleus", "answer C bare"),
+    ("parens_en", "(A) ribosome", "ambiguous - label_text_mismatch"),
+    ("parens_en", "The answer is chloroplast.", "answer D statement"),
     // --- longer realistic answers
     ("circled:4", "이 문제는 금융정책 총괄 기관을 묻고 있습니다.\n\n- ① 금융위원회: 금융정책 총괄\n- ② 기획재정부: 경제정책\n- ③ 국방부: 국방\n- ④ 행정안전부: 행정\n\n따라서 정답은 **①**입니다.", "answer ① statement"),
     ("circled:4", "각 선택지를 보면 ②와 ③은 명백히 틀렸다. ①과 ④ 중에서 ④는 2019년에 폐지되었으므로 정답은 ①이다.", "answer ① statement"),

@@ -183,3 +183,98 @@ proptest! {
         }
     }
 }
+
+/// Distinct option texts, none containing another.
+const OPTION_WORDS: [&str; 12] = [
+    "지방자치단체",
+    "중앙행정기관",
+    "공공기관",
+    "민간위탁기관",
+    "정규분포",
+    "이항분포",
+    "mitochondria",
+    "ribosome",
+    "법인세",
+    "부가가치세",
+    "상속세",
+    "소득세",
+];
+
+/// Option-list styles real prompts use; `{n}` is the 1-based number, `{a}` the letter.
+const LIST_STYLES: [&str; 8] = [
+    "{n}번 - {t}",
+    "{n}. {t}",
+    "{n}) {t}",
+    "({n}) {t}",
+    "| {n} | {t} |",
+    "{a}. {t}",
+    "({a}) {t}",
+    "- {a}) {t}",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// Every list style is detected with its texts, whatever numbers the stem mentions;
+    /// "N번 - <N's text>" reads N, and a label with another option's text never commits.
+    #[test]
+    fn option_lists_in_every_style_are_read(
+        style in 0usize..LIST_STYLES.len(), n in 2usize..=12, header in any::<bool>(),
+        k in 0usize..12, j in 0usize..12,
+        stem in prop::sample::select(vec![
+            "다음 중 옳은 것은?",
+            "2019년 개정된 제3조 2항에 따라 다음 중 두 개를 고르면?",
+            "1. 다음 글을 읽고 답하시오.\n2. 옳은 것을 고르시오.",
+            "Which of the following is correct? (1 point)",
+        ]),
+    ) {
+        let (k, j) = (k % n, j % n);
+        let lines: Vec<String> = (0..n)
+            .map(|i| {
+                LIST_STYLES[style]
+                    .replace("{n}", &(i + 1).to_string())
+                    .replace("{a}", &char::from(b'A' + i as u8).to_string())
+                    .replace("{t}", OPTION_WORDS[i])
+            })
+            .collect();
+        let q = format!("{stem}\n{}{}", if header { "선택지:\n" } else { "" }, lines.join("\n"));
+        let set = ChoiceSet::detect(&q).expect("options detected");
+        prop_assert_eq!(set.len(), n, "{}", q);
+        prop_assert_eq!(set.options(), &OPTION_WORDS[..n], "{}", q);
+        let label = |i: usize| if style >= 5 {
+            char::from(b'A' + i as u8).to_string()
+        } else {
+            format!("{}번", i + 1)
+        };
+        let e = verify(&format!("{} - {}", label(k), OPTION_WORDS[k]), &set);
+        prop_assert_eq!(e.choice().map(|c| c.index()), Some(k), "{:?}", e);
+        if j != k {
+            let e = verify(&format!("{} - {}", label(j), OPTION_WORDS[k]), &set);
+            prop_assert!(e.choice().is_none(), "{} - {} on {}: {:?}", label(j), OPTION_WORDS[k], q, e);
+        }
+    }
+
+    /// A final statement naming a label outside the set is never read as an in-set choice,
+    /// whatever in-set labels the text discussed before it.
+    #[test]
+    fn a_final_label_outside_the_set_never_commits(
+        n in 4usize..=20, inside in 0usize..20, over in 0usize..6,
+        t in 0usize..STATEMENTS.len(), letters in any::<bool>(),
+    ) {
+        let notation = if letters { "letter" } else { "number" };
+        let set: ChoiceSet = format!("{notation}:{n}").parse().unwrap();
+        let outside = (n + over).min(if letters { 25 } else { 19 });
+        prop_assume!(outside >= n);
+        let write = |i: usize| if letters {
+            format!("({})", char::from(b'A' + i as u8))
+        } else {
+            format!("({})", i + 1)
+        };
+        let text = format!(
+            "{} looks plausible, and {} too. {}",
+            write(inside % n), write(outside), STATEMENTS[t].replace("{}", &write(outside))
+        );
+        let e = verify(&text, &set);
+        prop_assert!(e.choice().is_none(), "{:?} committed: {:?}", text, e);
+    }
+}

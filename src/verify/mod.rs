@@ -18,6 +18,7 @@
 
 mod choice;
 mod final_text;
+mod options;
 mod rules;
 mod scan;
 

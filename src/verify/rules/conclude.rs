@@ -67,14 +67,18 @@ impl Ctx<'_> {
         {
             let corrected =
                 self.correction_between(prev.last, last.first) || (last.is_final && !prev.is_final);
-            if !corrected {
-                if strongest == Strength::Weak {
-                    // Weak claims that differ describe options one by one; they state nothing.
-                    return None;
-                }
+            if !corrected && strongest == Strength::Weak {
+                // Weak claims that differ describe options one by one; they state nothing.
+                return None;
+            }
+            // A last statement outside the set ("The answer is (K)" of A–J) is invalid: an
+            // earlier in-set label is not a fallback for it.
+            if !corrected && last.said != Said::Outside {
                 return Some(self.conflict(&primary, Rule::ConflictingStatements));
             }
-            rule = Rule::CorrectedStatement;
+            if corrected {
+                rule = Rule::CorrectedStatement;
+            }
         }
         if strongest == Strength::Weak {
             // A weak claim ("③이 맞다") decides only when nothing else in the text names

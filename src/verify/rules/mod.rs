@@ -139,11 +139,30 @@ impl Ctx<'_> {
         }
     }
 
+    /// The mark at token `k` as this set reads it: on lettered sets long enough to have O
+    /// and X as labels (MMLU-Pro variants), a written O/X is that letter, not ○/×.
+    fn mark_at(&self, k: usize) -> Option<Mark> {
+        let t = self.tok(k)?;
+        let m = t.mark()?;
+        if let Mark::Ox(o) = m {
+            if self.set.notation() == Notation::Letter {
+                let letter = if o { b'O' } else { b'X' };
+                let written = t.text(self.text).trim_matches(['(', ')']);
+                if written.as_bytes() == [letter] {
+                    return Some(Mark::Letter(letter - b'A' + 1));
+                }
+            }
+        }
+        Some(m)
+    }
+
     /// Is token `k` a written label? ○/× marks are option text, not labels, on items whose
-    /// options are numbered or circled ("(1) ○×○○" in KMMLU).
+    /// options are numbered or circled ("(1) ○×○○" in KMMLU). Letters past J are labels
+    /// only on lettered sets: elsewhere a lone "K" or "T" is an abbreviation, not a claim.
     fn is_label_mark(&self, k: usize) -> bool {
-        match self.tok(k).and_then(Tok::mark) {
+        match self.mark_at(k) {
             Some(Mark::Ox(_)) => self.set.notation() == Notation::Ox,
+            Some(Mark::Letter(n)) if n > 10 => self.set.notation() == Notation::Letter,
             Some(_) => true,
             None => false,
         }
@@ -151,8 +170,7 @@ impl Ctx<'_> {
 
     /// A label at token `k`: a mark, or on O/X items an O/X word.
     fn label_at(&self, k: usize) -> Option<Resolved> {
-        let t = self.tok(k)?;
-        if let Some(m) = t.mark() {
+        if let Some(m) = self.mark_at(k) {
             if !self.is_label_mark(k) {
                 return None;
             }
