@@ -12,6 +12,7 @@ const Q_BEON: &str = "2021년 개정된 제5조에 따라 다음 중 두 개를 
 const Q_TABLE: &str = "다음 표에서 옳은 것은?\n| 번호 | 선택지 |\n|---|---|\n| 1 | 소득세 |\n| 2 | 법인세 |\n| 3 | 부가가치세 |\n| 4 | 상속세 |";
 const Q_HEADER: &str = "1. 다음 글을 읽고 답하시오.\n2. 단, 2개 이상 고르지 마시오.\n선택지:\n1) 정규분포\n2) 이항분포\n3) 포아송분포\n4) 지수분포";
 const Q_PARENS_EN: &str = "Options:\n(A) mitochondria\n(B) ribosome\n(C) nucleus\n(D) chloroplast";
+const Q_TAX: &str = "법인세법상 옳은 것은?\n(1) 내국법인의 각 사업연도 소득에 대하여 과세한다\n(2) 특수관계인과의 거래는 부당행위로 본다\n(3) 익금은 순자산을 증가시키는 수익이다\n(4) 손금은 순자산을 감소시키는 손비이다";
 const Q_DEPT: &str = "정책 담당 부서는?\n① 재정 관리\n② 인사 관리\n③ 조직 관리\n④ 감사 관리";
 
 fn set_for(key: &str) -> ChoiceSet {
@@ -21,6 +22,7 @@ fn set_for(key: &str) -> ChoiceSet {
         "kmmlu" => Q_KMMLU,
         "oxq" => Q_OX,
         "dept" => Q_DEPT,
+        "tax" => Q_TAX,
         "beon" => Q_BEON,
         "table" => Q_TABLE,
         "header" => Q_HEADER,
@@ -369,6 +371,33 @@ const CASES: &[(&str, &str, &str)] = &[
     ("parens_en", "(C) nucleus", "answer C bare"),
     ("parens_en", "(A) ribosome", "ambiguous - label_text_mismatch"),
     ("parens_en", "The answer is chloroplast.", "answer D statement"),
+    // --- issue 14 §3.1: a marker followed by a restated option list states no choice
+    ("tax", "정답:\n(1) 내국법인의 각 사업연도 소득에 대하여\n(2) 특수관계인과의 거래는\n(3) 익금은 순자산을", "no_answer - restated_options"),
+    ("tax", "답: (1) 내국법인의 각 사업연도 소득 (2) 특수관계인과의 거래 (3) 익금은 순자산을 증가시키는 수익이다 (4) 손금은", "no_answer - restated_options"),
+    ("tax", "Answer:\n(1) 내국법인의 각 사업연도 소득에 대하여 과세한다\n(2) 특수관계인과의 거래는 부당행위로 본다", "no_answer - restated_options"),
+    ("tax", "정답:\n(1) 내국법인의 각 사업연도\n(2) 특수관계인과의 거래는\n\n따라서 정답은 (3)입니다.", "answer 3 statement"),
+    ("tax", "정답: (2)\n\n(1) 은 틀림: 외국법인도 과세한다.\n(3) 은 틀림.", "answer 2 statement"),
+    ("tax", "정답: (3) 익금은 순자산을 증가시키는 수익이다", "answer 3 statement"),
+    ("circled:5", "답: ① 가, ② 나, ③ 다", "no_answer - restated_options"),
+    ("number:4", "Answer: (1) alpha (2) beta (3) gamma (4) delta", "no_answer - restated_options"),
+    ("letter:4", "The answer:\nA. Seoul\nB. Busan\nC. Daegu", "no_answer - restated_options"),
+    ("circled:5", "정답: ③\n④는 틀린 설명이다.", "answer ③ statement"),
+    ("circled:5", "정답: ①\n② 역시 틀렸다.", "answer ① statement"),
+    // --- issue 14 §3.2: a disjunction on either side of a statement is ambiguous
+    ("circled:5", "④ 혹은 ⑤가 정답입니다.", "ambiguous - alternatives"),
+    ("circled:5", "①번 아니면 ③번이 답입니다.", "ambiguous - alternatives"),
+    ("circled:5", "②나 ④가 정답이다.", "ambiguous - alternatives"),
+    ("circled:5", "②이나 ④가 답이다.", "ambiguous - alternatives"),
+    ("circled:5", "①이든 ②든 정답은 ②입니다.", "answer ② statement"),
+    ("circled:5", "③ 또는 ④를 선택합니다.", "ambiguous - alternatives"),
+    ("circled:5", "정답은 ②입니다. 아니면 ③일 수도 있습니다.", "ambiguous - alternatives"),
+    ("circled:5", "정답은 ②입니다. 혹은 ⑤.", "ambiguous - alternatives"),
+    ("circled:5", "②/③이 정답입니다.", "ambiguous - alternatives"),
+    ("letter:4", "Either B or D is the answer.", "ambiguous - alternatives"),
+    ("letter:4", "B or D is the correct answer.", "ambiguous - alternatives"),
+    ("letter:4", "The answer is B. Or maybe D.", "ambiguous - alternatives"),
+    ("letter:4", "A/C is the answer.", "ambiguous - alternatives"),
+    ("circled:5", "①은 틀렸고, ②가 정답입니다.", "answer ② statement"),
     // --- longer realistic answers
     ("circled:4", "이 문제는 금융정책 총괄 기관을 묻고 있습니다.\n\n- ① 금융위원회: 금융정책 총괄\n- ② 기획재정부: 경제정책\n- ③ 국방부: 국방\n- ④ 행정안전부: 행정\n\n따라서 정답은 **①**입니다.", "answer ① statement"),
     ("circled:4", "각 선택지를 보면 ②와 ③은 명백히 틀렸다. ①과 ④ 중에서 ④는 2019년에 폐지되었으므로 정답은 ①이다.", "answer ① statement"),

@@ -278,3 +278,60 @@ proptest! {
         prop_assert!(e.choice().is_none(), "{:?} committed: {:?}", text, e);
     }
 }
+
+const MARKERS: [&str; 6] = [
+    "정답:",
+    "답:",
+    "정답은",
+    "Answer:",
+    "**정답**\n",
+    "최종 답:",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// A marker followed by a copy of the option list (whole texts or fragments, any label
+    /// form, inline or one per line) never commits.
+    #[test]
+    fn a_restated_option_list_never_commits(
+        marker in 0usize..MARKERS.len(), n in 2usize..=4, form in 0usize..3,
+        cut in 0usize..3, inline in any::<bool>(),
+    ) {
+        let q = "다음 중 옳은 것은?\n(1) 지방자치단체의 사무\n(2) 중앙행정기관의 사무\n(3) 공공기관의 사무\n(4) 민간위탁기관의 사무";
+        let set = ChoiceSet::detect(q).unwrap();
+        let list: Vec<String> = (0..n)
+            .map(|i| {
+                let text = set.options()[i].clone();
+                let text: String = text.chars().take(text.chars().count() - cut).collect();
+                format!("{} {text}", label_forms(i)[[0, 2, 2][form]])
+            })
+            .collect();
+        let sep = if inline { " " } else { "\n" };
+        let text = format!("{}{sep}{}", MARKERS[marker], list.join(sep));
+        let e = verify(&text, &set);
+        prop_assert!(e.choice().is_none(), "{:?} committed: {:?}", text, e);
+    }
+
+    /// Two labels joined by a disjunction, before or after an answer statement, never commit.
+    #[test]
+    fn a_disjunction_around_a_statement_never_commits(
+        a in 0usize..5, b in 0usize..5, fa in 0usize..3, fb in 0usize..3,
+        conn in prop::sample::select(vec![" 혹은 ", " 아니면 ", " 또는 ", "나 ", " or ", "/"]),
+        tail in prop::sample::select(vec!["이 정답입니다.", "이 답이다.", " is the answer.", "을 선택합니다."]),
+        after in any::<bool>(),
+    ) {
+        prop_assume!(a != b);
+        // "나" joins two labels ("②나 ④") but does not open a sentence.
+        prop_assume!(!(after && conn == "나 "));
+        let set: ChoiceSet = "circled:5".parse().unwrap();
+        let (x, y) = (&label_forms(a)[fa], &label_forms(b)[fb]);
+        let text = if after {
+            format!("정답은 {x}입니다.{conn}{y}.")
+        } else {
+            format!("{x}{conn}{y}{tail}")
+        };
+        let e = verify(&text, &set);
+        prop_assert!(e.choice().is_none(), "{:?} committed: {:?}", text, e);
+    }
+}

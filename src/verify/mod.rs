@@ -93,6 +93,9 @@ pub enum NoAnswerReason {
     Refusal,
     /// Text, but no statement of a choice.
     NotFound,
+    /// An answer marker followed by a copy of the option list ("정답:\n(1) …\n(2) …"),
+    /// and nothing that singles one option out.
+    RestatedOptions,
 }
 
 impl NoAnswerReason {
@@ -103,6 +106,7 @@ impl NoAnswerReason {
             NoAnswerReason::TruncatedReasoning => "truncated_reasoning",
             NoAnswerReason::Refusal => "refusal",
             NoAnswerReason::NotFound => "not_found",
+            NoAnswerReason::RestatedOptions => "restated_options",
         }
     }
 }

@@ -140,8 +140,11 @@ fn particle_may_follow_choice(rest: &str) -> bool {
         return false;
     }
     // 만 is "only" after a choice but 10,000 after an amount (3만원): accept only 만 + space/end.
-    if let Some(after) = rest.strip_prefix('만') {
-        return after.is_empty() || after.starts_with([' ', '.', ',']);
+    // 나 is "or" ("2나 3") only as a word of its own, not the start of 나라, 나이 ….
+    for p in ['만', '나'] {
+        if let Some(after) = rest.strip_prefix(p) {
+            return after.is_empty() || after.starts_with([' ', '.', ',']);
+        }
     }
     rest.chars().next().is_some_and(|c| ALLOW.contains(&c))
 }

@@ -9,6 +9,7 @@ mod mask;
 mod option_text;
 mod ox;
 mod phrase;
+mod restated;
 mod statements;
 mod words;
 
@@ -16,6 +17,7 @@ use super::scan::{tokenize, Kind, Mark, Tok};
 use super::{Choice, ChoiceSet, Extraction, NoAnswerReason, Notation, Rule};
 use mask::grader_addressed;
 use ox::ox_polarity;
+use std::cell::Cell;
 use std::ops::Range;
 use words::is_refusal;
 
@@ -60,6 +62,9 @@ struct Ctx<'a> {
     /// Tokens inside text that addresses a grader ("[SYSTEM: …]", "Ignore previous
     /// instructions …"): such text is data and states nothing.
     masked: Vec<bool>,
+    /// Set when an answer marker is followed by a restated option list, so that an answer
+    /// with nothing else is `no_answer` with its own reason.
+    restated: Cell<bool>,
 }
 
 /// Decide on the final text `text` (spans relative to it).
@@ -79,6 +84,7 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
         toks,
         set,
         masked,
+        restated: Cell::new(false),
     };
     if let Some(e) = ctx.decide_by_statements(Strength::Strong) {
         return e;
@@ -97,7 +103,9 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
     if let Some(e) = ctx.unique_option_text() {
         return e;
     }
-    let reason = if is_refusal(text) {
+    let reason = if ctx.restated.get() {
+        NoAnswerReason::RestatedOptions
+    } else if is_refusal(text) {
         NoAnswerReason::Refusal
     } else {
         NoAnswerReason::NotFound

@@ -2,7 +2,7 @@
 //! ("① 또는 ②", "①, ④", "2번(③)"), a negation ("①이 아니라 ②"), a question ("③일까?"),
 //! or a hedged second choice later in the sentence.
 
-use super::words::answer_keyword;
+use super::words::{answer_keyword, is_disjunction, lower};
 use super::words::{
     is_alternative_connector, is_hedge, is_negation_word, is_subject_or_object_particle, strip_beon,
 };
@@ -194,6 +194,11 @@ impl Ctx<'_> {
             }
             j += 1;
         }
+        // "정답은 ②입니다. 아니면 ③일 수도 있습니다.": an alternative opening the next sentence.
+        if let Some(alt) = self.alternative_opening(j) {
+            hedged = true;
+            others.push(alt);
+        }
         if hedged {
             if let Said::One(c) = said {
                 if others.iter().any(|&o| o != c) {
@@ -208,5 +213,70 @@ impl Ctx<'_> {
             }
         }
         Some((said, last))
+    }
+
+    /// After the sentence end at `j`, does the next sentence open with a disjunction and a
+    /// label ("아니면 ③", "혹은 ③", "Or (C)")? Returns that label's choice.
+    fn alternative_opening(&self, j: usize) -> Option<Choice> {
+        let mut k = j;
+        let mut slash = false;
+        while let Some(t) = self.tok(k) {
+            if !(t.is_sentence_end() || matches!(t.kind, Kind::Punct(_))) {
+                break;
+            }
+            slash |= t.is_punct('/');
+            k += 1;
+        }
+        let opens = slash && self.is_label_mark(k);
+        if k == j || !(opens || self.tok(k).is_some_and(|t| is_disjunction(t, self.text))) {
+            return None;
+        }
+        if opens {
+            return self.choice_at(k);
+        }
+        (k + 1..k + 4)
+            .take_while(|&x| self.tok(x).is_some_and(|t| !t.is_sentence_end()))
+            .find(|&x| self.is_label_mark(x))
+            .and_then(|x| self.choice_at(x))
+    }
+
+    /// What the label `r` at token `m` says together with labels joined to it from the left
+    /// ("(2) 혹은 (3)이 답", "A or B is the answer", "①, ②가 정답"), and the group's first
+    /// token. A disjunction on either side of a statement makes it name several choices.
+    pub(super) fn said_with_left_alternatives(&self, m: usize, r: Resolved) -> (Said, usize) {
+        let mut labels = vec![r];
+        let mut first = m;
+        'group: while first > 0 {
+            let mut i = first;
+            let mut connected = false;
+            for _ in 0..3 {
+                if i == 0 {
+                    break 'group;
+                }
+                i -= 1;
+                if self.is_label_mark(i) {
+                    match self.label_at(i) {
+                        Some(l) if connected => {
+                            labels.push(l);
+                            first = i;
+                            continue 'group;
+                        }
+                        _ => break 'group,
+                    }
+                }
+                let t = &self.toks[i];
+                let bare_beon = t.kind == Kind::Hangul && strip_beon(self.word(i)).is_empty();
+                if is_alternative_connector(t, self.text)
+                    || (t.kind == Kind::Latin && lower(self.word(i)) == "either")
+                {
+                    connected = true;
+                } else if !(t.is_punct(')') || bare_beon) {
+                    break 'group;
+                }
+            }
+            break;
+        }
+        labels.reverse();
+        (said_of(&labels), first)
     }
 }

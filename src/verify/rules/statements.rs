@@ -7,7 +7,7 @@ use super::words::{
     answer_keyword, is_final_qualifier, is_left_filler_hangul, is_left_filler_latin,
     is_negation_word, is_right_filler_hangul, is_right_filler_latin, lower, strip_beon,
 };
-use super::{said_of, Ctx, Said, Statement, Strength};
+use super::{Ctx, Said, Statement, Strength};
 use crate::verify::scan::{Kind, Tok};
 use crate::verify::{Choice, Notation, Rule};
 
@@ -29,6 +29,10 @@ impl Ctx<'_> {
             if self.is_label_mark(j)
                 || (self.set.notation() == Notation::Ox && self.label_at(j).is_some())
             {
+                if self.restated_list_at(j) {
+                    self.restated.set(true);
+                    return None;
+                }
                 let phrase = self.label_phrase(j, negations)?;
                 if negated {
                     if let Said::One(c) = phrase.0 {
@@ -176,11 +180,12 @@ impl Ctx<'_> {
                                 continue;
                             }
                             if let Some(r) = self.label_at(m) {
+                                let (said, first) = self.said_with_left_alternatives(m, r);
                                 out.push(Statement {
-                                    said: said_of(&[r]),
+                                    said,
                                     strength: Strength::Strong,
                                     rule: Rule::Statement,
-                                    first: m,
+                                    first,
                                     last: k,
                                     is_final: is_final || self.final_before(m),
                                 });
@@ -209,11 +214,12 @@ impl Ctx<'_> {
                         } else if w != "boxed" {
                             if let Some(m) = self.left_of_keyword(k, false) {
                                 if let Some(r) = self.label_at(m) {
+                                    let (said, first) = self.said_with_left_alternatives(m, r);
                                     out.push(Statement {
-                                        said: said_of(&[r]),
+                                        said,
                                         strength: Strength::Strong,
                                         rule,
-                                        first: m,
+                                        first,
                                         last: k,
                                         is_final,
                                     });
@@ -260,12 +266,12 @@ impl Ctx<'_> {
     /// "③을 선택합니다" (strong), "③이 맞습니다", "②로 보입니다", "(B) is correct" (weak).
     pub(super) fn choose_or_weak(&self, k: usize) -> Option<Statement> {
         let r = self.label_at(k)?;
-        let said = said_of(&[r]);
+        let (said, first) = self.said_with_left_alternatives(k, r);
         let make = |strength, rule, last| Statement {
             said: said.clone(),
             strength,
             rule,
-            first: k,
+            first,
             last,
             is_final: self.final_before(k),
         };

@@ -273,3 +273,18 @@ pub(super) fn is_refusal(text: &str) -> bool {
     ];
     PHRASES.iter().any(|p| text.contains(p))
 }
+
+/// Words that offer an alternative: "혹은", "아니면", "또는", "or", "alternatively".
+pub(super) fn is_disjunction(t: &Tok, text: &str) -> bool {
+    match t.kind {
+        Kind::Hangul => ["혹은", "아니면", "또는", "아니라면"]
+            .iter()
+            .any(|w| t.text(text).starts_with(w)),
+        Kind::Latin => matches!(
+            lower(t.text(text)).as_str(),
+            "or" | "alternatively" | "otherwise"
+        ),
+        Kind::Punct('/') => true,
+        _ => false,
+    }
+}
