@@ -13,6 +13,10 @@ const Q_TABLE: &str = "다음 표에서 옳은 것은?\n| 번호 | 선택지 |\n
 const Q_HEADER: &str = "1. 다음 글을 읽고 답하시오.\n2. 단, 2개 이상 고르지 마시오.\n선택지:\n1) 정규분포\n2) 이항분포\n3) 포아송분포\n4) 지수분포";
 const Q_PARENS_EN: &str = "Options:\n(A) mitochondria\n(B) ribosome\n(C) nucleus\n(D) chloroplast";
 const Q_TAX: &str = "법인세법상 옳은 것은?\n(1) 내국법인의 각 사업연도 소득에 대하여 과세한다\n(2) 특수관계인과의 거래는 부당행위로 본다\n(3) 익금은 순자산을 증가시키는 수익이다\n(4) 손금은 순자산을 감소시키는 손비이다";
+const Q_NOT: &str = "다음 중 제도의 취지로 가장 적절하지 않은 것은?\n① 재정 건전성 확보\n② 지방 분권 강화\n③ 중앙 통제 확대\n④ 주민 참여 보장\n⑤ 행정 효율 제고";
+const Q_MATCH: &str = "윗글의 내용과 일치하지 않는 것을 고르면?\n1번 - 세금은 소득에 따라 다르다\n2번 - 관세는 수입품에 부과된다\n3번 - 상속세는 폐지되었다\n4번 - 법인세는 기업에 부과된다";
+const Q_RIGHT: &str = "다음 중 옳은 것은?\n1) 물은 100도에서 언다\n2) 물은 0도에서 언다\n3) 물은 50도에서 끓는다\n4) 물은 끓지 않는다";
+const Q_EN: &str = "Which of the following is a prime number?\nA. 4\nB. 6\nC. 7\nD. 9";
 const Q_DEPT: &str = "정책 담당 부서는?\n① 재정 관리\n② 인사 관리\n③ 조직 관리\n④ 감사 관리";
 
 fn set_for(key: &str) -> ChoiceSet {
@@ -22,6 +26,10 @@ fn set_for(key: &str) -> ChoiceSet {
         "kmmlu" => Q_KMMLU,
         "oxq" => Q_OX,
         "dept" => Q_DEPT,
+        "not" => Q_NOT,
+        "match" => Q_MATCH,
+        "right" => Q_RIGHT,
+        "en" => Q_EN,
         "tax" => Q_TAX,
         "beon" => Q_BEON,
         "table" => Q_TABLE,
@@ -398,6 +406,44 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter:4", "The answer is B. Or maybe D.", "ambiguous - alternatives"),
     ("letter:4", "A/C is the answer.", "ambiguous - alternatives"),
     ("circled:5", "①은 틀렸고, ②가 정답입니다.", "answer ② statement"),
+    // --- issue 14 §2: the question's ask phrase echoed as a statement
+    ("not", "가장 적절하지 않은 것은 ③번입니다.", "answer ③ ask_echo"),
+    ("not", "제도의 취지로 적절하지 않은 선택지는 ③입니다.", "answer ③ ask_echo"),
+    ("not", "적절하지 않은 보기는 ③ 중앙 통제 확대입니다.", "answer ③ ask_echo"),
+    ("not", "적절한 것은 ①, ②, ④, ⑤이고 적절하지 않은 것은 ③이다.", "answer ③ ask_echo"),
+    ("not", "적절한 것은 ①입니다.", "no_answer - not_found"),
+    ("not", "적절하지 않은 것은 ② 또는 ③입니다.", "ambiguous - alternatives"),
+    ("match", "일치하지 않는 것은 3번입니다.", "answer 3 ask_echo"),
+    ("match", "지문과 일치하지 않는 것은 (3)", "answer 3 ask_echo"),
+    ("right", "옳은 것은 2번이다.", "answer 2 ask_echo"),
+    ("right", "옳은 것은 2번이다. 다시 보니 옳은 것은 4번이다.", "answer 4 corrected_statement"),
+    // --- one option singled out against the others
+    ("not", "③은 제도의 취지에 부합하지 않는 유일한 선택지입니다.", "answer ③ singled_out"),
+    ("not", "③번은 취지와 맞지 않습니다. 다른 선택지들은 모두 취지에 부합합니다.", "answer ③ singled_out"),
+    ("not", "③번은 취지에 부합합니다. 다른 선택지들은 그렇지 않습니다.", "no_answer - not_found"),
+    ("right", "2번이 더 정확한 설명입니다. 다른 선택지들은 사실과 다르며 틀렸습니다.", "answer 2 singled_out"),
+    ("right", "선택지 2번의 내용이 사실과 일치합니다. 나머지 보기는 모두 틀렸습니다.", "answer 2 singled_out"),
+    ("right", "2번은 틀렸습니다. 다른 선택지들은 맞습니다.", "no_answer - not_found"),
+    ("right", "2번과 4번이 다른 선택지보다 낫습니다.", "no_answer - not_found"),
+    ("en", "C is the only prime among the options.", "answer C singled_out"),
+    ("en", "(C) fits. The other options are not prime.", "answer C singled_out"),
+    ("en", "(C) is not prime; the other options are.", "no_answer - not_found"),
+    // --- "N번 - <option text>" with a justification
+    ("match", "3번 - 상속세는 폐지되었다\n\n상속세는 현재도 부과되고 있으므로 일치하지 않습니다.", "answer 3 bare"),
+    ("match", "3번 - 상속세는 폐지되었다", "answer 3 bare"),
+    // --- lowercase letters after a marker; Chinese and Japanese markers
+    ("letter:4", "ANSWER: b", "answer B statement"),
+    ("letter:4", "정답: c", "answer C statement"),
+    ("letter:4", "Answer: (d)", "answer D statement"),
+    ("letter:4", "The answer is a bit unclear.", "no_answer - not_found"),
+    ("letter:4", "答案是 B", "answer B statement"),
+    ("letter:4", "正确答案：C", "answer C statement"),
+    ("letter:4", "答え: D", "answer D statement"),
+    ("letter:4", "正解は A です。", "answer A statement"),
+    ("circled:5", "答案是 ③", "answer ③ statement"),
+    ("letter:4", "答案是 B 或 C", "ambiguous - alternatives"),
+    ("letter:4", "答えは B または C", "ambiguous - alternatives"),
+    ("letter:4", "Answer: A\nThe first capital letter is not a guess: B C D", "answer A statement"),
     // --- longer realistic answers
     ("circled:4", "이 문제는 금융정책 총괄 기관을 묻고 있습니다.\n\n- ① 금융위원회: 금융정책 총괄\n- ② 기획재정부: 경제정책\n- ③ 국방부: 국방\n- ④ 행정안전부: 행정\n\n따라서 정답은 **①**입니다.", "answer ① statement"),
     ("circled:4", "각 선택지를 보면 ②와 ③은 명백히 틀렸다. ①과 ④ 중에서 ④는 2019년에 폐지되었으므로 정답은 ①이다.", "answer ① statement"),

@@ -335,3 +335,36 @@ proptest! {
         prop_assert!(e.choice().is_none(), "{:?} committed: {:?}", text, e);
     }
 }
+
+/// (ask phrase as the question writes it, the opposite one).
+const ASKS: [(&str, &str); 4] = [
+    ("적절하지 않은", "적절한"),
+    ("옳지 않은", "옳은"),
+    ("일치하지 않는", "일치하는"),
+    ("옳은", "옳지 않은"),
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// An answer echoing the question's ask phrase states its label; the opposite phrase
+    /// ("적절한 것은 ①" on a "적절하지 않은 것은?" question) never commits that label.
+    #[test]
+    fn the_ask_echo_follows_the_questions_polarity(
+        ask in 0usize..ASKS.len(), a in 0usize..5, b in 0usize..5, form in 0usize..3,
+        noun in prop::sample::select(vec!["것은", "선택지는", "보기는"]),
+        end in prop::sample::select(vec!["입니다.", "이다.", "", "번입니다."]),
+        both in any::<bool>(),
+    ) {
+        let (asked, opposite) = ASKS[ask];
+        let q = format!("다음 중 {asked} 것은?\n① 가\n② 나\n③ 다\n④ 라\n⑤ 마");
+        let set = ChoiceSet::detect(&q).unwrap();
+        let echo = format!("{asked} {noun} {}{end}", label_forms(a)[form]);
+        let other = format!("{opposite} {noun} {}{end}", label_forms(b)[form]);
+        let text = if both { format!("{other} {echo}") } else { echo.clone() };
+        let e = verify(&text, &set);
+        prop_assert_eq!(e.choice().map(|c| c.index()), Some(a), "{:?}: {:?}", text, e);
+        let e = verify(&other, &set);
+        prop_assert!(e.choice().is_none(), "{:?} committed: {:?}", other, e);
+    }
+}

@@ -68,6 +68,9 @@ pub struct ChoiceSet {
     /// How many options the question shows when that is more than the notation can hold
     /// (the set keeps the first [`Notation::max_choices`]).
     truncated_from: Option<usize>,
+    /// The question's ask phrase, the predicate before its "…것은?" ("적절하지 않은"), so
+    /// that an answer echoing it ("적절하지 않은 것은 ③") reads as a statement.
+    ask: Option<String>,
 }
 
 /// Why a `choices` spec or a choice set could not be built.
@@ -96,7 +99,22 @@ impl ChoiceSet {
             count,
             options: Vec::new(),
             truncated_from: None,
+            ask: None,
         })
+    }
+
+    /// Remember what `question` asks for (its ask phrase, see [`ChoiceSet::ask`]); call this
+    /// once per item when the set was built from a spec or dataset columns rather than by
+    /// [`ChoiceSet::detect`] or [`ChoiceSet::for_question`], which do it already.
+    pub fn with_question(mut self, question: &str) -> ChoiceSet {
+        self.ask = options::ask_phrase(question);
+        self
+    }
+
+    /// The question's ask phrase: the predicate before "…것은?" / "…것을 고르면?"
+    /// ("적절하지 않은", "옳은", "일치하지 않는"), if the question has one.
+    pub fn ask(&self) -> Option<&str> {
+        self.ask.as_deref()
     }
 
     /// When the question shows more options than the notation can hold, how many it shows;
@@ -205,11 +223,13 @@ impl ChoiceSet {
                 .ok()?
                 .with_options(found.options);
             set.truncated_from = found.truncated_from;
-            return Some(set);
+            return Some(set.with_question(question));
         }
         // Last: KMMLU's "옳은 것(○)과 옳지 않은 것(×)을 연결한 것은?" has numbered options.
         if options::asks_for_ox(question) {
-            return ChoiceSet::new(Notation::Ox, 2).ok();
+            return ChoiceSet::new(Notation::Ox, 2)
+                .ok()
+                .map(|s| s.with_question(question));
         }
         None
     }
@@ -225,7 +245,7 @@ impl ChoiceSet {
                     .filter(|d| d.notation == spec.notation && d.count == spec.count)
                     .map(|d| d.options)
                     .unwrap_or_default();
-                Some(spec.clone().with_options(options))
+                Some(spec.clone().with_options(options).with_question(question))
             }
         }
     }

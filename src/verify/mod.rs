@@ -38,6 +38,12 @@ pub enum Rule {
     Boxed,
     /// A weaker claim: "③이 맞습니다", "②로 보입니다", "(B) is correct".
     WeakStatement,
+    /// The question's ask phrase echoed as a statement: "적절하지 않은 것은 ③" for a
+    /// question asking "…적절하지 않은 것은?".
+    AskEcho,
+    /// One option singled out against all the others, and no other option named:
+    /// "③번이 유일하게 부합하는 선택지입니다", "②가 적절합니다. 다른 선택지들은 …".
+    SingledOut,
     /// The whole final text is one label, optionally with its option text.
     Bare,
     /// The first line is one label and nothing after it names another choice.
@@ -68,6 +74,8 @@ impl Rule {
             Rule::CorrectedStatement => "corrected_statement",
             Rule::Boxed => "boxed",
             Rule::WeakStatement => "weak_statement",
+            Rule::AskEcho => "ask_echo",
+            Rule::SingledOut => "singled_out",
             Rule::Bare => "bare",
             Rule::LeadingBare => "leading_bare",
             Rule::LastLine => "last_line",

@@ -290,6 +290,38 @@ fn find_line_runs(q: &str, notation: Notation) -> Option<(Found, bool, usize)> {
     Some((found, best.after_header, best.marks[0].0))
 }
 
+/// The ask phrase of a Korean question: the one or two words before the first "것은?" /
+/// "것을 고르…" / "것은 무엇…" ("가장 적절하지 않은 것은?" → "적절하지 않은").
+/// Two words when the last is a negation (않은, 않는, 아닌, 없는, 못한), else one.
+pub(crate) fn ask_phrase(q: &str) -> Option<String> {
+    // The stem asks before the options list, so the first asking ending counts; "것은" alone
+    // is too common inside option texts to count.
+    let at = [
+        "것은?",
+        "것은 ?",
+        "것을 고르",
+        "것은 무엇",
+        "것을 모두",
+        "것만을 모두",
+    ]
+    .iter()
+    .filter_map(|k| q.find(k))
+    .min()?;
+    let before: Vec<&str> = q[..at].split_whitespace().rev().take(2).collect();
+    let last = *before.first()?;
+    if !last.chars().all(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)) {
+        return None;
+    }
+    let negated = ["않은", "않는", "아닌", "없는", "못한", "않다고", "아니한"].contains(&last);
+    match (negated, before.get(1)) {
+        (true, Some(w)) if w.chars().all(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)) => {
+            Some(format!("{w} {last}"))
+        }
+        (true, _) => None,
+        (false, _) => Some(last.to_string()),
+    }
+}
+
 /// Does the question ask for a ○/× (O/X) answer?
 pub(crate) fn asks_for_ox(q: &str) -> bool {
     let has_o = q.contains(['○', '◯', '⭕']);
@@ -373,6 +405,24 @@ mod tests {
             "10 - 3 = ?\n1 - 1 = ?",
         ] {
             assert_eq!(find(q), None, "{q}");
+        }
+    }
+
+    #[test]
+    fn reads_the_ask_phrase() {
+        for (q, want) in [
+            (
+                "다음 중 가장 적절하지 않은 것은? ① a ② b",
+                Some("적절하지 않은"),
+            ),
+            ("다음 설명 중 옳은 것은?", Some("옳은")),
+            (
+                "제시문의 내용과 일치하지 않는 것을 고르면?",
+                Some("일치하지 않는"),
+            ),
+            ("Which of the following is correct?", None),
+        ] {
+            assert_eq!(ask_phrase(q).as_deref(), want, "{q}");
         }
     }
 

@@ -10,6 +10,7 @@ mod option_text;
 mod ox;
 mod phrase;
 mod restated;
+mod singled;
 mod statements;
 mod words;
 
@@ -65,6 +66,8 @@ struct Ctx<'a> {
     /// Set when an answer marker is followed by a restated option list, so that an answer
     /// with nothing else is `no_answer` with its own reason.
     restated: Cell<bool>,
+    /// The question's ask phrase, word by word ("적절하지", "않은").
+    ask: Vec<&'a str>,
 }
 
 /// Decide on the final text `text` (spans relative to it).
@@ -85,6 +88,9 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
         set,
         masked,
         restated: Cell::new(false),
+        ask: set
+            .ask()
+            .map_or(Vec::new(), |a| a.split_whitespace().collect()),
     };
     if let Some(e) = ctx.decide_by_statements(Strength::Strong) {
         return e;
@@ -94,6 +100,11 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
     }
     if let Some(e) = ctx.decide_by_statements(Strength::Weak) {
         return e;
+    }
+    if set.notation() != Notation::Ox {
+        if let Some(e) = ctx.singled_out() {
+            return e;
+        }
     }
     if set.notation() == Notation::Ox {
         if let Some(e) = ctx.ox_words() {

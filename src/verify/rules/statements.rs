@@ -7,8 +7,9 @@ use super::words::{
     answer_keyword, is_final_qualifier, is_left_filler_hangul, is_left_filler_latin,
     is_negation_word, is_right_filler_hangul, is_right_filler_latin, lower, strip_beon,
 };
-use super::{Ctx, Said, Statement, Strength};
-use crate::verify::scan::{Kind, Tok};
+use super::words::{ASK_NOUNS, CJK_FILLERS, CJK_KEYWORDS};
+use super::{said_of, Ctx, Said, Statement, Strength};
+use crate::verify::scan::{Kind, Mark, Tok};
 use crate::verify::{Choice, Notation, Rule};
 
 impl Ctx<'_> {
@@ -54,6 +55,7 @@ impl Ctx<'_> {
                     breaks == 1 && steps <= 2
                 }
                 Kind::Hangul => is_right_filler_hangul(self.word(j)),
+                Kind::Other => CJK_FILLERS.contains(&self.word(j)),
                 Kind::Latin => {
                     let w = self.word(j);
                     if lower(w) == "not" {
@@ -66,6 +68,11 @@ impl Ctx<'_> {
                 _ => false,
             };
             if !filler {
+                // "ANSWER: b", "정답: c", "Answer: (d)": after a marker a lone lowercase letter
+                // is that letter, not the article "a" of a sentence that goes on.
+                if let Some(letter) = self.lowercase_letter_at(j) {
+                    return Some((said_of(&[self.resolve(letter)]), j));
+                }
                 if matches!(t.kind, Kind::Hangul | Kind::Latin) && !negated {
                     return self.option_text_at(j).map(|c| (Said::One(c), j));
                 }
@@ -75,6 +82,86 @@ impl Ctx<'_> {
             j += 1;
         }
         None
+    }
+
+    /// A lone lowercase letter at `j` on a lettered set ("b", "(d)"), read as that letter.
+    fn lowercase_letter_at(&self, j: usize) -> Option<Mark> {
+        let t = self.tok(j)?;
+        let w = t.text(self.text);
+        if t.kind != Kind::Latin || self.set.notation() != Notation::Letter || w.len() != 1 {
+            return None;
+        }
+        let c = w.chars().next()?;
+        if !c.is_ascii_lowercase() {
+            return None;
+        }
+        let ends = self.tok(j + 1).is_none_or(|n| {
+            n.kind == Kind::Break || matches!(n.kind, Kind::Punct(p) if p != '\'' && p != '-')
+        });
+        ends.then(|| Mark::Letter(c as u8 - b'a' + 1))
+    }
+
+    /// The last token of a Chinese or Japanese answer marker starting at token `k`
+    /// ("答案是 B", "正确答案：C", "答え: D"), which read like Korean and English ones.
+    fn cjk_keyword_end(&self, k: usize) -> Option<usize> {
+        let at = self.toks[k].start as usize;
+        let rest = self.text.get(at..)?;
+        let keyword = CJK_KEYWORDS.iter().find(|w| rest.starts_with(*w))?;
+        let end = (at + keyword.len()) as u32;
+        (k..self.toks.len().min(k + 6)).find(|&j| self.toks[j].end == end)
+    }
+
+    /// A statement that echoes the question's ask phrase: "적절하지 않은 것은 ③" when the
+    /// question asks "…적절하지 않은 것은?". Only the question's own polarity counts, so
+    /// "적절한 것은 ①" on that question states nothing.
+    fn ask_echo_at(&self, k: usize, negations: &mut Vec<(Choice, usize)>) -> Option<Statement> {
+        let n = self.ask.len();
+        if n == 0 || k + n >= self.toks.len() {
+            return None;
+        }
+        let echoed = (0..n)
+            .all(|i| self.toks[k + i].kind == Kind::Hangul && self.word(k + i) == self.ask[i]);
+        if !echoed {
+            return None;
+        }
+        let noun = k + n;
+        let w = self.word(noun);
+        let named = self.toks[noun].kind == Kind::Hangul
+            && ASK_NOUNS.iter().any(|p| {
+                w.strip_prefix(p)
+                    .is_some_and(|s| matches!(s, "" | "은" | "는" | "이" | "으로는"))
+            });
+        if !named {
+            return None;
+        }
+        let (said, last) = self.right_of_keyword(noun, negations)?;
+        Some(Statement {
+            said,
+            strength: Strength::Strong,
+            rule: Rule::AskEcho,
+            first: k,
+            last,
+            is_final: self.final_before(k),
+        })
+    }
+
+    /// Does the label at `k` complete "<predicate> 것은" with another predicate than the
+    /// question's ask ("적절한 것은 ①입니다" when the question asks "적절하지 않은 것은?")?
+    /// Such a sentence describes options; it does not answer.
+    fn answers_another_ask(&self, k: usize) -> bool {
+        if self.ask.is_empty() || k < 2 {
+            return false;
+        }
+        let noun = k - 1;
+        let w = self.word(noun);
+        let is_noun = self.toks[noun].kind == Kind::Hangul
+            && ASK_NOUNS
+                .iter()
+                .any(|p| w.strip_prefix(p).is_some_and(|s| matches!(s, "은" | "는")));
+        let n = self.ask.len();
+        is_noun
+            && self.toks[noun - 1].kind == Kind::Hangul
+            && !(noun >= n && (0..n).all(|i| self.word(noun - n + i) == self.ask[i]))
     }
 
     /// A label to the left of a keyword at `k`: "③번이 정답입니다", "④를 정답으로".
@@ -116,7 +203,25 @@ impl Ctx<'_> {
             }
             let t = self.toks[k];
             match t.kind {
+                Kind::Other => {
+                    if let Some(end) = self.cjk_keyword_end(k) {
+                        if let Some((said, last)) = self.right_of_keyword(end, &mut negations) {
+                            out.push(Statement {
+                                said,
+                                strength: Strength::Strong,
+                                rule: Rule::Statement,
+                                first: k,
+                                last,
+                                is_final: false,
+                            });
+                        }
+                    }
+                }
                 Kind::Hangul => {
+                    if let Some(s) = self.ask_echo_at(k, &mut negations) {
+                        out.push(s);
+                        continue;
+                    }
                     let mut w = self.word(k);
                     // "①번답: ②": the 번 belongs to the label before, the keyword follows.
                     if k > 0 && self.toks[k - 1].mark().is_some() && self.toks[k - 1].end == t.start
@@ -345,6 +450,7 @@ impl Ctx<'_> {
             let after_label = k > 0 && self.is_label_mark(k - 1);
             if copula.contains(&p)
                 && !after_label
+                && !self.answers_another_ask(k)
                 && self
                     .tok(k + 2)
                     .is_none_or(|t| t.is_sentence_end() || t.is_punct(','))

@@ -149,6 +149,11 @@ pub(super) fn is_alternative_connector(t: &Tok, text: &str) -> bool {
                 | "든"
         ),
         Kind::Latin => matches!(lower(t.text(text)).as_str(), "or" | "and"),
+        // 或(者), 还是, 和, 及; または, か, と — one character per token.
+        Kind::Other => matches!(
+            t.text(text),
+            "或" | "者" | "还" | "還" | "和" | "及" | "ま" | "た" | "は" | "か" | "と"
+        ),
         _ => false,
     }
 }
@@ -288,3 +293,27 @@ pub(super) fn is_disjunction(t: &Tok, text: &str) -> bool {
         _ => false,
     }
 }
+
+/// Chinese and Japanese answer markers, longest first: "正确答案：C", "答案是 B", "答え: D".
+pub(super) const CJK_KEYWORDS: [&str; 10] = [
+    "正确答案",
+    "正確答案",
+    "最终答案",
+    "最終答案",
+    "答案",
+    "答え",
+    "正解",
+    "解答",
+    "回答",
+    "答",
+];
+
+/// Chinese and Japanese words that may stand between such a marker and the label, one
+/// character each as the scanner splits them: 是, 为, は, 应该, 选项 ….
+pub(super) const CJK_FILLERS: [&str; 16] = [
+    "是", "为", "為", "は", "が", "应", "该", "應", "該", "选", "選", "项", "項", "择", "的", "擇",
+];
+
+/// Nouns an answer puts after the question's ask phrase: "적절하지 않은 것은 ③",
+/// "옳은 선택지는 ②", "일치하지 않는 보기는 ④".
+pub(super) const ASK_NOUNS: [&str; 7] = ["것", "선택지", "보기", "항목", "답", "옵션", "번호"];
