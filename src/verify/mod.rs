@@ -17,6 +17,7 @@
 //! ```
 
 mod choice;
+mod cues;
 mod final_text;
 mod options;
 mod rules;

@@ -170,6 +170,15 @@ const ORDINALS: [(&str, u8); 14] = [
 /// If the Hangul run at `s` begins an ordinal, its value and byte length (covering "번째"/"째").
 /// `next` is the text after the run, for "두 번째" written with a space.
 fn ordinal_at(run: &str, after_run: &str) -> Option<(u8, usize)> {
+    // Most runs start with no ordinal's first syllable: one char test instead of fourteen
+    // prefix comparisons on every word of long prose.
+    let first = run.chars().next()?;
+    if !matches!(
+        first,
+        '첫' | '두' | '세' | '네' | '다' | '여' | '일' | '아' | '열' | '둘' | '셋' | '넷' | '한'
+    ) {
+        return None;
+    }
     for (word, n) in ORDINALS {
         let Some(rest) = run.strip_prefix(word) else {
             continue;

@@ -13,7 +13,8 @@ impl Ctx<'_> {
 
     /// Decide from statements whose strength (after promotion) is at least `at_least`.
     pub(super) fn decide_by_statements(&self, at_least: Strength) -> Option<Extraction> {
-        let (mut stmts, negations) = self.statements();
+        let (stmts, negations) = self.statements();
+        let mut stmts = stmts.clone();
         // A label inside a strong statement ("정답은 ① 또는 ②입니다") is not a claim of its own.
         let strong: Vec<(usize, usize)> = stmts
             .iter()

@@ -14,13 +14,13 @@ mod singled;
 mod statements;
 mod words;
 
+use super::cues::{Cues, Family};
 use super::scan::{tokenize, Kind, Mark, Tok};
 use super::{Choice, ChoiceSet, Extraction, NoAnswerReason, Notation, Rule};
 use mask::grader_addressed;
 use ox::ox_polarity;
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::ops::Range;
-use words::is_refusal;
 
 /// A mark read against the choice set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,7 +68,17 @@ struct Ctx<'a> {
     restated: Cell<bool>,
     /// The question's ask phrase, word by word ("적절하지", "않은").
     ask: Vec<&'a str>,
+    /// Does the text contain the ask phrase's first word, so that it may echo it?
+    echo_possible: bool,
+    /// Which cue families the text has (one automaton pass), so absent rules are skipped.
+    cues: Cues,
+    /// The statements and negated labels, read once and shared by the strong and weak
+    /// passes.
+    statements: OnceCell<Statements>,
 }
+
+/// Every statement of a text, in order, and the labels it negates (with their tokens).
+type Statements = (Vec<Statement>, Vec<(Choice, usize)>);
 
 /// Decide on the final text `text` (spans relative to it).
 pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
@@ -81,16 +91,26 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
             reason: NoAnswerReason::Empty,
         };
     }
-    let masked = grader_addressed(text, &toks);
+    let cues = Cues::of(text);
+    let masked = if cues.has(Family::Grader) {
+        grader_addressed(text, &toks)
+    } else {
+        vec![false; toks.len()]
+    };
+    let ask: Vec<&str> = set
+        .ask()
+        .map_or(Vec::new(), |a| a.split_whitespace().collect());
+    let echo_possible = ask.first().is_some_and(|w| text.contains(w));
     let ctx = Ctx {
         text,
         toks,
         set,
         masked,
         restated: Cell::new(false),
-        ask: set
-            .ask()
-            .map_or(Vec::new(), |a| a.split_whitespace().collect()),
+        ask,
+        echo_possible,
+        cues,
+        statements: OnceCell::new(),
     };
     if let Some(e) = ctx.decide_by_statements(Strength::Strong) {
         return e;
@@ -101,7 +121,7 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
     if let Some(e) = ctx.decide_by_statements(Strength::Weak) {
         return e;
     }
-    if set.notation() != Notation::Ox {
+    if set.notation() != Notation::Ox && cues.has(Family::Singling) {
         if let Some(e) = ctx.singled_out() {
             return e;
         }
@@ -116,7 +136,7 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
     }
     let reason = if ctx.restated.get() {
         NoAnswerReason::RestatedOptions
-    } else if is_refusal(text) {
+    } else if cues.has(Family::Refusal) {
         NoAnswerReason::Refusal
     } else {
         NoAnswerReason::NotFound

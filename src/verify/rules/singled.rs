@@ -31,8 +31,9 @@ const NEGATIVE: [&str; 14] = [
     "부합하지",
 ];
 
-/// Words that, before a noun for options, refer to the other options as a group.
-const OTHERS: [&str; 4] = ["다른", "나머지", "그", "그외"];
+/// Words that, before a noun for options, refer to the other options as a group (each
+/// covered by a `Singling` cue in cues.rs).
+const OTHERS: [&str; 2] = ["다른", "나머지"];
 
 /// Nouns for options.
 const OPTION_NOUNS: [&str; 5] = ["선택지", "보기", "옵션", "항목", "답"];

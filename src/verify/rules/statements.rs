@@ -8,7 +8,8 @@ use super::words::{
     is_negation_word, is_right_filler_hangul, is_right_filler_latin, lower, strip_beon,
 };
 use super::words::{ASK_NOUNS, CJK_FILLERS, CJK_KEYWORDS};
-use super::{said_of, Ctx, Said, Statement, Strength};
+use super::{said_of, Ctx, Said, Statement, Statements, Strength};
+use crate::verify::cues::Family;
 use crate::verify::scan::{Kind, Mark, Tok};
 use crate::verify::{Choice, Notation, Rule};
 
@@ -194,15 +195,24 @@ impl Ctx<'_> {
     }
 
     /// Every statement in the text, in order, plus the negated labels.
-    pub(super) fn statements(&self) -> (Vec<Statement>, Vec<(Choice, usize)>) {
+    pub(super) fn statements(&self) -> &Statements {
+        self.statements.get_or_init(|| self.read_statements())
+    }
+
+    fn read_statements(&self) -> Statements {
         let mut out: Vec<Statement> = Vec::new();
         let mut negations = Vec::new();
+        // Without a keyword cue only labels can start a statement ("③을 선택합니다").
+        let keywords = self.cues.has(Family::Keyword);
+        let words = keywords || self.echo_possible;
         for k in 0..self.toks.len() {
             if self.masked[k] {
                 continue;
             }
             let t = self.toks[k];
             match t.kind {
+                Kind::Other | Kind::Latin if !keywords => {}
+                Kind::Hangul if !words => {}
                 Kind::Other => {
                     if let Some(end) = self.cjk_keyword_end(k) {
                         if let Some((said, last)) = self.right_of_keyword(end, &mut negations) {

@@ -256,29 +256,6 @@ pub(super) fn lower(w: &str) -> String {
         .collect()
 }
 
-/// Does the text decline to answer?
-pub(super) fn is_refusal(text: &str) -> bool {
-    const PHRASES: [&str; 16] = [
-        "답변할 수 없",
-        "답변드릴 수 없",
-        "답할 수 없",
-        "대답할 수 없",
-        "판단할 수 없",
-        "알 수 없습니다",
-        "모르겠",
-        "제공할 수 없",
-        "도와드릴 수 없",
-        "죄송",
-        "I cannot",
-        "I can't",
-        "I'm sorry",
-        "I am unable",
-        "unable to determine",
-        "cannot determine",
-    ];
-    PHRASES.iter().any(|p| text.contains(p))
-}
-
 /// Words that offer an alternative: "혹은", "아니면", "또는", "or", "alternatively".
 pub(super) fn is_disjunction(t: &Tok, text: &str) -> bool {
     match t.kind {
