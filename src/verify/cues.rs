@@ -10,7 +10,7 @@
 //! a pattern of its family (a shorter pattern may cover longer words: "답" covers 정답, 해답,
 //! 답안, 답변).
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use memchr::memmem;
 use std::sync::OnceLock;
 
@@ -78,14 +78,29 @@ const PATTERNS: &[(&str, Family)] = &[
     ("remaining", Family::Singling),
 ];
 
-fn automaton() -> &'static AhoCorasick {
-    static AC: OnceLock<AhoCorasick> = OnceLock::new();
+/// The automaton, and for each pattern the families of every pattern it contains: a
+/// leftmost-longest search reports "대답할 수 없" (a refusal) and not the "답" (a marker) inside
+/// it, so the longer match must stand for both.
+fn automaton() -> &'static (AhoCorasick, Vec<u8>) {
+    static AC: OnceLock<(AhoCorasick, Vec<u8>)> = OnceLock::new();
     AC.get_or_init(|| {
-        AhoCorasickBuilder::new()
+        let ac = AhoCorasickBuilder::new()
             .ascii_case_insensitive(true)
-            .match_kind(MatchKind::Standard)
+            .match_kind(MatchKind::LeftmostLongest)
+            .kind(Some(AhoCorasickKind::DFA))
             .build(PATTERNS.iter().map(|(p, _)| p))
-            .expect("the fixed cue patterns build")
+            .expect("the fixed cue patterns build");
+        let masks = PATTERNS
+            .iter()
+            .map(|(p, _)| {
+                let p = p.to_ascii_lowercase();
+                PATTERNS
+                    .iter()
+                    .filter(|(q, _)| p.contains(&q.to_ascii_lowercase()))
+                    .fold(0u8, |m, (_, f)| m | 1 << *f as u8)
+            })
+            .collect();
+        (ac, masks)
     })
 }
 
@@ -104,9 +119,10 @@ impl Cues {
         {
             return Cues(0b1111);
         }
+        let (ac, masks) = automaton();
         let mut found = 0u8;
-        for m in automaton().find_overlapping_iter(text) {
-            found |= 1 << PATTERNS[m.pattern().as_usize()].1 as u8;
+        for m in ac.find_iter(text) {
+            found |= masks[m.pattern().as_usize()];
             if found == 0b1111 {
                 break;
             }
