@@ -179,6 +179,10 @@ fn ordinal_at(run: &str, after_run: &str) -> Option<(u8, usize)> {
     ) {
         return None;
     }
+    // Every ordinal ends in 째, in the run or in "번째" after a space.
+    if !run.contains('째') && !after_run.trim_start_matches(' ').starts_with("번째") {
+        return None;
+    }
     for (word, n) in ORDINALS {
         let Some(rest) = run.strip_prefix(word) else {
             continue;

@@ -309,7 +309,13 @@ impl Ctx<'_> {
                     }
                 }
                 Kind::Latin => {
-                    let w = lower(self.word(k));
+                    // Only short words can be keywords ("selected", or 8 full-width letters of
+                    // 3 bytes): no lower-cased copy of every long word.
+                    let raw = self.word(k);
+                    if raw.len() > 24 {
+                        continue;
+                    }
+                    let w = lower(raw);
                     if w == "answer" || w == "answers" || w == "boxed" {
                         let rule = if w == "boxed" {
                             Rule::Boxed
