@@ -269,19 +269,8 @@ fn find_line_runs(q: &str, notation: Notation) -> Option<(Found, bool, usize)> {
         .find(|r| r.after_header)
         .or_else(|| runs.last())?;
     // Each option's text runs from its label to the next label's line.
-    let marks: Vec<(usize, usize)> = best.marks.iter().map(|&(l, t)| (l, t)).collect();
-    let (marks, truncated_from) = limit(notation, marks);
-    let options = marks
-        .iter()
-        .enumerate()
-        .map(|(k, &(_, text_at))| {
-            let stop = match marks.get(k + 1) {
-                Some(&(next_line, _)) => next_line,
-                None => q[text_at..].find('\n').map_or(q.len(), |p| text_at + p),
-            };
-            clean_option(&q[text_at..stop].replace('\n', " "))
-        })
-        .collect();
+    let (marks, truncated_from) = limit(notation, best.marks.clone());
+    let options = option_texts(q, &marks);
     let found = Found {
         notation,
         options,

@@ -77,6 +77,20 @@ struct Ctx<'a> {
     statements: OnceCell<Statements>,
 }
 
+impl Statement {
+    /// A strong statement of `said` over tokens `first..=last`.
+    fn strong(said: Said, rule: Rule, first: usize, last: usize, is_final: bool) -> Statement {
+        Statement {
+            said,
+            strength: Strength::Strong,
+            rule,
+            first,
+            last,
+            is_final,
+        }
+    }
+}
+
 /// Every statement of a text, in order, and the labels it negates (with their tokens).
 type Statements = (Vec<Statement>, Vec<(Choice, usize)>);
 

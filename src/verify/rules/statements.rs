@@ -216,14 +216,7 @@ impl Ctx<'_> {
                 Kind::Other => {
                     if let Some(end) = self.cjk_keyword_end(k) {
                         if let Some((said, last)) = self.right_of_keyword(end, &mut negations) {
-                            out.push(Statement {
-                                said,
-                                strength: Strength::Strong,
-                                rule: Rule::Statement,
-                                first: k,
-                                last,
-                                is_final: false,
-                            });
+                            out.push(Statement::strong(said, Rule::Statement, k, last, false));
                         }
                     }
                 }
@@ -254,14 +247,13 @@ impl Ctx<'_> {
                         );
                         if right_ok {
                             if let Some((said, last)) = self.right_of_keyword(k, &mut negations) {
-                                out.push(Statement {
+                                out.push(Statement::strong(
                                     said,
-                                    strength: Strength::Strong,
-                                    rule: Rule::Statement,
-                                    first: k,
+                                    Rule::Statement,
+                                    k,
                                     last,
                                     is_final,
-                                });
+                                ));
                                 continue;
                             }
                         }
@@ -296,14 +288,13 @@ impl Ctx<'_> {
                             }
                             if let Some(r) = self.label_at(m) {
                                 let (said, first) = self.said_with_left_alternatives(m, r);
-                                out.push(Statement {
+                                out.push(Statement::strong(
                                     said,
-                                    strength: Strength::Strong,
-                                    rule: Rule::Statement,
+                                    Rule::Statement,
                                     first,
-                                    last: k,
-                                    is_final: is_final || self.final_before(m),
-                                });
+                                    k,
+                                    is_final || self.final_before(m),
+                                ));
                             }
                         }
                     }
@@ -324,26 +315,12 @@ impl Ctx<'_> {
                         };
                         let is_final = self.final_before(k);
                         if let Some((said, last)) = self.right_of_keyword(k, &mut negations) {
-                            out.push(Statement {
-                                said,
-                                strength: Strength::Strong,
-                                rule,
-                                first: k,
-                                last,
-                                is_final,
-                            });
+                            out.push(Statement::strong(said, rule, k, last, is_final));
                         } else if w != "boxed" {
                             if let Some(m) = self.left_of_keyword(k, false) {
                                 if let Some(r) = self.label_at(m) {
                                     let (said, first) = self.said_with_left_alternatives(m, r);
-                                    out.push(Statement {
-                                        said,
-                                        strength: Strength::Strong,
-                                        rule,
-                                        first,
-                                        last: k,
-                                        is_final,
-                                    });
+                                    out.push(Statement::strong(said, rule, first, k, is_final));
                                 }
                             }
                         }
@@ -360,14 +337,7 @@ impl Ctx<'_> {
                             .and_then(Tok::mark)
                             .and_then(|_| self.label_phrase(j, &mut negations))
                         {
-                            out.push(Statement {
-                                said,
-                                strength: Strength::Strong,
-                                rule: Rule::Statement,
-                                first: k,
-                                last,
-                                is_final: false,
-                            });
+                            out.push(Statement::strong(said, Rule::Statement, k, last, false));
                         }
                     }
                 }
