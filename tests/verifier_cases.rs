@@ -17,6 +17,7 @@ const Q_NOT: &str = "다음 중 제도의 취지로 가장 적절하지 않은 �
 const Q_MATCH: &str = "윗글의 내용과 일치하지 않는 것을 고르면?\n1번 - 세금은 소득에 따라 다르다\n2번 - 관세는 수입품에 부과된다\n3번 - 상속세는 폐지되었다\n4번 - 법인세는 기업에 부과된다";
 const Q_RIGHT: &str = "다음 중 옳은 것은?\n1) 물은 100도에서 언다\n2) 물은 0도에서 언다\n3) 물은 50도에서 끓는다\n4) 물은 끓지 않는다";
 const Q_EN: &str = "Which of the following is a prime number?\nA. 4\nB. 6\nC. 7\nD. 9";
+const Q_EN_NOT: &str = "Which of the following statements is NOT true?\nA. Water boils at 100 C\nB. The sun is a planet\nC. Ice floats\nD. Salt dissolves";
 const Q_DEPT: &str = "정책 담당 부서는?\n① 재정 관리\n② 인사 관리\n③ 조직 관리\n④ 감사 관리";
 
 fn set_for(key: &str) -> ChoiceSet {
@@ -30,6 +31,7 @@ fn set_for(key: &str) -> ChoiceSet {
         "match" => Q_MATCH,
         "right" => Q_RIGHT,
         "en" => Q_EN,
+        "en_not" => Q_EN_NOT,
         "tax" => Q_TAX,
         "beon" => Q_BEON,
         "table" => Q_TABLE,
@@ -417,6 +419,12 @@ const CASES: &[(&str, &str, &str)] = &[
     ("match", "지문과 일치하지 않는 것은 (3)", "answer 3 ask_echo"),
     ("right", "옳은 것은 2번이다.", "answer 2 ask_echo"),
     ("right", "옳은 것은 2번이다. 다시 보니 옳은 것은 4번이다.", "answer 4 corrected_statement"),
+    ("en_not", "The statement that is NOT true is (B).", "answer B ask_echo"),
+    ("en_not", "Not true: B", "answer B ask_echo"),
+    ("en_not", "The one that is not true would be B, since the sun is a star.", "answer B ask_echo"),
+    ("en_not", "A is true. What is true is A and C.", "no_answer - not_found"),
+    ("en", "The option that is a prime number is (C).", "answer C ask_echo"),
+    ("en", "4 is not a prime number: A", "no_answer - not_found"),
     // --- one option singled out against the others
     ("not", "③은 제도의 취지에 부합하지 않는 유일한 선택지입니다.", "answer ③ singled_out"),
     ("not", "③번은 취지와 맞지 않습니다. 다른 선택지들은 모두 취지에 부합합니다.", "answer ③ singled_out"),

@@ -283,6 +283,39 @@ fn find_line_runs(q: &str, notation: Notation) -> Option<(Found, bool, usize)> {
 /// "것을 고르…" / "것은 무엇…" ("가장 적절하지 않은 것은?" → "적절하지 않은").
 /// Two words when the last is a negation (않은, 않는, 아닌, 없는, 못한), else one.
 pub(crate) fn ask_phrase(q: &str) -> Option<String> {
+    korean_ask(q).or_else(|| english_ask(q))
+}
+
+/// "Which of the following (statements) is NOT correct?" → "NOT correct"; at most six
+/// words, so that an answer can echo it ("The one that is NOT correct is (C)").
+fn english_ask(q: &str) -> Option<String> {
+    const LEAD: &str = "which of the following";
+    let at = q.to_ascii_lowercase().find(LEAD)? + LEAD.len();
+    let rest = &q[at..];
+    let rest = &rest[..rest.find(['?', '\n']).unwrap_or(rest.len())];
+    let words: Vec<&str> = rest
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_ascii_alphanumeric()))
+        .skip_while(|w| {
+            matches!(
+                w.to_ascii_lowercase().as_str(),
+                "statements"
+                    | "statement"
+                    | "options"
+                    | "choices"
+                    | "answers"
+                    | "items"
+                    | "is"
+                    | "are"
+                    | ""
+            )
+        })
+        .collect();
+    let ok = (1..=6).contains(&words.len()) && words.iter().all(|w| !w.is_empty() && w.is_ascii());
+    ok.then(|| words.join(" "))
+}
+
+fn korean_ask(q: &str) -> Option<String> {
     // The stem asks before the options list, so the first asking ending counts; "것은" alone
     // is too common inside option texts to count.
     let at = [
@@ -409,7 +442,13 @@ mod tests {
                 "제시문의 내용과 일치하지 않는 것을 고르면?",
                 Some("일치하지 않는"),
             ),
-            ("Which of the following is correct?", None),
+            ("Which of the following is correct?", Some("correct")),
+            (
+                "Which of the following statements is NOT true?\nA. x",
+                Some("NOT true"),
+            ),
+            ("Which of the following?", None),
+            ("Name the capital.", None),
         ] {
             assert_eq!(ask_phrase(q).as_deref(), want, "{q}");
         }

@@ -114,9 +114,10 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
     let ask: Vec<&str> = set
         .ask()
         .map_or(Vec::new(), |a| a.split_whitespace().collect());
-    let echo_possible = ask
-        .first()
-        .is_some_and(|w| memchr::memmem::find(text.as_bytes(), w.as_bytes()).is_some());
+    // English asks are matched in any case, so only Korean ones can be ruled out cheaply.
+    let echo_possible = ask.first().is_some_and(|w| {
+        w.is_ascii() || memchr::memmem::find(text.as_bytes(), w.as_bytes()).is_some()
+    });
     let ctx = Ctx {
         text,
         toks,

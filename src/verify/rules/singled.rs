@@ -69,7 +69,13 @@ impl Ctx<'_> {
         if !only && others.is_empty() {
             return None;
         }
-        let asked_negative = self.ask.iter().any(|w| is_negative(w));
+        let asked_negative = self.ask.iter().any(|w| {
+            is_negative(w)
+                || matches!(
+                    lower(w).as_str(),
+                    "not" | "false" | "incorrect" | "except" | "least" | "untrue" | "wrong"
+                )
+        });
         if self.negative(&home) != asked_negative {
             return None;
         }

@@ -120,6 +120,9 @@ impl Ctx<'_> {
         if n == 0 || k + n >= self.toks.len() {
             return None;
         }
+        if self.ask.iter().all(|w| w.is_ascii()) {
+            return self.english_ask_echo_at(k, negations);
+        }
         let echoed = (0..n)
             .all(|i| self.toks[k + i].kind == Kind::Hangul && self.word(k + i) == self.ask[i]);
         if !echoed {
@@ -144,6 +147,38 @@ impl Ctx<'_> {
             last,
             is_final: self.final_before(k),
         })
+    }
+
+    /// "The one that is NOT correct is (C)", "Not true: B" for a question asking "Which of the
+    /// following is NOT correct?". A negation right before the echo ("… is not correct is")
+    /// turns it into the opposite phrase, which states nothing.
+    fn english_ask_echo_at(
+        &self,
+        k: usize,
+        negations: &mut Vec<(Choice, usize)>,
+    ) -> Option<Statement> {
+        let n = self.ask.len();
+        let echoed = (0..n).all(|i| {
+            self.toks[k + i].kind == Kind::Latin
+                && self.word(k + i).eq_ignore_ascii_case(self.ask[i])
+        });
+        let negated_before = k > 0
+            && self.is_latin(k - 1)
+            && matches!(
+                lower(self.word(k - 1)).as_str(),
+                "not" | "no" | "never" | "isn" | "t" | "least"
+            );
+        if !echoed || negated_before {
+            return None;
+        }
+        let (said, last) = self.right_of_keyword(k + n - 1, negations)?;
+        Some(Statement::strong(
+            said,
+            Rule::AskEcho,
+            k,
+            last,
+            self.final_before(k),
+        ))
     }
 
     /// Does the label at `k` complete "<predicate> 것은" with another predicate than the
@@ -211,8 +246,8 @@ impl Ctx<'_> {
             }
             let t = self.toks[k];
             match t.kind {
-                Kind::Other | Kind::Latin if !keywords => {}
-                Kind::Hangul if !words => {}
+                Kind::Other if !keywords => {}
+                Kind::Hangul | Kind::Latin if !words => {}
                 Kind::Other => {
                     if let Some(end) = self.cjk_keyword_end(k) {
                         if let Some((said, last)) = self.right_of_keyword(end, &mut negations) {
@@ -300,6 +335,10 @@ impl Ctx<'_> {
                     }
                 }
                 Kind::Latin => {
+                    if let Some(s) = self.ask_echo_at(k, &mut negations) {
+                        out.push(s);
+                        continue;
+                    }
                     // Only short words can be keywords ("selected", or 8 full-width letters of
                     // 3 bytes): no lower-cased copy of every long word.
                     let raw = self.word(k);
