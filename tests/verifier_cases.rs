@@ -393,6 +393,9 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter:4", "The answer:\nA. Seoul\nB. Busan\nC. Daegu", "no_answer - restated_options"),
     ("circled:5", "정답: ③\n④는 틀린 설명이다.", "answer ③ statement"),
     ("circled:5", "정답: ①\n② 역시 틀렸다.", "answer ① statement"),
+    ("gov", "정답: ③ 국방부\n④ 행정안전부는 틀림", "answer ③ statement"),
+    ("gov", "정답:\n① 금융위원회\n② 기획재정부\n③ 국방부", "no_answer - restated_options"),
+    ("kmmlu", "정답:\n(1) 50만원\n(2) 100만원\n(3) 150만원\n(4) 200만원", "no_answer - restated_options"),
     // --- issue 14 §3.2: a disjunction on either side of a statement is ambiguous
     ("circled:5", "④ 혹은 ⑤가 정답입니다.", "ambiguous - alternatives"),
     ("circled:5", "①번 아니면 ③번이 답입니다.", "ambiguous - alternatives"),

@@ -120,3 +120,51 @@ fn never_commits_a_wrong_choice_on_real_options() {
     println!("option text alone decided {decided_text} of {total}");
     assert!(decided_text * 2 > total, "{decided_text} of {total}");
 }
+
+#[test]
+fn restated_lists_and_disjunctions_never_commit_on_real_options() {
+    let mut restated = 0;
+    let mut total = 0;
+    for row in rows() {
+        let set = ChoiceSet::detect(&prompt(&row)).unwrap();
+        let (a, b) = (row.gold, (row.gold + 1) % 4);
+        // A marker and a copy of the options, whole or cut short.
+        for cut in [usize::MAX, 12] {
+            let list: Vec<String> = (0..4)
+                .map(|i| {
+                    let text: String = row.options[i]
+                        .replace('\n', " ")
+                        .chars()
+                        .take(cut)
+                        .collect();
+                    format!("({}) {text}", i + 1)
+                })
+                .collect();
+            for marker in ["정답:\n", "답: ", "Answer:\n"] {
+                let text = format!("{marker}{}", list.join("\n"));
+                let e = verify(&text, &set);
+                total += 1;
+                assert!(e.choice().is_none(), "{text:?} committed: {e:?}");
+                if e.rule_name() == "restated_options" {
+                    restated += 1;
+                }
+            }
+        }
+        // Two labels joined by a disjunction around a statement.
+        for text in [
+            format!("({}) 혹은 ({})이 정답입니다.", a + 1, b + 1),
+            format!("({}) 아니면 ({})가 답입니다.", b + 1, a + 1),
+            format!(
+                "정답은 ({})입니다. 아니면 ({})일 수도 있습니다.",
+                a + 1,
+                b + 1
+            ),
+        ] {
+            let e = verify(&text, &set);
+            assert!(e.choice().is_none(), "{text:?} committed: {e:?}");
+        }
+    }
+    // Nearly every copy is recognised as one, not merely left undecided.
+    println!("restated_options on {restated} of {total}");
+    assert!(restated * 10 >= total * 9, "{restated} of {total}");
+}

@@ -21,17 +21,32 @@ impl Ctx<'_> {
         let mut position = first.position();
         let mut count = 0;
         loop {
-            // The text after this label runs to the next label or the end of its line.
-            let mut end = at + 1;
-            while end < self.toks.len()
-                && !self.is_label_mark(end)
-                && self.toks[end].kind != Kind::Break
-            {
-                end += 1;
+            // The text after this label runs to the next option's label or the end of its
+            // line; other marks inside are its text ("(1) 10 60").
+            let is_next = |j: usize| {
+                self.is_label_mark(j)
+                    && matches!(self.label_at(j), Some(Resolved::In(c)) if c.position() == position + 1)
+            };
+            // A label inside the text ("재적의원 3분의 2 이상") may look like the next one: of
+            // the places the text could end, take the last that still restates the option.
+            let mut end = None;
+            let mut j = at + 1;
+            while j <= self.toks.len() {
+                let stop = j == self.toks.len() || self.toks[j].kind == Kind::Break;
+                if (stop || is_next(j)) && self.restates_option(at, j, position) {
+                    end = Some(j);
+                    // Without option texts nothing tells a label inside the text from the
+                    // next one; the nearest reading is the list's.
+                    if self.set.options().is_empty() {
+                        break;
+                    }
+                }
+                if stop {
+                    break;
+                }
+                j += 1;
             }
-            if !self.restates_option(at, end, position) {
-                break;
-            }
+            let Some(end) = end else { break };
             count += 1;
             // The next label, on this line or the next, must be the next option.
             let mut next = end;
@@ -64,6 +79,36 @@ impl Ctx<'_> {
         if t.kind == Kind::Hangul && t.start == self.toks[label].end {
             return false;
         }
+        let written = squash(&self.text[t.start as usize..self.toks[end - 1].end as usize]);
+        let written = written.trim_matches(|c: char| matches!(c, '.' | ',' | ')' | ':' | '-'));
+        if written.is_empty() {
+            return false;
+        }
+        if let Some(option) = self
+            .set
+            .at_position(position)
+            .and_then(|c| self.set.option_text(c))
+        {
+            // The option's own words, even when they judge ("…수요자는 아니다"): a fragment
+            // of it (often cut with "…"), or the option with a particle or copula more, but
+            // not with a judgement ("④ 행정안전부는 틀림").
+            let option = squash(option);
+            let written = written.trim_end_matches(['…', '.']);
+            if written.is_empty() {
+                return false;
+            }
+            if option.contains(written) {
+                return true;
+            }
+            let extra = written.replacen(option.as_str(), "", 1);
+            return extra.len() < written.len()
+                && extra.chars().count() <= 4
+                && !JUDGING
+                    .iter()
+                    .chain(["않", "아니"].iter())
+                    .any(|p| extra.contains(p));
+        }
+        // No option texts known: a short text with words of its own that judges nothing.
         let judged = (first..end).any(|j| match self.toks[j].kind {
             Kind::Hangul => {
                 let w = strip_beon(self.word(j));
@@ -98,34 +143,13 @@ impl Ctx<'_> {
         // A restated option has words of its own, not only markup: "①. \\boxed{②}" is two
         // statements, not a list.
         let worded = (first..end).any(|j| match self.toks[j].kind {
-            Kind::Hangul | Kind::Number => true,
+            Kind::Hangul | Kind::Number | Kind::Mark(_) => true,
             Kind::Latin => !matches!(
                 lower(self.word(j)).as_str(),
                 "boxed" | "answer" | "final" | "is" | "text"
             ),
             _ => false,
         });
-        if judged || !worded {
-            return false;
-        }
-        let written = squash(&self.text[t.start as usize..self.toks[end - 1].end as usize]);
-        let written = written.trim_matches(|c: char| matches!(c, '.' | ',' | ')' | ':' | '-'));
-        if written.is_empty() {
-            return false;
-        }
-        let Some(option) = self
-            .set
-            .at_position(position)
-            .and_then(|c| self.set.option_text(c))
-        else {
-            // No option texts known: any short text that judges nothing.
-            return written.chars().count() <= 80;
-        };
-        let option = squash(option);
-        // A fragment of the option (often cut with "…"), or the option with a little more.
-        let written = written.trim_end_matches(['…', '.']);
-        option.contains(written)
-            || (written.contains(option.as_str())
-                && written.chars().count() <= option.chars().count() + 4)
+        !judged && worded && written.chars().count() <= 80
     }
 }
