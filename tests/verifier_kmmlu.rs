@@ -168,3 +168,68 @@ fn restated_lists_and_disjunctions_never_commit_on_real_options() {
     println!("restated_options on {restated} of {total}");
     assert!(restated * 10 >= total * 9, "{restated} of {total}");
 }
+
+#[test]
+fn the_ask_echo_reads_real_questions_with_their_polarity() {
+    let (mut asked, mut total, mut tried) = (0, 0, 0);
+    for row in rows() {
+        let set = ChoiceSet::detect(&prompt(&row)).unwrap();
+        total += 1;
+        let Some(ask) = set.ask().map(str::to_string) else {
+            continue;
+        };
+        asked += 1;
+        let gold = set.at_position(row.gold + 1).unwrap();
+        let other = (row.gold + 1) % 4;
+        let e = verify(&format!("{ask} 것은 ({})입니다.", row.gold + 1), &set);
+        assert_eq!(e.choice(), Some(gold), "{ask:?}: {e:?}");
+        // The opposite polarity names another option: never read as the answer.
+        let Some(opposite) = opposite(&ask) else {
+            continue;
+        };
+        tried += 1;
+        let text = format!("{opposite} 것은 ({})입니다.", other + 1);
+        let e = verify(&text, &set);
+        assert!(
+            e.choice().is_none(),
+            "{text:?} for {ask:?} committed: {e:?}"
+        );
+    }
+    println!("ask phrase on {asked} of {total}, opposite tried on {tried}");
+    assert!(asked * 2 > total, "{asked} of {total}");
+}
+
+/// The opposite ask phrase: 옳은 ↔ 옳지 않은, 적절한 ↔ 적절하지 않은, 일치하는 ↔ 일치하지 않는.
+fn opposite(ask: &str) -> Option<String> {
+    if let Some(stem) = ask
+        .strip_suffix(" 않은")
+        .or_else(|| ask.strip_suffix(" 않는"))
+    {
+        let stem = stem.strip_suffix('지')?;
+        return Some(match stem.strip_suffix('하') {
+            Some(s) if ask.ends_with("않는") => format!("{s}하는"),
+            Some(s) => format!("{s}한"),
+            None => format!("{stem}은"),
+        });
+    }
+    for (end, neg) in [
+        ("한", "하지 않은"),
+        ("하는", "하지 않는"),
+        ("은", "지 않은"),
+        ("는", "지 않는"),
+    ] {
+        if let Some(stem) = ask.strip_suffix(end) {
+            return Some(format!("{stem}{neg}"));
+        }
+    }
+    None
+}
+
+#[test]
+fn opposite_ask_phrases() {
+    assert_eq!(opposite("옳은").as_deref(), Some("옳지 않은"));
+    assert_eq!(opposite("옳지 않은").as_deref(), Some("옳은"));
+    assert_eq!(opposite("적절하지 않은").as_deref(), Some("적절한"));
+    assert_eq!(opposite("적절한").as_deref(), Some("적절하지 않은"));
+    assert_eq!(opposite("일치하지 않는").as_deref(), Some("일치하는"));
+}
