@@ -1,10 +1,15 @@
 //! Verifier throughput against bare `serde_json` parsing of the same JSONL, in one run.
 //!
-//! `cargo bench --bench extract [-- N]` generates N (default 100,000) realistic answers, from
-//! bare labels to 8 KB reasoning traces with gpt-oss markers or think tags, and prints
-//! answers/s and MB/s for: parsing every line with serde_json (the baseline), the verifier
-//! alone on the parsed answers, and `kgrade extract` end to end (parse, detect the choice set,
-//! verify, write JSON).
+//! `cargo bench --bench extract [-- N] [prose]` builds two corpora of N (default 100,000) answers and
+//! prints, for each, answers/s and MB/s for: parsing every line with serde_json (the
+//! baseline), a naive rule (the first circled digit, else the first digit: what a short
+//! Python script does), the verifier alone on the parsed answers, and `kgrade extract` end to
+//! end (parse, detect the choice set, verify, write JSON).
+//!
+//! - mixed: realistic answers from bare labels to 8 KB reasoning traces behind gpt-oss
+//!   markers or think tags (the verifier skips most of their bytes);
+//! - long prose: about 900 bytes of Korean explanation with no reasoning markers, so every
+//!   byte is final text the verifier must read: the most common answer of chat models.
 
 use kgrade::verify::{verify, ChoiceSet};
 use serde::{Deserialize, Serialize};
@@ -125,6 +130,34 @@ fn answer(rng: &mut Rng, q: usize) -> String {
     }
 }
 
+/// Long explanatory prose with no reasoning markers, ending (usually) in an answer.
+fn long_prose(rng: &mut Rng, q: usize) -> String {
+    let n = [5, 4, 4, 2][q];
+    let len = 700 + rng.below(400);
+    let mut fin = rng.pick(&FINALS[..9]).to_string();
+    while fin.contains("{}") {
+        fin = fin.replacen("{}", &label(q, rng.below(n)), 1);
+    }
+    let body = reasoning(rng, len);
+    match rng.below(4) {
+        0 => body,
+        1 => format!("{fin} {body}"),
+        _ => format!("{body}{fin}"),
+    }
+}
+
+/// The naive rule peer scripts use: the first circled digit, else the first ASCII digit.
+fn naive(response: &str) -> Option<u32> {
+    response
+        .chars()
+        .find_map(|c| {
+            ('\u{2460}'..='\u{2473}')
+                .contains(&c)
+                .then(|| c as u32 - 0x245F)
+        })
+        .or_else(|| response.chars().find_map(|c| c.to_digit(10)))
+}
+
 fn report(name: &str, answers: usize, bytes: usize, seconds: f64) -> f64 {
     let per_s = answers as f64 / seconds;
     println!(
@@ -140,22 +173,40 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(100_000);
-    let mut rng = Rng(0x6B67_7261_6465);
-    let mut jsonl = Vec::with_capacity(n * 2000);
+    // `-- N prose` measures the long-prose corpus only (for profiling).
+    let only_prose = std::env::args().any(|a| a == "prose");
+    if !only_prose {
+        let mut rng = Rng(0x6B67_7261_6465);
+        let mixed = corpus(n, |q| answer(&mut rng, q));
+        measure("mixed", n, &mixed);
+    }
+    let mut rng = Rng(0x6C6F_6E67);
+    let prose = corpus(n, |q| long_prose(&mut rng, q));
+    measure("long prose, no markers", n, &prose);
+}
+
+/// N JSONL lines of (id, question, response) with responses from `make(question index)`.
+fn corpus(n: usize, mut make: impl FnMut(usize) -> String) -> Vec<u8> {
+    let mut pick = Rng(n as u64);
+    let mut jsonl = Vec::with_capacity(n * 1200);
     for id in 0..n as u64 {
-        let q = rng.below(QUESTIONS.len());
+        let q = pick.below(QUESTIONS.len());
         let line = Line {
             id,
             question: Cow::Borrowed(QUESTIONS[q]),
-            response: Cow::Owned(answer(&mut rng, q)),
+            response: Cow::Owned(make(q)),
         };
         serde_json::to_writer(&mut jsonl, &line).unwrap();
         jsonl.push(b'\n');
     }
-    let text = std::str::from_utf8(&jsonl).unwrap();
+    jsonl
+}
+
+fn measure(name: &str, n: usize, jsonl: &[u8]) {
+    let text = std::str::from_utf8(jsonl).unwrap();
     let bytes = jsonl.len();
     println!(
-        "corpus: {n} answers, {:.1} MB of JSONL (mean {:.0} bytes/line)",
+        "\n{name}: {n} answers, {:.1} MB of JSONL (mean {:.0} bytes/line)",
         bytes as f64 / 1e6,
         bytes as f64 / n as f64
     );
@@ -167,6 +218,20 @@ fn main() {
         parsed.push(serde_json::from_str(l).unwrap());
     }
     let parse = report("serde_json parse", n, bytes, start.elapsed().as_secs_f64());
+
+    // The naive rule on the parsed answers.
+    let start = Instant::now();
+    let found = parsed
+        .iter()
+        .filter(|l| black_box(naive(black_box(&l.response))).is_some())
+        .count();
+    report(
+        "naive first symbol/digit",
+        n,
+        bytes,
+        start.elapsed().as_secs_f64(),
+    );
+    black_box(found);
 
     // The verifier alone, on the parsed answers (choice sets detected once per question).
     let sets: Vec<ChoiceSet> = QUESTIONS
@@ -192,8 +257,7 @@ fn main() {
 
     // End to end: what `kgrade extract` does per line.
     let start = Instant::now();
-    let summary =
-        kgrade::stages::extract::run("bench", jsonl.as_slice(), std::io::sink(), |_| {}).unwrap();
+    let summary = kgrade::stages::extract::run("bench", jsonl, std::io::sink(), |_| {}).unwrap();
     report(
         "kgrade extract (end to end)",
         n,

@@ -79,3 +79,17 @@ fn no_module_uses_a_module_above_it() {
     assert!(checked > 20, "only {checked} files checked");
     assert!(offences.is_empty(), "{}", offences.join("\n"));
 }
+#[test]
+fn no_source_file_is_over_600_lines() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let n = std::fs::read_to_string(f).unwrap().lines().count();
+            (n > 650).then(|| format!("{} has {n} lines", f.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "{}", long.join("\n"));
+}

@@ -8,6 +8,16 @@ const Q_CITY: &str =
     "Which city hosts the 5·18 memorial?\nA. Seoul\nB. Busan\nC. Daegu\nD. Gwangju";
 const Q_KMMLU: &str = "과태료는?\n(1) 50만원\n(2) 100만원\n(3) 150만원\n(4) 200만원";
 const Q_OX: &str = "다음 설명이 옳으면 O, 틀리면 X를 고르시오: 국방부는 병무청을 둔다.";
+const Q_BEON: &str = "2021년 개정된 제5조에 따라 다음 중 두 개를 비교할 때 옳은 것은?\n1번 - 지방자치단체\n2번 - 중앙행정기관\n3번 - 공공기관\n4번 - 민간위탁기관";
+const Q_TABLE: &str = "다음 표에서 옳은 것은?\n| 번호 | 선택지 |\n|---|---|\n| 1 | 소득세 |\n| 2 | 법인세 |\n| 3 | 부가가치세 |\n| 4 | 상속세 |";
+const Q_HEADER: &str = "1. 다음 글을 읽고 답하시오.\n2. 단, 2개 이상 고르지 마시오.\n선택지:\n1) 정규분포\n2) 이항분포\n3) 포아송분포\n4) 지수분포";
+const Q_PARENS_EN: &str = "Options:\n(A) mitochondria\n(B) ribosome\n(C) nucleus\n(D) chloroplast";
+const Q_TAX: &str = "법인세법상 옳은 것은?\n(1) 내국법인의 각 사업연도 소득에 대하여 과세한다\n(2) 특수관계인과의 거래는 부당행위로 본다\n(3) 익금은 순자산을 증가시키는 수익이다\n(4) 손금은 순자산을 감소시키는 손비이다";
+const Q_NOT: &str = "다음 중 제도의 취지로 가장 적절하지 않은 것은?\n① 재정 건전성 확보\n② 지방 분권 강화\n③ 중앙 통제 확대\n④ 주민 참여 보장\n⑤ 행정 효율 제고";
+const Q_MATCH: &str = "윗글의 내용과 일치하지 않는 것을 고르면?\n1번 - 세금은 소득에 따라 다르다\n2번 - 관세는 수입품에 부과된다\n3번 - 상속세는 폐지되었다\n4번 - 법인세는 기업에 부과된다";
+const Q_RIGHT: &str = "다음 중 옳은 것은?\n1) 물은 100도에서 언다\n2) 물은 0도에서 언다\n3) 물은 50도에서 끓는다\n4) 물은 끓지 않는다";
+const Q_EN: &str = "Which of the following is a prime number?\nA. 4\nB. 6\nC. 7\nD. 9";
+const Q_EN_NOT: &str = "Which of the following statements is NOT true?\nA. Water boils at 100 C\nB. The sun is a planet\nC. Ice floats\nD. Salt dissolves";
 const Q_DEPT: &str = "정책 담당 부서는?\n① 재정 관리\n② 인사 관리\n③ 조직 관리\n④ 감사 관리";
 
 fn set_for(key: &str) -> ChoiceSet {
@@ -17,6 +27,16 @@ fn set_for(key: &str) -> ChoiceSet {
         "kmmlu" => Q_KMMLU,
         "oxq" => Q_OX,
         "dept" => Q_DEPT,
+        "not" => Q_NOT,
+        "match" => Q_MATCH,
+        "right" => Q_RIGHT,
+        "en" => Q_EN,
+        "en_not" => Q_EN_NOT,
+        "tax" => Q_TAX,
+        "beon" => Q_BEON,
+        "table" => Q_TABLE,
+        "header" => Q_HEADER,
+        "parens_en" => Q_PARENS_EN,
         spec => {
             return spec
                 .parse()
@@ -322,6 +342,119 @@ const CASES: &[(&str, &str, &str)] = &[
     ("dept", "정답은 ⓷", "answer ③ statement"),
     ("dept", "③번, ④번 둘 중 하나입니다.", "no_answer - not_found"),
     ("kmmlu", "정답은 (2) 인가입니다.", "answer 2 statement"),
+    // --- issue 14 §3.3: a final statement outside the set is invalid, never an earlier label
+    ("letter:10", "Comparing (D) and (K): (D) is close, but the answer is (K).", "invalid - statement"),
+    ("letter:10", "D looks plausible at first. Final answer: K", "invalid - statement"),
+    ("letter:10", "The answer is (D). Wait, actually the answer is (K).", "invalid - corrected_statement"),
+    ("letter:10", "(D)와 (K)를 비교하면 정답은 (K)입니다.", "invalid - statement"),
+    ("circled:4", "②가 맞아 보이지만 정답은 ⑥번입니다.", "invalid - statement"),
+    ("circled:4", "정답은 ②입니다. 최종 답: ⑥", "invalid - corrected_statement"),
+    ("number:4", "1번과 7번 중 정답은 7번이다.", "invalid - statement"),
+    ("letter:4", "The answer is K.", "invalid - statement"),
+    // --- issue 14 §3.4: sets larger than ten
+    ("letter:12", "The answer is (L).", "answer L statement"),
+    ("letter:12", "L", "answer L bare"),
+    ("letter:12", "정답은 K입니다.", "answer K statement"),
+    ("letter:12", "Answer: M", "invalid - statement"),
+    ("letter:26", "Answer: O", "answer O statement"),
+    ("letter:26", "정답은 X입니다.", "answer X statement"),
+    ("letter:26", "The answer is (Z).", "answer Z statement"),
+    ("number:15", "정답은 12번입니다.", "answer 12 statement"),
+    ("number:20", "답: (17)", "answer 17 statement"),
+    ("circled:15", "정답은 ⑫", "answer ⑫ statement"),
+    ("circled:20", "⑳", "answer ⑳ bare"),
+    ("circled:12", "정답: ⑭", "invalid - statement"),
+    ("circled:5", "K리그 1위 팀을 보면 정답은 ③입니다.", "answer ③ statement"),
+    ("circled:5", "T세포가 관여하므로 정답은 ②번.", "answer ② statement"),
+    // --- issue 14 §1: option lists as real prompts write them
+    ("beon", "3번 - 공공기관", "answer 3 bare"),
+    ("beon", "2번 - 민간위탁기관", "ambiguous - label_text_mismatch"),
+    ("beon", "정답은 1번 - 지방자치단체입니다.", "answer 1 statement"),
+    ("beon", "정답: 4번 - 지방자치단체", "ambiguous - label_text_mismatch"),
+    ("beon", "공공기관", "answer 3 option_text"),
+    ("table", "2 | 법인세", "answer 2 bare"),
+    ("table", "정답은 3번 부가가치세입니다.", "answer 3 statement"),
+    ("table", "1) 상속세", "ambiguous - label_text_mismatch"),
+    ("header", "2) 이항분포", "answer 2 bare"),
+    ("header", "The answer is 4) 지수분포", "answer 4 statement"),
+    ("header", "포아송분포", "answer 3 option_text"),
+    ("parens_en", "(C) nucleus", "answer C bare"),
+    ("parens_en", "(A) ribosome", "ambiguous - label_text_mismatch"),
+    ("parens_en", "The answer is chloroplast.", "answer D statement"),
+    // --- issue 14 §3.1: a marker followed by a restated option list states no choice
+    ("tax", "정답:\n(1) 내국법인의 각 사업연도 소득에 대하여\n(2) 특수관계인과의 거래는\n(3) 익금은 순자산을", "no_answer - restated_options"),
+    ("tax", "답: (1) 내국법인의 각 사업연도 소득 (2) 특수관계인과의 거래 (3) 익금은 순자산을 증가시키는 수익이다 (4) 손금은", "no_answer - restated_options"),
+    ("tax", "Answer:\n(1) 내국법인의 각 사업연도 소득에 대하여 과세한다\n(2) 특수관계인과의 거래는 부당행위로 본다", "no_answer - restated_options"),
+    ("tax", "정답:\n(1) 내국법인의 각 사업연도\n(2) 특수관계인과의 거래는\n\n따라서 정답은 (3)입니다.", "answer 3 statement"),
+    ("tax", "정답: (2)\n\n(1) 은 틀림: 외국법인도 과세한다.\n(3) 은 틀림.", "answer 2 statement"),
+    ("tax", "정답: (3) 익금은 순자산을 증가시키는 수익이다", "answer 3 statement"),
+    ("circled:5", "답: ① 가, ② 나, ③ 다", "no_answer - restated_options"),
+    ("number:4", "Answer: (1) alpha (2) beta (3) gamma (4) delta", "no_answer - restated_options"),
+    ("letter:4", "The answer:\nA. Seoul\nB. Busan\nC. Daegu", "no_answer - restated_options"),
+    ("circled:5", "정답: ③\n④는 틀린 설명이다.", "answer ③ statement"),
+    ("circled:5", "정답: ①\n② 역시 틀렸다.", "answer ① statement"),
+    ("gov", "정답: ③ 국방부\n④ 행정안전부는 틀림", "answer ③ statement"),
+    ("gov", "정답:\n① 금융위원회\n② 기획재정부\n③ 국방부", "no_answer - restated_options"),
+    ("kmmlu", "정답:\n(1) 50만원\n(2) 100만원\n(3) 150만원\n(4) 200만원", "no_answer - restated_options"),
+    // --- issue 14 §3.2: a disjunction on either side of a statement is ambiguous
+    ("circled:5", "④ 혹은 ⑤가 정답입니다.", "ambiguous - alternatives"),
+    ("circled:5", "①번 아니면 ③번이 답입니다.", "ambiguous - alternatives"),
+    ("circled:5", "②나 ④가 정답이다.", "ambiguous - alternatives"),
+    ("circled:5", "②이나 ④가 답이다.", "ambiguous - alternatives"),
+    ("circled:5", "①이든 ②든 정답은 ②입니다.", "answer ② statement"),
+    ("circled:5", "③ 또는 ④를 선택합니다.", "ambiguous - alternatives"),
+    ("circled:5", "정답은 ②입니다. 아니면 ③일 수도 있습니다.", "ambiguous - alternatives"),
+    ("circled:5", "정답은 ②입니다. 혹은 ⑤.", "ambiguous - alternatives"),
+    ("circled:5", "②/③이 정답입니다.", "ambiguous - alternatives"),
+    ("letter:4", "Either B or D is the answer.", "ambiguous - alternatives"),
+    ("letter:4", "B or D is the correct answer.", "ambiguous - alternatives"),
+    ("letter:4", "The answer is B. Or maybe D.", "ambiguous - alternatives"),
+    ("letter:4", "A/C is the answer.", "ambiguous - alternatives"),
+    ("circled:5", "①은 틀렸고, ②가 정답입니다.", "answer ② statement"),
+    // --- issue 14 §2: the question's ask phrase echoed as a statement
+    ("not", "가장 적절하지 않은 것은 ③번입니다.", "answer ③ ask_echo"),
+    ("not", "제도의 취지로 적절하지 않은 선택지는 ③입니다.", "answer ③ ask_echo"),
+    ("not", "적절하지 않은 보기는 ③ 중앙 통제 확대입니다.", "answer ③ ask_echo"),
+    ("not", "적절한 것은 ①, ②, ④, ⑤이고 적절하지 않은 것은 ③이다.", "answer ③ ask_echo"),
+    ("not", "적절한 것은 ①입니다.", "no_answer - not_found"),
+    ("not", "적절하지 않은 것은 ② 또는 ③입니다.", "ambiguous - alternatives"),
+    ("match", "일치하지 않는 것은 3번입니다.", "answer 3 ask_echo"),
+    ("match", "지문과 일치하지 않는 것은 (3)", "answer 3 ask_echo"),
+    ("right", "옳은 것은 2번이다.", "answer 2 ask_echo"),
+    ("right", "옳은 것은 2번이다. 다시 보니 옳은 것은 4번이다.", "answer 4 corrected_statement"),
+    ("en_not", "The statement that is NOT true is (B).", "answer B ask_echo"),
+    ("en_not", "Not true: B", "answer B ask_echo"),
+    ("en_not", "The one that is not true would be B, since the sun is a star.", "answer B ask_echo"),
+    ("en_not", "A is true. What is true is A and C.", "no_answer - not_found"),
+    ("en", "The option that is a prime number is (C).", "answer C ask_echo"),
+    ("en", "4 is not a prime number: A", "no_answer - not_found"),
+    // --- one option singled out against the others
+    ("not", "③은 제도의 취지에 부합하지 않는 유일한 선택지입니다.", "answer ③ singled_out"),
+    ("not", "③번은 취지와 맞지 않습니다. 다른 선택지들은 모두 취지에 부합합니다.", "answer ③ singled_out"),
+    ("not", "③번은 취지에 부합합니다. 다른 선택지들은 그렇지 않습니다.", "no_answer - not_found"),
+    ("right", "2번이 더 정확한 설명입니다. 다른 선택지들은 사실과 다르며 틀렸습니다.", "answer 2 singled_out"),
+    ("right", "선택지 2번의 내용이 사실과 일치합니다. 나머지 보기는 모두 틀렸습니다.", "answer 2 singled_out"),
+    ("right", "2번은 틀렸습니다. 다른 선택지들은 맞습니다.", "no_answer - not_found"),
+    ("right", "2번과 4번이 다른 선택지보다 낫습니다.", "no_answer - not_found"),
+    ("en", "C is the only prime among the options.", "answer C singled_out"),
+    ("en", "(C) fits. The other options are not prime.", "answer C singled_out"),
+    ("en", "(C) is not prime; the other options are.", "no_answer - not_found"),
+    // --- "N번 - <option text>" with a justification
+    ("match", "3번 - 상속세는 폐지되었다\n\n상속세는 현재도 부과되고 있으므로 일치하지 않습니다.", "answer 3 bare"),
+    ("match", "3번 - 상속세는 폐지되었다", "answer 3 bare"),
+    // --- lowercase letters after a marker; Chinese and Japanese markers
+    ("letter:4", "ANSWER: b", "answer B statement"),
+    ("letter:4", "정답: c", "answer C statement"),
+    ("letter:4", "Answer: (d)", "answer D statement"),
+    ("letter:4", "The answer is a bit unclear.", "no_answer - not_found"),
+    ("letter:4", "答案是 B", "answer B statement"),
+    ("letter:4", "正确答案：C", "answer C statement"),
+    ("letter:4", "答え: D", "answer D statement"),
+    ("letter:4", "正解は A です。", "answer A statement"),
+    ("circled:5", "答案是 ③", "answer ③ statement"),
+    ("letter:4", "答案是 B 或 C", "ambiguous - alternatives"),
+    ("letter:4", "答えは B または C", "ambiguous - alternatives"),
+    ("letter:4", "Answer: A\nThe first capital letter is not a guess: B C D", "answer A statement"),
     // --- longer realistic answers
     ("circled:4", "이 문제는 금융정책 총괄 기관을 묻고 있습니다.\n\n- ① 금융위원회: 금융정책 총괄\n- ② 기획재정부: 경제정책\n- ③ 국방부: 국방\n- ④ 행정안전부: 행정\n\n따라서 정답은 **①**입니다.", "answer ① statement"),
     ("circled:4", "각 선택지를 보면 ②와 ③은 명백히 틀렸다. ①과 ④ 중에서 ④는 2019년에 폐지되었으므로 정답은 ①이다.", "answer ① statement"),

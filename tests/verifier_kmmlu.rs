@@ -120,3 +120,116 @@ fn never_commits_a_wrong_choice_on_real_options() {
     println!("option text alone decided {decided_text} of {total}");
     assert!(decided_text * 2 > total, "{decided_text} of {total}");
 }
+
+#[test]
+fn restated_lists_and_disjunctions_never_commit_on_real_options() {
+    let mut restated = 0;
+    let mut total = 0;
+    for row in rows() {
+        let set = ChoiceSet::detect(&prompt(&row)).unwrap();
+        let (a, b) = (row.gold, (row.gold + 1) % 4);
+        // A marker and a copy of the options, whole or cut short.
+        for cut in [usize::MAX, 12] {
+            let list: Vec<String> = (0..4)
+                .map(|i| {
+                    let text: String = row.options[i]
+                        .replace('\n', " ")
+                        .chars()
+                        .take(cut)
+                        .collect();
+                    format!("({}) {text}", i + 1)
+                })
+                .collect();
+            for marker in ["정답:\n", "답: ", "Answer:\n"] {
+                let text = format!("{marker}{}", list.join("\n"));
+                let e = verify(&text, &set);
+                total += 1;
+                assert!(e.choice().is_none(), "{text:?} committed: {e:?}");
+                if e.rule_name() == "restated_options" {
+                    restated += 1;
+                }
+            }
+        }
+        // Two labels joined by a disjunction around a statement.
+        for text in [
+            format!("({}) 혹은 ({})이 정답입니다.", a + 1, b + 1),
+            format!("({}) 아니면 ({})가 답입니다.", b + 1, a + 1),
+            format!(
+                "정답은 ({})입니다. 아니면 ({})일 수도 있습니다.",
+                a + 1,
+                b + 1
+            ),
+        ] {
+            let e = verify(&text, &set);
+            assert!(e.choice().is_none(), "{text:?} committed: {e:?}");
+        }
+    }
+    // Nearly every copy is recognised as one, not merely left undecided.
+    println!("restated_options on {restated} of {total}");
+    assert!(restated * 10 >= total * 9, "{restated} of {total}");
+}
+
+#[test]
+fn the_ask_echo_reads_real_questions_with_their_polarity() {
+    let (mut asked, mut total, mut tried) = (0, 0, 0);
+    for row in rows() {
+        let set = ChoiceSet::detect(&prompt(&row)).unwrap();
+        total += 1;
+        let Some(ask) = set.ask().map(str::to_string) else {
+            continue;
+        };
+        asked += 1;
+        let gold = set.at_position(row.gold + 1).unwrap();
+        let other = (row.gold + 1) % 4;
+        let e = verify(&format!("{ask} 것은 ({})입니다.", row.gold + 1), &set);
+        assert_eq!(e.choice(), Some(gold), "{ask:?}: {e:?}");
+        // The opposite polarity names another option: never read as the answer.
+        let Some(opposite) = opposite(&ask) else {
+            continue;
+        };
+        tried += 1;
+        let text = format!("{opposite} 것은 ({})입니다.", other + 1);
+        let e = verify(&text, &set);
+        assert!(
+            e.choice().is_none(),
+            "{text:?} for {ask:?} committed: {e:?}"
+        );
+    }
+    println!("ask phrase on {asked} of {total}, opposite tried on {tried}");
+    assert!(asked * 2 > total, "{asked} of {total}");
+}
+
+/// The opposite ask phrase: 옳은 ↔ 옳지 않은, 적절한 ↔ 적절하지 않은, 일치하는 ↔ 일치하지 않는.
+fn opposite(ask: &str) -> Option<String> {
+    if let Some(stem) = ask
+        .strip_suffix(" 않은")
+        .or_else(|| ask.strip_suffix(" 않는"))
+    {
+        let stem = stem.strip_suffix('지')?;
+        return Some(match stem.strip_suffix('하') {
+            Some(s) if ask.ends_with("않는") => format!("{s}하는"),
+            Some(s) => format!("{s}한"),
+            None => format!("{stem}은"),
+        });
+    }
+    for (end, neg) in [
+        ("한", "하지 않은"),
+        ("하는", "하지 않는"),
+        ("은", "지 않은"),
+        ("는", "지 않는"),
+    ] {
+        if let Some(stem) = ask.strip_suffix(end) {
+            return Some(format!("{stem}{neg}"));
+        }
+    }
+    None
+}
+
+#[test]
+fn opposite_ask_phrases() {
+    assert_eq!(opposite("옳은").as_deref(), Some("옳지 않은"));
+    assert_eq!(opposite("옳지 않은").as_deref(), Some("옳은"));
+    assert_eq!(opposite("적절하지 않은").as_deref(), Some("적절한"));
+    assert_eq!(opposite("적절한").as_deref(), Some("적절하지 않은"));
+    assert_eq!(opposite("일치하지 않는").as_deref(), Some("일치하는"));
+}

@@ -39,7 +39,7 @@ fn seen_choices(item: &Item, prompt: &str) -> Option<ChoiceSet> {
         .map(|c| item.choices.option_text(c).map(str::to_string))
         .collect();
     Some(match texts {
-        Some(texts) => set.with_options(texts),
+        Some(texts) => set.with_options(texts).with_question(&item.question),
         None => detected,
     })
 }

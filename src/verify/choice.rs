@@ -1,17 +1,18 @@
 //! Choice sets: which answers exist for a question, how they are written, and how to find
 //! them in the question text. Not for reading answers: that is the verifier's job.
 
+use super::options;
 use std::fmt;
 use std::str::FromStr;
 
 /// How a question writes its options, and so how a choice is printed back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Notation {
-    /// ① ② ③ … (up to ⑩), the usual Korean exam form.
+    /// ① ② ③ … (up to ⑳), the usual Korean exam form.
     Circled,
-    /// 1 2 3 …, written `(1) …` or `1. …` in the question.
+    /// 1 2 3 … (up to 20), written `(1) …` or `1. …` in the question.
     Number,
-    /// A B C …, written `A. …` or `(A) …` in the question.
+    /// A B C … (up to Z), written `A. …` or `(A) …` in the question.
     Letter,
     /// ○ / × (also written O / X): index 1 is ○, index 2 is ×.
     Ox,
@@ -25,6 +26,16 @@ impl Notation {
             Notation::Number => "number",
             Notation::Letter => "letter",
             Notation::Ox => "ox",
+        }
+    }
+
+    /// The most choices this notation can write: ⑳ and 20 for circled and numbered sets
+    /// (MMLU-Pro variants go past ten), Z for letters, 2 for O/X.
+    pub fn max_choices(self) -> u8 {
+        match self {
+            Notation::Circled | Notation::Number => 20,
+            Notation::Letter => MAX_CHOICES,
+            Notation::Ox => 2,
         }
     }
 }
@@ -54,6 +65,12 @@ pub struct ChoiceSet {
     notation: Notation,
     count: u8,
     options: Vec<String>,
+    /// How many options the question shows when that is more than the notation can hold
+    /// (the set keeps the first [`Notation::max_choices`]).
+    truncated_from: Option<usize>,
+    /// The question's ask phrase, the predicate before its "…것은?" ("적절하지 않은"), so
+    /// that an answer echoing it ("적절하지 않은 것은 ③") reads as a statement.
+    ask: Option<String>,
 }
 
 /// Why a `choices` spec or a choice set could not be built.
@@ -61,25 +78,49 @@ pub struct ChoiceSet {
 pub enum ChoiceSetError {
     #[error("unknown choice notation `{0}` (expected circled:N, number:N, letter:N or ox)")]
     UnknownNotation(String),
-    #[error("choice count `{0}` is not a number from 2 to 10")]
+    #[error("choice count `{0}` is not a number from 2 to 20 (to 26 for letters)")]
     BadCount(String),
 }
 
-/// The most options any notation supports (⑩, 10, J).
-pub const MAX_CHOICES: u8 = 10;
+/// The most options any notation supports (Z); circled and numbered sets stop at 20
+/// (see [`Notation::max_choices`]).
+pub const MAX_CHOICES: u8 = 26;
 
 impl ChoiceSet {
-    /// A set of `count` choices (2..=10; O/X always has 2) without option texts.
+    /// A set of `count` choices (2..=20, 2..=26 for letters; O/X always has 2) without
+    /// option texts.
     pub fn new(notation: Notation, count: u8) -> Result<ChoiceSet, ChoiceSetError> {
         let count = if notation == Notation::Ox { 2 } else { count };
-        if !(2..=MAX_CHOICES).contains(&count) {
+        if !(2..=notation.max_choices()).contains(&count) {
             return Err(ChoiceSetError::BadCount(count.to_string()));
         }
         Ok(ChoiceSet {
             notation,
             count,
             options: Vec::new(),
+            truncated_from: None,
+            ask: None,
         })
+    }
+
+    /// Remember what `question` asks for (its ask phrase, see [`ChoiceSet::ask`]); call this
+    /// once per item when the set was built from a spec or dataset columns rather than by
+    /// [`ChoiceSet::detect`] or [`ChoiceSet::for_question`], which do it already.
+    pub fn with_question(mut self, question: &str) -> ChoiceSet {
+        self.ask = options::ask_phrase(question);
+        self
+    }
+
+    /// The question's ask phrase: the predicate before "…것은?" / "…것을 고르면?"
+    /// ("적절하지 않은", "옳은", "일치하지 않는"), if the question has one.
+    pub fn ask(&self) -> Option<&str> {
+        self.ask.as_deref()
+    }
+
+    /// When the question shows more options than the notation can hold, how many it shows;
+    /// the set then has only the first [`Notation::max_choices`] and callers should say so.
+    pub fn truncated_from(&self) -> Option<usize> {
+        self.truncated_from
     }
 
     /// Attach option texts (one per choice, in order); a list of the wrong length is ignored,
@@ -170,28 +211,25 @@ impl ChoiceSet {
         self.at_position(position)
     }
 
-    /// Detect the choice set from a question's text: inline circled options (①…⑩), an O/X
-    /// question, numbered options (`(1) …`, `1. …` at line starts), or lettered options
-    /// (`A. …`, `(A) …`). Returns `None` when the question shows no recognisable options.
+    /// Detect the choice set from a question's text: inline circled options (①…⑳), numbered
+    /// options (`1번 - …`, `1. …`, `1) …`, `(1) …` lines, Markdown table rows, `(1)` inline),
+    /// lettered options (`A. …`, `(A) …`), or an O/X question. Options after a `선택지:` /
+    /// `보기:` / `Options:` header are preferred over numbered lines in the stem. Returns
+    /// `None` when the question shows no recognisable options.
     pub fn detect(question: &str) -> Option<ChoiceSet> {
-        if let Some((count, options)) = find_circled(question) {
-            return ChoiceSet::new(Notation::Circled, count)
-                .ok()
-                .map(|s| s.with_options(options));
-        }
-        if let Some((count, options)) = find_listed(question, Notation::Number) {
-            return ChoiceSet::new(Notation::Number, count)
-                .ok()
-                .map(|s| s.with_options(options));
-        }
-        if let Some((count, options)) = find_listed(question, Notation::Letter) {
-            return ChoiceSet::new(Notation::Letter, count)
-                .ok()
-                .map(|s| s.with_options(options));
+        if let Some(found) = options::find(question) {
+            let count = u8::try_from(found.options.len()).ok()?;
+            let mut set = ChoiceSet::new(found.notation, count)
+                .ok()?
+                .with_options(found.options);
+            set.truncated_from = found.truncated_from;
+            return Some(set.with_question(question));
         }
         // Last: KMMLU's "옳은 것(○)과 옳지 않은 것(×)을 연결한 것은?" has numbered options.
-        if asks_for_ox(question) {
-            return ChoiceSet::new(Notation::Ox, 2).ok();
+        if options::asks_for_ox(question) {
+            return ChoiceSet::new(Notation::Ox, 2)
+                .ok()
+                .map(|s| s.with_question(question));
         }
         None
     }
@@ -207,7 +245,7 @@ impl ChoiceSet {
                     .filter(|d| d.notation == spec.notation && d.count == spec.count)
                     .map(|d| d.options)
                     .unwrap_or_default();
-                Some(spec.clone().with_options(options))
+                Some(spec.clone().with_options(options).with_question(question))
             }
         }
     }
@@ -253,11 +291,12 @@ impl fmt::Display for ChoiceSet {
 /// The label of the 0-based `index` in `notation`.
 pub fn label_in(notation: Notation, index: usize) -> String {
     match notation {
-        Notation::Circled => char::from_u32(0x2460 + index as u32)
+        Notation::Circled if index < 20 => char::from_u32(0x2460 + index as u32)
             .map(String::from)
             .unwrap_or_else(|| (index + 1).to_string()),
-        Notation::Number => (index + 1).to_string(),
-        Notation::Letter => char::from(b'A' + index as u8).to_string(),
+        Notation::Circled | Notation::Number => (index + 1).to_string(),
+        Notation::Letter if index < 26 => char::from(b'A' + index as u8).to_string(),
+        Notation::Letter => (index + 1).to_string(),
         Notation::Ox => if index == 0 { "○" } else { "×" }.to_string(),
     }
 }
@@ -266,7 +305,9 @@ pub fn label_in(notation: Notation, index: usize) -> String {
 pub(crate) fn circled_value(c: char) -> Option<u8> {
     let v = c as u32;
     let n = match v {
-        0x2460..=0x2469 => v - 0x2460,
+        // ①…⑳ and ⓫…⓴ go to twenty; the other forms stop at ten.
+        0x2460..=0x2473 => v - 0x2460,
+        0x24EB..=0x24F4 => v - 0x24EB + 10,
         0x2776..=0x277F => v - 0x2776,
         0x2780..=0x2789 => v - 0x2780,
         0x278A..=0x2793 => v - 0x278A,
@@ -274,123 +315,6 @@ pub(crate) fn circled_value(c: char) -> Option<u8> {
         _ => return None,
     };
     Some(n as u8 + 1)
-}
-
-fn clean_option(text: &str) -> String {
-    text.trim_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '|' | '·'))
-        .to_string()
-}
-
-/// Circled options in order of appearance: ① first, then the first ② after it, and so on.
-fn find_circled(q: &str) -> Option<(u8, Vec<String>)> {
-    let marks: Vec<(usize, usize, u8)> = q
-        .char_indices()
-        .filter_map(|(i, c)| circled_value(c).map(|n| (i, i + c.len_utf8(), n)))
-        .collect();
-    let mut found: Vec<(usize, usize)> = Vec::new();
-    let mut want = 1u8;
-    for &(start, end, n) in &marks {
-        if n == want && found.last().is_none_or(|&(_, e)| start >= e) {
-            found.push((start, end));
-            want += 1;
-        }
-    }
-    if found.len() < 2 {
-        return None;
-    }
-    let options = option_texts(q, &found);
-    Some((found.len() as u8, options))
-}
-
-/// The text after each marker up to the next one; the last option stops at its line's end.
-fn option_texts(q: &str, marks: &[(usize, usize)]) -> Vec<String> {
-    marks
-        .iter()
-        .enumerate()
-        .map(|(k, &(_, end))| {
-            let stop = match marks.get(k + 1) {
-                Some(&(next, _)) => next,
-                None => q[end..].find('\n').map_or(q.len(), |p| end + p),
-            };
-            clean_option(&q[end..stop])
-        })
-        .collect()
-}
-
-/// Does the question ask for a ○/× (O/X) answer?
-fn asks_for_ox(q: &str) -> bool {
-    let has_o = q.contains(['○', '◯', '⭕']);
-    let has_x = q.contains(['×', '✕', '✗', '❌']);
-    if has_o && has_x {
-        return true;
-    }
-    // "O/X", "O, X", "옳으면 O, 틀리면 X", "(O/X)", "OX": ASCII letters standing alone
-    // (or glued to each other) within a short distance.
-    let b = q.as_bytes();
-    let alone = |i: usize, other: u8| {
-        let before = i == 0 || !b[i - 1].is_ascii_alphanumeric() || b[i - 1] == other;
-        let after = i + 1 >= b.len() || !b[i + 1].is_ascii_alphanumeric() || b[i + 1] == other;
-        before && after
-    };
-    let os: Vec<usize> = (0..b.len())
-        .filter(|&i| b[i] == b'O' && alone(i, b'X'))
-        .collect();
-    let xs: Vec<usize> = (0..b.len())
-        .filter(|&i| b[i] == b'X' && alone(i, b'O'))
-        .collect();
-    os.iter().any(|&o| xs.iter().any(|&x| x > o && x - o <= 40))
-}
-
-/// Numbered or lettered options: `(1)`/`(A)` anywhere in order, or `1.`/`1)`/`A.`/`A)` at a
-/// line start.
-fn find_listed(q: &str, notation: Notation) -> Option<(u8, Vec<String>)> {
-    let label = |k: u8| -> String {
-        match notation {
-            Notation::Letter => char::from(b'A' + k).to_string(),
-            _ => (k + 1).to_string(),
-        }
-    };
-    // Parenthesised markers anywhere, in order.
-    let mut found: Vec<(usize, usize)> = Vec::new();
-    let mut from = 0;
-    for k in 0..MAX_CHOICES {
-        let needle = format!("({})", label(k));
-        match q[from..].find(&needle) {
-            Some(p) => {
-                let start = from + p;
-                found.push((start, start + needle.len()));
-                from = start + needle.len();
-            }
-            None => break,
-        }
-    }
-    if found.len() < 2 {
-        // Markers at line starts: "1. …", "1) …", "A. …", "A) …", "A: …".
-        found.clear();
-        let mut k = 0u8;
-        let mut offset = 0;
-        for line in q.split_inclusive('\n') {
-            let lead = line.len() - line.trim_start().len();
-            let body = &line[lead..];
-            let want = label(k);
-            if let Some(rest) = body.strip_prefix(want.as_str()) {
-                if rest.starts_with(['.', ')', ':']) {
-                    let start = offset + lead;
-                    found.push((start, start + want.len() + 1));
-                    k += 1;
-                }
-            }
-            offset += line.len();
-            if k >= MAX_CHOICES {
-                break;
-            }
-        }
-    }
-    if found.len() < 2 {
-        return None;
-    }
-    let options = option_texts(q, &found);
-    Some((found.len() as u8, options))
 }
 
 #[cfg(test)]
@@ -446,7 +370,14 @@ mod tests {
         let ox: ChoiceSet = "ox".parse().unwrap();
         assert_eq!(ox.parse_label("X"), Some(Choice(1)));
         assert_eq!(ox.label(Choice(0)), "○");
-        assert!("circled:11".parse::<ChoiceSet>().is_err());
+        assert!("circled:21".parse::<ChoiceSet>().is_err());
+        assert!("letter:27".parse::<ChoiceSet>().is_err());
+        let long: ChoiceSet = "letter:12".parse().unwrap();
+        assert_eq!(long.parse_label("L"), Some(Choice(11)));
+        assert_eq!(long.label(Choice(11)), "L");
+        let circled: ChoiceSet = "circled:20".parse().unwrap();
+        assert_eq!(circled.label(Choice(19)), "⑳");
+        assert_eq!(circled.parse_label("⑮"), Some(Choice(14)));
         assert!("roman:4".parse::<ChoiceSet>().is_err());
         let letters: ChoiceSet = "letter:4".parse().unwrap();
         assert_eq!(letters.parse_label("D"), Some(Choice(3)));

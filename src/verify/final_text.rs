@@ -34,6 +34,11 @@ const END_TOKENS: [&[u8]; 5] = [
 /// Find the final answer text of `response`.
 pub(crate) fn cut(response: &str) -> Cut {
     let bytes = response.as_bytes();
+    // Every marker but gpt-oss's stripped form starts with '<': one memchr pass settles
+    // most answers, instead of nine substring searches over every byte.
+    if !bytes.starts_with(b"analysis") && memchr::memchr(b'<', bytes).is_none() {
+        return Cut::Final(0, bytes.len());
+    }
     let (start, end) = if let Some(p) = memmem::rfind(bytes, GPT_OSS_FINAL) {
         (p + GPT_OSS_FINAL.len(), bytes.len())
     } else if memmem::find(bytes, GPT_OSS_CHANNEL).is_some() {

@@ -17,7 +17,9 @@
 //! ```
 
 mod choice;
+mod cues;
 mod final_text;
+mod options;
 mod rules;
 mod scan;
 
@@ -37,6 +39,12 @@ pub enum Rule {
     Boxed,
     /// A weaker claim: "③이 맞습니다", "②로 보입니다", "(B) is correct".
     WeakStatement,
+    /// The question's ask phrase echoed as a statement: "적절하지 않은 것은 ③" for a
+    /// question asking "…적절하지 않은 것은?".
+    AskEcho,
+    /// One option singled out against all the others, and no other option named:
+    /// "③번이 유일하게 부합하는 선택지입니다", "②가 적절합니다. 다른 선택지들은 …".
+    SingledOut,
     /// The whole final text is one label, optionally with its option text.
     Bare,
     /// The first line is one label and nothing after it names another choice.
@@ -67,6 +75,8 @@ impl Rule {
             Rule::CorrectedStatement => "corrected_statement",
             Rule::Boxed => "boxed",
             Rule::WeakStatement => "weak_statement",
+            Rule::AskEcho => "ask_echo",
+            Rule::SingledOut => "singled_out",
             Rule::Bare => "bare",
             Rule::LeadingBare => "leading_bare",
             Rule::LastLine => "last_line",
@@ -92,6 +102,9 @@ pub enum NoAnswerReason {
     Refusal,
     /// Text, but no statement of a choice.
     NotFound,
+    /// An answer marker followed by a copy of the option list ("정답:\n(1) …\n(2) …"),
+    /// and nothing that singles one option out.
+    RestatedOptions,
 }
 
 impl NoAnswerReason {
@@ -102,6 +115,7 @@ impl NoAnswerReason {
             NoAnswerReason::TruncatedReasoning => "truncated_reasoning",
             NoAnswerReason::Refusal => "refusal",
             NoAnswerReason::NotFound => "not_found",
+            NoAnswerReason::RestatedOptions => "restated_options",
         }
     }
 }

@@ -9,11 +9,11 @@
 /// A written choice, before it is matched against a choice set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mark {
-    /// ①…⑩ in any circled form; 1-based.
+    /// ①…⑳ in any circled form; 1-based.
     Circled(u8),
     /// A standalone small number: `3`, `(3)`, `3번`, `3.`; 1-based.
     Num(u8),
-    /// A standalone capital `A`…`J`; 1-based.
+    /// A standalone capital `A`…`Z` (O and X read as O/X marks); 1-based.
     Letter(u8),
     /// ○ / O (`true`) or × / X (`false`).
     Ox(bool),
@@ -140,8 +140,11 @@ fn particle_may_follow_choice(rest: &str) -> bool {
         return false;
     }
     // 만 is "only" after a choice but 10,000 after an amount (3만원): accept only 만 + space/end.
-    if let Some(after) = rest.strip_prefix('만') {
-        return after.is_empty() || after.starts_with([' ', '.', ',']);
+    // 나 is "or" ("2나 3") only as a word of its own, not the start of 나라, 나이 ….
+    for p in ['만', '나'] {
+        if let Some(after) = rest.strip_prefix(p) {
+            return after.is_empty() || after.starts_with([' ', '.', ',']);
+        }
     }
     rest.chars().next().is_some_and(|c| ALLOW.contains(&c))
 }
@@ -167,6 +170,19 @@ const ORDINALS: [(&str, u8); 14] = [
 /// If the Hangul run at `s` begins an ordinal, its value and byte length (covering "번째"/"째").
 /// `next` is the text after the run, for "두 번째" written with a space.
 fn ordinal_at(run: &str, after_run: &str) -> Option<(u8, usize)> {
+    // Most runs start with no ordinal's first syllable: one char test instead of fourteen
+    // prefix comparisons on every word of long prose.
+    let first = run.chars().next()?;
+    if !matches!(
+        first,
+        '첫' | '두' | '세' | '네' | '다' | '여' | '일' | '아' | '열' | '둘' | '셋' | '넷' | '한'
+    ) {
+        return None;
+    }
+    // Every ordinal ends in 째, in the run or in "번째" after a space.
+    if !run.contains('째') && !after_run.trim_start_matches(' ').starts_with("번째") {
+        return None;
+    }
     for (word, n) in ORDINALS {
         let Some(rest) = run.strip_prefix(word) else {
             continue;
@@ -238,8 +254,8 @@ pub(crate) fn tokenize(text: &str) -> Vec<Tok> {
             i += clen;
             continue;
         }
-        if let '\u{2474}'..='\u{247D}' = c {
-            // ⑴…⑽: parenthesised digits.
+        if let '\u{2474}'..='\u{2487}' = c {
+            // ⑴…⒇: parenthesised digits.
             let n = (c as u32 - 0x2474 + 1) as u8;
             push(&mut toks, Kind::Mark(Mark::Num(n)), i, i + clen);
             i += clen;
@@ -391,7 +407,7 @@ fn scan_number(text: &str, start: usize, toks: &mut Vec<Tok>) -> usize {
     end
 }
 
-/// Scan a Latin run at `start`: a standalone capital A–J is a letter mark, a standalone O/X an
+/// Scan a Latin run at `start`: a standalone capital A–Z is a letter mark, a standalone O/X an
 /// O/X mark, anything else a word.
 fn scan_latin(text: &str, start: usize, toks: &mut Vec<Tok>) -> usize {
     let mut end = start;
@@ -419,9 +435,14 @@ fn scan_latin(text: &str, start: usize, toks: &mut Vec<Tok>) -> usize {
     let kind = match (standalone, first) {
         (true, Some('O' | 'o')) => Kind::Mark(Mark::Ox(true)),
         (true, Some('X' | 'x')) => Kind::Mark(Mark::Ox(false)),
-        // A lone "I" is the English pronoun unless it is written as a label: "(I)", "I.", "I)".
-        (true, Some('I')) if !matches!(after, Some('.' | ')')) => Kind::Latin,
-        (true, Some(l @ 'A'..='J')) => Kind::Mark(Mark::Letter(l as u8 - b'A' + 1)),
+        // A lone "I" is the English pronoun unless it is written as a label: "(I)", "I.",
+        // "I)", "I - 텍스트", "I: 텍스트".
+        (true, Some('I'))
+            if !matches!(after, Some('.' | ')' | ':')) && !text[end..].starts_with(" - ") =>
+        {
+            Kind::Latin
+        }
+        (true, Some(l @ 'A'..='Z')) => Kind::Mark(Mark::Letter(l as u8 - b'A' + 1)),
         _ => Kind::Latin,
     };
     // "(C)": absorb the brackets into one mark.

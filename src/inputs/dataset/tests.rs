@@ -1,0 +1,120 @@
+//! Unit tests of the parent module.
+use super::*;
+use std::io::Write;
+
+fn write(name: &str, body: &[u8]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::File::create(&path)
+        .unwrap()
+        .write_all(body)
+        .unwrap();
+    (dir, path)
+}
+
+#[test]
+fn reads_domain_eval_with_bom_crlf_and_ox() {
+    let body = "\u{feff}question,answer,domain,sub_domain,format,lang\r\n\"정책 기관은? ① 금융위 ② 기재부\",2,금융,,text,ko\r\n다음이 옳으면 O: 병무청은 국방부 소속,O,국방,병무,text,ko\r\n";
+    let (_d, path) = write("d.csv", body.as_bytes());
+    let ds = read_dataset(&path, &ColumnMap::default()).unwrap();
+    assert_eq!(ds.format, DatasetFormat::DomainEval);
+    assert_eq!(ds.items.len(), 2);
+    let a = &ds.items[0];
+    assert_eq!(a.id, "0");
+    assert_eq!(a.choices.label(a.gold), "②");
+    assert!(a
+        .fields
+        .contains(&("sub_domain".into(), UNCLASSIFIED.into())));
+    assert_eq!(ds.items[1].choices.notation(), Notation::Ox);
+}
+
+#[test]
+fn errors_name_the_physical_line_on_crlf_and_multiline_fields() {
+    for (body, line) in [
+        (
+            "question,answer,domain\r\n\"① a ② b\",1,x\r\n\"① a ② b\",7,x\r\n",
+            3,
+        ),
+        (
+            "question,answer,domain\n\"① a ② b\",1,x\n\"① a ② b\",7,x\n",
+            3,
+        ),
+        (
+            "question,answer,domain\r\n\"① a\r\n② b\",1,x\r\n\"① a ② b\",7,x\r\n",
+            4,
+        ),
+        ("question,answer,domain\r\n\"① a ② b\",7,x\r\n", 2),
+    ] {
+        let (_d, path) = write("d.csv", body.as_bytes());
+        let e = read_dataset(&path, &ColumnMap::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(&format!("d.csv:{line}: field `answer`")),
+            "{body:?}: {e}"
+        );
+    }
+}
+
+#[test]
+fn bad_rows_name_file_line_and_field() {
+    let (_d, path) = write(
+        "d.csv",
+        "question,answer,domain\n\"① a ② b\",7,x\n".as_bytes(),
+    );
+    let e = read_dataset(&path, &ColumnMap::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.ends_with("d.csv:2: field `answer`: unknown answer label \"7\" for choices circled:2"),
+        "{e}"
+    );
+    let (_d, path) = write("d.csv", "question,domain\n\"① a ② b\",x\n".as_bytes());
+    let e = read_dataset(&path, &ColumnMap::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("d.csv:2: field `answer`: missing column"), "{e}");
+    let mut body = b"question,answer,domain\n\"\xff\xfe\",1,x\n".to_vec();
+    body.extend_from_slice(b"");
+    let (_d, path) = write("d.csv", &body);
+    let e = read_dataset(&path, &ColumnMap::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("d.csv:2: field `question`: invalid UTF-8"),
+        "{e}"
+    );
+    let (_d, path) = write(
+        "d.csv",
+        "question,answer,domain\n\"① a ② b\",1\n".as_bytes(),
+    );
+    let e = read_dataset(&path, &ColumnMap::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("d.csv:2: 2 fields where the header has 3"),
+        "{e}"
+    );
+}
+
+#[test]
+fn generic_jsonl_with_column_map_and_duplicates() {
+    let body = "{\"qid\":\"a\",\"q\":\"A. x\\nB. y\",\"gold\":\"B\",\"topic\":\"t\"}\n{\"qid\":\"a\",\"q\":\"A. x\\nB. y\",\"gold\":\"A\",\"topic\":\"t\"}\n{\"qid\":\"b\",\"q\":\"A. x\\nB. y\",\"gold\":\"A\",\n";
+    let (_d, path) = write("g.jsonl", body.as_bytes());
+    let cols = ColumnMap {
+        id: Some("qid".into()),
+        question: Some("q".into()),
+        answer: Some("gold".into()),
+        choices: None,
+    };
+    let e = read_dataset(&path, &cols).unwrap_err().to_string();
+    assert!(e.contains("g.jsonl:3: invalid JSON"), "{e}");
+    let body = body.lines().take(2).collect::<Vec<_>>().join("\n");
+    let (_d, path) = write("g.jsonl", body.as_bytes());
+    let ds = read_dataset(&path, &cols).unwrap();
+    assert_eq!(ds.duplicate_ids, vec!["a".to_string()]);
+    assert_eq!(
+        ds.items[0].fields,
+        vec![("topic".to_string(), "t".to_string())]
+    );
+}

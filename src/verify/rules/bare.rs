@@ -1,0 +1,279 @@
+//! The bare-label reader: the whole final text is one label (optionally with its option text
+//! or a copula), the first line is one and nothing later names another choice, or the last
+//! line is a lone label after prose.
+
+use super::option_text::squash;
+use super::words::{answer_keyword, is_negation_word, lower, strip_beon};
+use super::{Ctx, Resolved};
+use crate::verify::scan::Kind;
+use crate::verify::{Choice, Extraction, Rule};
+use std::ops::Range;
+
+impl Ctx<'_> {
+    /// Is token `j` only a separator or a copula/particle that may follow a bare label?
+    pub(super) fn is_bare_tail(&self, j: usize) -> bool {
+        let t = &self.toks[j];
+        match t.kind {
+            Kind::Punct('.' | '!' | '?' | ')' | ']' | '[' | '(' | ':' | '"' | '\'')
+            | Kind::Break => true,
+            Kind::Hangul => matches!(
+                strip_beon(self.word(j)),
+                "" | "입니다"
+                    | "이다"
+                    | "임"
+                    | "이요"
+                    | "요"
+                    | "예요"
+                    | "이에요"
+                    | "선택지"
+                    | "보기"
+                    | "항목"
+                    | "옵션"
+                    | "선택지입니다"
+                    | "보기입니다"
+                    | "입니다만"
+                    | "정답"
+                    | "정답입니다"
+                    | "이정답"
+                    | "가정답"
+                    | "이죠"
+                    | "이야"
+            ),
+            _ => false,
+        }
+    }
+
+    /// The bare label of the token range, if it is one label with an optional tail or
+    /// option text. Returns an extraction for the range.
+    pub(super) fn bare_in(&self, range: Range<usize>, rule: Rule) -> Option<Extraction> {
+        let mut k = range.start;
+        while k < range.end && matches!(self.toks[k].kind, Kind::Punct(_) | Kind::Break) {
+            k += 1;
+        }
+        if k >= range.end || self.masked[k] {
+            return None;
+        }
+        let label = self.label_at(k)?;
+        // O/X words count as bare only when they are the whole text.
+        let is_mark = self.is_label_mark(k);
+        let mut j = k + 1;
+        // Two labels side by side that agree: "③ (3)", "3번(③)".
+        let mut agree_until = k;
+        while j < range.end {
+            if self.is_label_mark(j) {
+                if self.label_at(j) == Some(label)
+                    && j <= agree_until + 3
+                    && self.two_notations(agree_until, j)
+                {
+                    agree_until = j;
+                    j += 1;
+                    continue;
+                }
+                break;
+            }
+            if self.toks[j].kind == Kind::Break || !self.is_bare_tail(j) {
+                break;
+            }
+            j += 1;
+        }
+        // Whatever follows a line break is not part of a bare answer.
+        while j < range.end && self.toks[j].kind == Kind::Break {
+            j += 1;
+            if j < range.end {
+                return None;
+            }
+        }
+        let span = self.span(k, agree_until);
+        if let Resolved::In(c) = label {
+            if let Some(other) = self.number_is_other_option(c, k) {
+                return Some(Extraction::Ambiguous {
+                    candidates: vec![c, other],
+                    rule: Rule::LabelTextMismatch,
+                    span,
+                });
+            }
+        }
+        let decided = |rule| match label {
+            Resolved::In(c) => Extraction::Answer {
+                choice: c,
+                rule,
+                span: span.clone(),
+            },
+            Resolved::Outside => Extraction::Invalid {
+                text: self.text[span.clone()].to_string(),
+                rule,
+                span: span.clone(),
+            },
+        };
+        if j >= range.end {
+            if !is_mark && range.end - range.start > 3 {
+                return None;
+            }
+            return Some(decided(rule));
+        }
+        if !is_mark {
+            return None;
+        }
+        // The rest must be option text with no other label.
+        // Another label after the first is only allowed inside the label's own option text
+        // ("(2) 10 120"), checked below.
+        let more_labels = (j..range.end).any(|x| self.is_label_mark(x));
+        if more_labels && self.set.options().is_empty() {
+            return None;
+        }
+        let rest_start = self.toks[agree_until].end as usize;
+        let rest_end = self.toks[range.end - 1].end as usize;
+        let full_rest = squash(&self.text[rest_start..rest_end]);
+        let raw_rest = full_rest
+            .trim_start_matches(['.', ')', ':', '-', ']', '번'])
+            .to_string();
+        let rest = raw_rest.trim_end_matches(['.', '!', ')', ']']);
+        let rest = ["입니다", "이다", "임", "이에요", "예요", "요"]
+            .iter()
+            .find_map(|s| rest.strip_suffix(s))
+            .unwrap_or(rest);
+        // The label's own option text, exactly: nothing in it can change the reading.
+        if let Resolved::In(c) = label {
+            let own_text = self.set.option_text(c).map(squash);
+            let same = |t: &str| {
+                !t.is_empty()
+                    && (t == full_rest || t == raw_rest || t.trim_end_matches(['.', '!']) == rest)
+            };
+            if own_text.is_some_and(|t| same(&t)) {
+                return Some(decided(rule));
+            }
+        }
+        let negated = (j..range.end).any(|x| match self.toks[x].kind {
+            Kind::Hangul => {
+                let w = self.word(x);
+                is_negation_word(strip_beon(w))
+                    || [
+                        "아니", "아닌", "아님", "아닙", "없", "틀", "오답", "빼", "제외", "말고",
+                    ]
+                    .iter()
+                    .any(|n| w.contains(n))
+                    || answer_keyword(w).is_some()
+            }
+            Kind::Latin => matches!(
+                lower(self.word(x)).as_str(),
+                "not" | "wrong" | "incorrect" | "answer"
+            ),
+            _ => false,
+        });
+        // A particle glued to the label makes a sentence ("③이 맞다"), not option text.
+        let glued = (self.toks[j].kind == Kind::Hangul
+            && (self.toks[j].start == self.toks[j - 1].end || self.word(j).starts_with('같')))
+            || (self.toks[j].kind == Kind::Latin
+                && matches!(
+                    lower(self.word(j)).as_str(),
+                    "is" | "was" | "seems" | "looks" | "would" | "should" | "might" | "could"
+                ));
+        if negated || glued {
+            return None;
+        }
+        if self.set.options().is_empty() {
+            return (rest.chars().count() <= 40).then(|| decided(rule));
+        }
+        let Resolved::In(c) = label else {
+            return Some(decided(rule));
+        };
+        // 2: the text is the option's text; 1: one contains the other; 0: unrelated.
+        let score = |o: Choice| {
+            self.set.option_text(o).map_or(0, |t| {
+                let t = squash(t);
+                if t.is_empty() {
+                    0
+                } else if t == rest {
+                    2
+                } else if rest.chars().count() >= 2 && (t.contains(rest) || rest.contains(&t)) {
+                    1
+                } else {
+                    0
+                }
+            })
+        };
+        let own = score(c);
+        if more_labels && own < 2 {
+            return None;
+        }
+        let others: Vec<Choice> = self
+            .set
+            .choices()
+            .filter(|&o| o != c && score(o) > 0 && score(o) >= own)
+            .collect();
+        let best_other = others.iter().map(|&o| score(o)).max().unwrap_or(0);
+        if own > 0 && own > best_other {
+            return Some(decided(rule));
+        }
+        let mut candidates = vec![c];
+        candidates.extend(others);
+        Some(Extraction::Ambiguous {
+            candidates,
+            rule: Rule::LabelTextMismatch,
+            span: self.span(k, range.end - 1),
+        })
+    }
+
+    pub(super) fn bare(&self) -> Option<Extraction> {
+        if let Some(e) = self.bare_in(0..self.toks.len(), Rule::Bare) {
+            return Some(e);
+        }
+        let line_end = self.toks.iter().position(|t| t.kind == Kind::Break)?;
+        self.leading_bare(line_end).or_else(|| self.last_line())
+    }
+
+    /// The last line alone is a label, after prose: "…설명…\n\n④". No other line may start
+    /// with a label, since a restated option list ends with one too.
+    pub(super) fn last_line(&self) -> Option<Extraction> {
+        let n = self.toks.len();
+        let mut end = n;
+        while end > 0 && matches!(self.toks[end - 1].kind, Kind::Break | Kind::Punct(_)) {
+            end -= 1;
+        }
+        let last_break = self.toks[..end]
+            .iter()
+            .rposition(|t| t.kind == Kind::Break)?;
+        let other_line_starts_with_label = std::iter::once(0)
+            .chain(
+                self.toks[..last_break]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| t.kind == Kind::Break)
+                    .map(|(b, _)| b + 1),
+            )
+            .any(|start| {
+                let mut k = start;
+                while k < last_break && matches!(self.toks[k].kind, Kind::Punct(_)) {
+                    k += 1;
+                }
+                k < last_break && self.is_label_mark(k)
+            });
+        if other_line_starts_with_label {
+            return None;
+        }
+        let e = self.bare_in(last_break + 1..end, Rule::LastLine)?;
+        // Only a lone label: option text on the last line is how option lists end.
+        match &e {
+            Extraction::Answer { span, .. } | Extraction::Invalid { span, .. }
+                if span.end >= self.toks[end - 1].end as usize =>
+            {
+                Some(e)
+            }
+            _ => None,
+        }
+    }
+
+    /// The first line alone is a label and no other line names a different choice.
+    pub(super) fn leading_bare(&self, line_end: usize) -> Option<Extraction> {
+        let e = self.bare_in(0..line_end, Rule::LeadingBare)?;
+        let chosen = e.choice();
+        let later_conflict = (line_end..self.toks.len()).any(|j| {
+            self.is_label_mark(j)
+                && match self.label_at(j) {
+                    Some(Resolved::In(c)) => Some(c) != chosen,
+                    _ => true,
+                }
+        });
+        (!later_conflict).then_some(e)
+    }
+}

@@ -1,0 +1,163 @@
+//! Concluding from statements: the last one wins when a self-correction or a final marker
+//! precedes it, conflicting ones are ambiguous, a weak claim decides only when nothing else
+//! names another choice, and a label written with another option's text is a mismatch.
+
+use super::words::is_correction;
+use super::{Ctx, Said, Statement, Strength};
+use crate::verify::{Choice, Extraction, Rule};
+
+impl Ctx<'_> {
+    pub(super) fn correction_between(&self, a: usize, b: usize) -> bool {
+        (a + 1..b).any(|j| is_correction(&self.toks[j], self.text))
+    }
+
+    /// Decide from statements whose strength (after promotion) is at least `at_least`.
+    pub(super) fn decide_by_statements(&self, at_least: Strength) -> Option<Extraction> {
+        let (stmts, negations) = self.statements();
+        let mut stmts = stmts.clone();
+        // A label inside a strong statement ("정답은 ① 또는 ②입니다") is not a claim of its own.
+        let strong: Vec<(usize, usize)> = stmts
+            .iter()
+            .filter(|s| s.strength == Strength::Strong)
+            .map(|s| (s.first.min(s.last), s.first.max(s.last)))
+            .collect();
+        // Nor is one later in the same sentence, unless a self-correction separates them:
+        // "정답은 (2) Al2(SO4)3입니다" states (2) only.
+        stmts.retain(|s| {
+            s.strength == Strength::Strong
+                || !strong.iter().any(|&(a, b)| {
+                    (a..=b).contains(&s.first)
+                        || (s.first > b
+                            && !(b..s.first).any(|x| self.toks[x].is_sentence_end())
+                            && !self.correction_between(b, s.first))
+                })
+        });
+        if stmts.is_empty() {
+            return None;
+        }
+        // A weak statement after a self-correction replaces what came before it.
+        for n in 1..stmts.len() {
+            if stmts[n].strength == Strength::Weak
+                && self.correction_between(stmts[n - 1].last, stmts[n].first)
+            {
+                stmts[n].strength = Strength::Strong;
+                stmts[n].rule = Rule::CorrectedStatement;
+            }
+        }
+        let strongest = stmts.iter().map(|s| s.strength).max()?;
+        if strongest < at_least {
+            return None;
+        }
+        if strongest == Strength::Strong {
+            // A weaker claim after the last statement that names another choice contradicts it.
+            let last_strong = stmts.iter().rposition(|s| s.strength == Strength::Strong)?;
+            let conclusion = &stmts[last_strong];
+            if let Some(late) = stmts[last_strong + 1..].iter().find(|s| {
+                s.said != conclusion.said && matches!(s.said, Said::One(_) | Said::Many(_))
+            }) {
+                return Some(self.conflict(&[conclusion, late], Rule::ConflictingStatements));
+            }
+        }
+        let primary: Vec<&Statement> = stmts.iter().filter(|s| s.strength == strongest).collect();
+        let last = *primary.last()?;
+        let mut rule = last.rule;
+        if let Some(prev) = primary[..primary.len() - 1]
+            .iter()
+            .rev()
+            .find(|s| s.said != last.said)
+        {
+            let corrected =
+                self.correction_between(prev.last, last.first) || (last.is_final && !prev.is_final);
+            if !corrected && strongest == Strength::Weak {
+                // Weak claims that differ describe options one by one; they state nothing.
+                return None;
+            }
+            // A last statement outside the set ("The answer is (K)" of A–J) is invalid: an
+            // earlier in-set label is not a fallback for it.
+            if !corrected && last.said != Said::Outside {
+                return Some(self.conflict(&primary, Rule::ConflictingStatements));
+            }
+            if corrected {
+                rule = Rule::CorrectedStatement;
+            }
+        }
+        if strongest == Strength::Weak {
+            // A weak claim ("③이 맞다") decides only when nothing else in the text names
+            // another choice: in an option-by-option analysis it describes an option.
+            let c = match last.said {
+                Said::One(c) => c,
+                _ => return None,
+            };
+            let other = (0..self.toks.len()).any(|j| {
+                !self.masked[j]
+                    && self.is_label_mark(j)
+                    && self.choice_at(j).is_some_and(|o| o != c)
+                    && !negations.iter().any(|&(_, at)| at == j)
+            });
+            if other {
+                return None;
+            }
+        }
+        let span = self.span(last.first.min(last.last), last.last.max(last.first));
+        Some(match &last.said {
+            Said::One(c) => {
+                let (a, b) = (last.first.min(last.last), last.first.max(last.last));
+                if let Some(other) = (a..=b)
+                    .filter(|&m| self.is_label_mark(m) && self.choice_at(m) == Some(*c))
+                    .find_map(|m| {
+                        self.text_names_other_option(*c, m)
+                            .or_else(|| self.number_is_other_option(*c, m))
+                    })
+                {
+                    return Some(Extraction::Ambiguous {
+                        candidates: vec![*c, other],
+                        rule: Rule::LabelTextMismatch,
+                        span,
+                    });
+                }
+                if negations.iter().any(|&(n, at)| n == *c && at > last.last) {
+                    return Some(Extraction::Ambiguous {
+                        candidates: vec![*c],
+                        rule: Rule::ConflictingStatements,
+                        span,
+                    });
+                }
+                Extraction::Answer {
+                    choice: *c,
+                    rule,
+                    span,
+                }
+            }
+            Said::Many(cands) => Extraction::Ambiguous {
+                candidates: cands.clone(),
+                rule: Rule::Alternatives,
+                span,
+            },
+            Said::Outside => Extraction::Invalid {
+                text: self.text[span.clone()].to_string(),
+                rule,
+                span,
+            },
+        })
+    }
+
+    pub(super) fn conflict(&self, stmts: &[&Statement], rule: Rule) -> Extraction {
+        let mut candidates: Vec<Choice> = Vec::new();
+        for s in stmts {
+            match &s.said {
+                Said::One(c) => candidates.push(*c),
+                Said::Many(m) => candidates.extend(m),
+                Said::Outside => {}
+            }
+        }
+        candidates.sort();
+        candidates.dedup();
+        let first = stmts.first().map_or(0, |s| s.first.min(s.last));
+        let last = stmts.last().map_or(0, |s| s.last.max(s.first));
+        Extraction::Ambiguous {
+            candidates,
+            rule,
+            span: self.span(first, last),
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! Grader-addressed masking: text that talks to whoever grades the answer ("[SYSTEM: …]",
+//! "Ignore previous instructions …", "채점자님, …") is data, so its tokens state nothing.
+//! Also the sentence splitter the other rules share.
+
+use super::words::lower;
+use crate::verify::scan::{Kind, Tok};
+use std::ops::Range;
+
+/// Mark tokens inside text that addresses a grader, so that it states nothing.
+pub(super) fn grader_addressed(text: &str, toks: &[Tok]) -> Vec<bool> {
+    let mut masked = vec![false; toks.len()];
+    // Words that address whoever grades the answer. "시스템"/"system" count only as a
+    // speaker tag ("SYSTEM:", "시스템:"), since "펜실베니아 시스템" is ordinary exam text.
+    let is_cue = |k: usize| {
+        let t = &toks[k];
+        let tagged = toks.get(k + 1).is_some_and(|n| n.is_punct(':'));
+        match t.kind {
+            Kind::Hangul => {
+                let w = t.text(text);
+                let next_ignores = toks
+                    .get(k + 1)
+                    .is_some_and(|n| n.kind == Kind::Hangul && n.text(text).starts_with("무시"));
+                ["채점", "평가자", "프롬프트"]
+                    .iter()
+                    .any(|p| w.starts_with(p))
+                    || (w.starts_with("지시") && next_ignores)
+                    || (w == "시스템" && tagged)
+            }
+            Kind::Latin => match lower(t.text(text)).as_str() {
+                "grader" | "grading" | "evaluator" | "instruction" | "instructions" => true,
+                "system" => tagged || t.text(text) == "SYSTEM",
+                "ignore" => toks.get(k + 1).is_some_and(|n| {
+                    n.kind == Kind::Latin
+                        && matches!(
+                            lower(n.text(text)).as_str(),
+                            "previous" | "all" | "the" | "above" | "prior"
+                        )
+                }),
+                _ => false,
+            },
+            _ => false,
+        }
+    };
+    if !(0..toks.len()).any(is_cue) {
+        return masked;
+    }
+    // A bracketed group with a cue, and a sentence with a cue, are masked whole.
+    let mut k = 0;
+    while k < toks.len() {
+        if matches!(toks[k].kind, Kind::Punct('[' | '<' | '(')) {
+            let close = match toks[k].kind {
+                Kind::Punct('[') => ']',
+                Kind::Punct('<') => '>',
+                _ => ')',
+            };
+            if let Some(len) = toks[k + 1..].iter().position(|t| t.is_punct(close)) {
+                let group = k..=k + 1 + len;
+                if group.clone().any(is_cue) {
+                    group.for_each(|g| masked[g] = true);
+                }
+                k += len + 2;
+                continue;
+            }
+        }
+        k += 1;
+    }
+    for sentence in sentences(toks) {
+        if sentence.clone().any(is_cue) {
+            sentence.for_each(|g| masked[g] = true);
+        }
+    }
+    masked
+}
+
+/// Token ranges of sentences (split at . ! ? and line breaks).
+pub(super) fn sentences(toks: &[Tok]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (k, t) in toks.iter().enumerate() {
+        if t.is_sentence_end() {
+            if k > start {
+                out.push(start..k);
+            }
+            start = k + 1;
+        }
+    }
+    if start < toks.len() {
+        out.push(start..toks.len());
+    }
+    out
+}

@@ -1,0 +1,276 @@
+//! The verifier's rules over the tokens of a final text, in order: answer statements (with
+//! negation, alternatives, self-correction), a bare label, a leading label line, O/X words,
+//! a unique option text; otherwise abstain. Each rule only commits when the text leaves one
+//! reading; anything else abstains so that the judge decides.
+
+mod bare;
+mod conclude;
+mod mask;
+mod option_text;
+mod ox;
+mod phrase;
+mod restated;
+mod singled;
+mod statements;
+mod words;
+
+use super::cues::{Cues, Family};
+use super::scan::{tokenize, Kind, Mark, Tok};
+use super::{Choice, ChoiceSet, Extraction, NoAnswerReason, Notation, Rule};
+use mask::grader_addressed;
+use ox::ox_polarity;
+use std::cell::{Cell, OnceCell};
+use std::ops::Range;
+
+/// A mark read against the choice set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Resolved {
+    In(Choice),
+    /// Written as a choice but not one of this set's ("⑤" of four, "E" of A–D, "C" on ①…).
+    Outside,
+}
+
+/// What a statement says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Said {
+    One(Choice),
+    Outside,
+    Many(Vec<Choice>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Strength {
+    Weak,
+    Strong,
+}
+
+#[derive(Clone, Debug)]
+struct Statement {
+    said: Said,
+    strength: Strength,
+    rule: Rule,
+    /// Token range the statement covers (keyword to label or label to keyword).
+    first: usize,
+    last: usize,
+    /// Marked final: "최종 답", "Final answer", "결론적으로 정답은".
+    is_final: bool,
+}
+
+struct Ctx<'a> {
+    text: &'a str,
+    toks: Vec<Tok>,
+    set: &'a ChoiceSet,
+    /// Tokens inside text that addresses a grader ("[SYSTEM: …]", "Ignore previous
+    /// instructions …"): such text is data and states nothing.
+    masked: Vec<bool>,
+    /// Set when an answer marker is followed by a restated option list, so that an answer
+    /// with nothing else is `no_answer` with its own reason.
+    restated: Cell<bool>,
+    /// The question's ask phrase, word by word ("적절하지", "않은").
+    ask: Vec<&'a str>,
+    /// Does the text contain the ask phrase's first word, so that it may echo it?
+    echo_possible: bool,
+    /// Which cue families the text has (one automaton pass), so absent rules are skipped.
+    cues: Cues,
+    /// The statements and negated labels, read once and shared by the strong and weak
+    /// passes.
+    statements: OnceCell<Statements>,
+}
+
+impl Statement {
+    /// A strong statement of `said` over tokens `first..=last`.
+    fn strong(said: Said, rule: Rule, first: usize, last: usize, is_final: bool) -> Statement {
+        Statement {
+            said,
+            strength: Strength::Strong,
+            rule,
+            first,
+            last,
+            is_final,
+        }
+    }
+}
+
+/// Every statement of a text, in order, and the labels it negates (with their tokens).
+type Statements = (Vec<Statement>, Vec<(Choice, usize)>);
+
+/// Decide on the final text `text` (spans relative to it).
+pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
+    let toks = tokenize(text);
+    if toks
+        .iter()
+        .all(|t| matches!(t.kind, Kind::Punct(_) | Kind::Break))
+    {
+        return Extraction::NoAnswer {
+            reason: NoAnswerReason::Empty,
+        };
+    }
+    let cues = Cues::of(text);
+    let masked = if cues.has(Family::Grader) {
+        grader_addressed(text, &toks)
+    } else {
+        vec![false; toks.len()]
+    };
+    let ask: Vec<&str> = set
+        .ask()
+        .map_or(Vec::new(), |a| a.split_whitespace().collect());
+    // English asks are matched in any case, so only Korean ones can be ruled out cheaply.
+    let echo_possible = ask.first().is_some_and(|w| {
+        w.is_ascii() || memchr::memmem::find(text.as_bytes(), w.as_bytes()).is_some()
+    });
+    let ctx = Ctx {
+        text,
+        toks,
+        set,
+        masked,
+        restated: Cell::new(false),
+        ask,
+        echo_possible,
+        cues,
+        statements: OnceCell::new(),
+    };
+    if let Some(e) = ctx.decide_by_statements(Strength::Strong) {
+        return e;
+    }
+    if let Some(e) = ctx.bare() {
+        return e;
+    }
+    if let Some(e) = ctx.decide_by_statements(Strength::Weak) {
+        return e;
+    }
+    if set.notation() != Notation::Ox && cues.has(Family::Singling) {
+        if let Some(e) = ctx.singled_out() {
+            return e;
+        }
+    }
+    if set.notation() == Notation::Ox {
+        if let Some(e) = ctx.ox_words() {
+            return e;
+        }
+    }
+    if let Some(e) = ctx.unique_option_text() {
+        return e;
+    }
+    let reason = if ctx.restated.get() {
+        NoAnswerReason::RestatedOptions
+    } else if cues.has(Family::Refusal) {
+        NoAnswerReason::Refusal
+    } else {
+        NoAnswerReason::NotFound
+    };
+    Extraction::NoAnswer { reason }
+}
+
+impl Ctx<'_> {
+    fn tok(&self, k: usize) -> Option<&Tok> {
+        self.toks.get(k)
+    }
+
+    fn word(&self, k: usize) -> &str {
+        self.toks[k].text(self.text)
+    }
+
+    fn is_hangul(&self, k: usize) -> bool {
+        self.tok(k).is_some_and(|t| t.kind == Kind::Hangul)
+    }
+
+    fn is_latin(&self, k: usize) -> bool {
+        self.tok(k).is_some_and(|t| t.kind == Kind::Latin)
+    }
+
+    fn resolve(&self, mark: Mark) -> Resolved {
+        let set = self.set;
+        let position = match (mark, set.notation()) {
+            (Mark::Ox(o), Notation::Ox) => Some(if o { 1 } else { 2 }),
+            (
+                Mark::Circled(n) | Mark::Num(n) | Mark::Ordinal(n),
+                Notation::Circled | Notation::Number,
+            ) => Some(n as usize),
+            (Mark::Letter(n) | Mark::Ordinal(n), Notation::Letter) => Some(n as usize),
+            _ => None,
+        };
+        match position.and_then(|p| set.at_position(p)) {
+            Some(c) => Resolved::In(c),
+            None => Resolved::Outside,
+        }
+    }
+
+    /// The mark at token `k` as this set reads it: on lettered sets long enough to have O
+    /// and X as labels (MMLU-Pro variants), a written O/X is that letter, not ○/×.
+    fn mark_at(&self, k: usize) -> Option<Mark> {
+        let t = self.tok(k)?;
+        let m = t.mark()?;
+        if let Mark::Ox(o) = m {
+            if self.set.notation() == Notation::Letter {
+                let letter = if o { b'O' } else { b'X' };
+                let written = t.text(self.text).trim_matches(['(', ')']);
+                if written.as_bytes() == [letter] {
+                    return Some(Mark::Letter(letter - b'A' + 1));
+                }
+            }
+        }
+        Some(m)
+    }
+
+    /// Is token `k` a written label? ○/× marks are option text, not labels, on items whose
+    /// options are numbered or circled ("(1) ○×○○" in KMMLU). Letters past J are labels
+    /// only on lettered sets: elsewhere a lone "K" or "T" is an abbreviation, not a claim.
+    fn is_label_mark(&self, k: usize) -> bool {
+        match self.mark_at(k) {
+            Some(Mark::Ox(_)) => self.set.notation() == Notation::Ox,
+            Some(Mark::Letter(n)) if n > 10 => self.set.notation() == Notation::Letter,
+            Some(_) => true,
+            None => false,
+        }
+    }
+
+    /// A label at token `k`: a mark, or on O/X items an O/X word.
+    fn label_at(&self, k: usize) -> Option<Resolved> {
+        if let Some(m) = self.mark_at(k) {
+            if !self.is_label_mark(k) {
+                return None;
+            }
+            // O/X marks on other items and letters on digit items are usually not labels at
+            // all ("O2", "A사"); only treat them as out-of-set labels where a label must be.
+            return Some(self.resolve(m));
+        }
+        if self.set.notation() == Notation::Ox {
+            if let Some(o) = ox_polarity(&self.toks, k, self.text) {
+                return Some(Resolved::In(Choice::from_index(usize::from(!o))?));
+            }
+        }
+        None
+    }
+
+    /// A label at `k` that names one of this set's choices.
+    fn choice_at(&self, k: usize) -> Option<Choice> {
+        match self.label_at(k)? {
+            Resolved::In(c) => Some(c),
+            Resolved::Outside => None,
+        }
+    }
+
+    fn span(&self, first: usize, last: usize) -> Range<usize> {
+        self.toks[first].start as usize..self.toks[last].end as usize
+    }
+}
+
+fn said_of(labels: &[Resolved]) -> Said {
+    let mut choices: Vec<Choice> = Vec::new();
+    let mut outside = false;
+    for l in labels {
+        match l {
+            Resolved::In(c) => {
+                if !choices.contains(c) {
+                    choices.push(*c)
+                }
+            }
+            Resolved::Outside => outside = true,
+        }
+    }
+    match (choices.as_slice(), outside) {
+        ([c], false) => Said::One(*c),
+        ([], _) => Said::Outside,
+        _ => Said::Many(choices),
+    }
+}

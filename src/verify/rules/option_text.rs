@@ -1,0 +1,176 @@
+//! Option-text matching: an option's text after a keyword ("정답은 금융위원회"), a label
+//! written with another option's text ("③(기획재정부)"), a number that is also an option's
+//! value, and an answer that names exactly one option's text and no label.
+
+use super::words::{is_negation_word, lower};
+use super::Ctx;
+use crate::verify::scan::{Kind, Mark, Tok};
+use crate::verify::{Choice, Extraction, Rule};
+
+/// At most `max` bytes of `text` from `at`, cut on a character boundary.
+pub(super) fn clip(text: &str, at: usize, max: usize) -> &str {
+    let mut end = text.len().min(at + max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.get(at..end).unwrap_or("")
+}
+
+/// Normalised for option-text matching: no whitespace or decoration, ASCII lower case.
+pub(super) fn squash(s: &str) -> String {
+    s.chars()
+        .filter(|c| {
+            !c.is_whitespace() && !matches!(c, '*' | '_' | '`' | '#' | '$' | '\\' | '"' | '\'')
+        })
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+impl Ctx<'_> {
+    /// Option text written right after a keyword: "정답은 금융위원회입니다".
+    pub(super) fn option_text_at(&self, k: usize) -> Option<Choice> {
+        let at = self.tok(k)?.start as usize;
+        let rest = squash(clip(self.text, at, 400));
+        let mut best: Option<(usize, Choice)> = None;
+        for c in self.set.choices() {
+            let opt = squash(self.set.option_text(c)?);
+            if opt.chars().count() >= 2
+                && rest.starts_with(&opt)
+                && best.is_none_or(|(l, _)| opt.len() > l)
+            {
+                best = Some((opt.len(), c));
+            }
+        }
+        best.map(|(_, c)| c)
+    }
+
+    /// Does the text right after the label at `m` name another option than `c`'s?
+    /// "정답은 ③(기획재정부)" when ③ is 국방부 and ② is 기획재정부.
+    pub(super) fn text_names_other_option(&self, c: Choice, m: usize) -> Option<Choice> {
+        if self.set.options().is_empty() {
+            return None;
+        }
+        let mut j = m + 1;
+        while let Some(t) = self.tok(j) {
+            let skip = matches!(t.kind, Kind::Punct('(' | ':' | '-' | '.' | ')' | ','))
+                || (t.kind == Kind::Hangul && self.word(j) == "번");
+            if !skip {
+                break;
+            }
+            j += 1;
+        }
+        let t = self.tok(j)?;
+        if t.is_sentence_end() {
+            return None;
+        }
+        let rest = squash(clip(self.text, t.start as usize, 300));
+        let starts = |o: Choice| {
+            self.set
+                .option_text(o)
+                .map(squash)
+                .is_some_and(|t| t.chars().count() >= 2 && rest.starts_with(&t))
+        };
+        if starts(c) {
+            return None;
+        }
+        self.set.choices().find(|&o| o != c && starts(o))
+    }
+
+    /// Does an option's text begin at token `k` ("(3) 3" where an option reads "3")?
+    pub(super) fn starts_option_text(&self, k: usize) -> bool {
+        let Some(t) = self.tok(k) else { return false };
+        let rest = squash(clip(self.text, t.start as usize, 300));
+        self.set.options().iter().any(|o| {
+            let o = squash(o);
+            !o.is_empty() && rest.starts_with(&o)
+        })
+    }
+
+    /// Are the labels at `a` and `b` written in two notations ("③ (3)", "3번(③)")? Only
+    /// then is the second a restatement of the first; "(3) 3" may be a label and its text.
+    pub(super) fn two_notations(&self, a: usize, b: usize) -> bool {
+        let circled = |k: usize| matches!(self.tok(k).and_then(Tok::mark), Some(Mark::Circled(_)));
+        circled(a) != circled(b)
+    }
+
+    /// A plain number ("3", not "3번" or "(3)") that is also another option's value: with
+    /// options (1) 1 (2) 3 (3) 5, "3" may mean the third option or the option "3".
+    pub(super) fn number_is_other_option(&self, c: Choice, m: usize) -> Option<Choice> {
+        let t = self.tok(m)?;
+        if !matches!(t.kind, Kind::Mark(Mark::Num(_))) || self.set.options().is_empty() {
+            return None;
+        }
+        let written = t.text(self.text);
+        if written.starts_with(['(', '（']) || written.chars().any(|ch| !ch.is_numeric()) {
+            return None;
+        }
+        if self.is_hangul(m + 1)
+            && self.toks[m + 1].start == t.end
+            && self.word(m + 1).starts_with('번')
+        {
+            return None;
+        }
+        let value: String = written
+            .chars()
+            .map(|ch| char::from_digit(ch.to_digit(10).unwrap_or(0), 10).unwrap_or('0'))
+            .collect();
+        let valued = |o: Choice| {
+            self.set.option_text(o).is_some_and(|text| {
+                let text = squash(text);
+                let digits: String = text.chars().take_while(|ch| ch.is_ascii_digit()).collect();
+                digits == value && !text[digits.len()..].starts_with(['.', ','])
+            })
+        };
+        if valued(c) {
+            return None;
+        }
+        self.set.choices().find(|&o| o != c && valued(o))
+    }
+
+    pub(super) fn unique_option_text(&self) -> Option<Extraction> {
+        if self.set.options().is_empty() || self.text.len() > 300 {
+            return None;
+        }
+        if (0..self.toks.len()).any(|j| self.is_label_mark(j)) {
+            return None;
+        }
+        if self.toks.iter().enumerate().any(|(j, t)| {
+            (t.kind == Kind::Hangul && is_negation_word(self.word(j)))
+                || (t.kind == Kind::Latin && lower(self.word(j)) == "not")
+        }) {
+            return None;
+        }
+        let hay = squash(self.text);
+        let found: Vec<(Choice, String)> = self
+            .set
+            .choices()
+            .filter_map(|c| {
+                let o = squash(self.set.option_text(c)?);
+                (o.chars().count() >= 2 && hay.contains(&o)).then_some((c, o))
+            })
+            .collect();
+        // An option contained in a longer matched option is not named on its own.
+        let named: Vec<&(Choice, String)> = found
+            .iter()
+            .filter(|(c, o)| {
+                !found
+                    .iter()
+                    .any(|(d, p)| d != c && p.len() > o.len() && p.contains(o.as_str()))
+            })
+            .collect();
+        let span = 0..self.text.len();
+        match named.as_slice() {
+            [] => None,
+            [(c, _)] => Some(Extraction::Answer {
+                choice: *c,
+                rule: Rule::OptionText,
+                span,
+            }),
+            many => Some(Extraction::Ambiguous {
+                candidates: many.iter().map(|(c, _)| *c).collect(),
+                rule: Rule::MultipleOptionTexts,
+                span,
+            }),
+        }
+    }
+}

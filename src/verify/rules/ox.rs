@@ -1,0 +1,144 @@
+//! O/X words: on an O/X item, 옳다/맞다/true read as ○ and 틀리다/옳지 않다/false as ×, with
+//! negation and concessive connectives; conflicting words with no conclusion abstain.
+
+use super::mask::sentences;
+use super::words::{is_correction, is_negation_word, lower};
+use super::Ctx;
+use crate::verify::scan::{Kind, Mark, Tok};
+use crate::verify::{Choice, Extraction, Rule};
+use std::ops::Range;
+
+/// O/X polarity of a word on an O/X item: Some(true) = ○, Some(false) = ×.
+pub(super) fn ox_polarity(toks: &[Tok], k: usize, text: &str) -> Option<bool> {
+    let t = &toks[k];
+    let next_is_neg = toks.get(k + 1).is_some_and(|n| {
+        n.kind == Kind::Hangul && {
+            let w = n.text(text);
+            w.starts_with('않') || w.starts_with('못')
+        }
+    });
+    match t.kind {
+        Kind::Hangul => {
+            let w = t.text(text);
+            for p in ["옳지", "맞지", "그렇지", "적절하지", "올바르지"] {
+                if let Some(rest) = w.strip_prefix(p) {
+                    if next_is_neg || rest.starts_with('않') || rest.starts_with('못') {
+                        return Some(false);
+                    }
+                    return Some(true);
+                }
+            }
+            if w.starts_with("틀림없") {
+                return None;
+            }
+            if w.starts_with('없') {
+                return Some(false);
+            }
+            if w.starts_with("틀리지") || w.starts_with("틀리진") {
+                return Some(next_is_neg);
+            }
+            if [
+                "틀",
+                "그르",
+                "그른",
+                "거짓",
+                "잘못",
+                "부적절",
+                "오류",
+                "비적절",
+            ]
+            .iter()
+            .any(|p| w.starts_with(p))
+                || is_negation_word(w)
+            {
+                return Some(false);
+            }
+            if ["옳", "맞", "그렇", "참", "적절", "올바", "타당"]
+                .iter()
+                .any(|p| w.starts_with(p))
+            {
+                return Some(true);
+            }
+            None
+        }
+        Kind::Latin => match lower(t.text(text)).as_str() {
+            "true" | "correct" | "yes" => Some(true),
+            "false" | "incorrect" | "wrong" | "no" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+impl Ctx<'_> {
+    pub(super) fn ox_words(&self) -> Option<Extraction> {
+        // Final polarity of each sentence that has O/X words.
+        let mut finals: Vec<(bool, usize, Range<usize>)> = Vec::new();
+        for s in sentences(&self.toks) {
+            if s.clone().any(|j| self.masked[j]) {
+                continue;
+            }
+            let words: Vec<(usize, bool)> = s
+                .clone()
+                .filter_map(|j| match self.toks[j].kind {
+                    Kind::Mark(Mark::Ox(o)) => Some((j, o)),
+                    _ => ox_polarity(&self.toks, j, self.text).map(|p| (j, p)),
+                })
+                .filter(|&(j, _)| {
+                    // "틀리지 않" was read from 틀리지; skip the 않 that follows it.
+                    !self.word(j).starts_with('않')
+                })
+                .collect();
+            let Some(&(last_j, last_p)) = words.last() else {
+                continue;
+            };
+            let connective = |j: usize| {
+                let w = self.word(j);
+                [
+                    "지만", "는데", "으나", "나", "므로", "니까", "어서", "아서", "고", "며", "면",
+                    "은데", "다고", "라고", "지",
+                ]
+                .iter()
+                .any(|e| w.ends_with(e))
+            };
+            if words.iter().any(|&(j, p)| p != last_p && !connective(j)) {
+                return Some(Extraction::Ambiguous {
+                    candidates: self.set.choices().collect(),
+                    rule: Rule::OxWordConflict,
+                    span: self.span(s.start, s.end - 1),
+                });
+            }
+            finals.push((last_p, last_j, s));
+        }
+        let &(p, j, ref s) = finals.last()?;
+        let concluded = (s.start..s.end.min(s.start + 2)).any(|x| {
+            is_correction(&self.toks[x], self.text)
+                || (self.toks[x].kind == Kind::Hangul
+                    && [
+                        "따라서",
+                        "그러므로",
+                        "결론",
+                        "결국",
+                        "즉",
+                        "하지만",
+                        "그러나",
+                        "최종",
+                    ]
+                    .iter()
+                    .any(|w| self.word(x).starts_with(w)))
+        });
+        if !concluded && finals.iter().any(|f| f.0 != p) {
+            return Some(Extraction::Ambiguous {
+                candidates: self.set.choices().collect(),
+                rule: Rule::OxWordConflict,
+                span: self.span(finals[0].2.start, s.end - 1),
+            });
+        }
+        let choice = Choice::from_index(usize::from(!p))?;
+        Some(Extraction::Answer {
+            choice,
+            rule: Rule::OxWord,
+            span: self.span(j, j),
+        })
+    }
+}

@@ -1,0 +1,282 @@
+//! Label phrases: what a written label says once its neighbours are read — alternatives
+//! ("① 또는 ②", "①, ④", "2번(③)"), a negation ("①이 아니라 ②"), a question ("③일까?"),
+//! or a hedged second choice later in the sentence.
+
+use super::words::{answer_keyword, is_disjunction, lower};
+use super::words::{
+    is_alternative_connector, is_hedge, is_negation_word, is_subject_or_object_particle, strip_beon,
+};
+use super::{said_of, Ctx, Resolved, Said};
+use crate::verify::scan::Kind;
+use crate::verify::Choice;
+
+impl Ctx<'_> {
+    /// Is the label at `k` followed by a negation: "①이 아니라", "①은 정답이 아니다",
+    /// "① 아님"?
+    pub(super) fn negated_after(&self, k: usize) -> Option<usize> {
+        let mut j = k + 1;
+        if self.is_hangul(j) {
+            let w = self.word(j);
+            if is_negation_word(strip_beon(w)) {
+                return Some(j);
+            }
+            let rest = strip_beon(w);
+            for p in ["이", "가", "은", "는", "도"] {
+                if let Some(r) = rest.strip_prefix(p) {
+                    if is_negation_word(r) {
+                        return Some(j);
+                    }
+                }
+            }
+            if !is_subject_or_object_particle(w) && w != "도" && w != "번도" {
+                return None;
+            }
+            j += 1;
+        }
+        // "①은 정답이 아니다": skip one keyword.
+        if self.is_hangul(j) {
+            let w = self.word(j);
+            if is_negation_word(w) {
+                return Some(j);
+            }
+            if let Some((_, suffix)) = answer_keyword(w) {
+                if ["이", "가", "은", "는", "이아", "이 "]
+                    .iter()
+                    .any(|p| suffix.starts_with(p))
+                    && (suffix.contains("아니")
+                        || suffix.contains("아님")
+                        || suffix.contains("아닌"))
+                {
+                    return Some(j);
+                }
+                if self.is_hangul(j + 1) && is_negation_word(self.word(j + 1)) {
+                    return Some(j + 1);
+                }
+            }
+        }
+        None
+    }
+
+    /// Is the label at `k` asked about rather than stated: "③?", "②번인지", "③일까",
+    /// "③이 맞나요?"
+    pub(super) fn questioned_after(&self, k: usize) -> bool {
+        for j in k + 1..k + 4 {
+            let Some(t) = self.tok(j) else { return false };
+            match t.kind {
+                Kind::Punct('?') => return true,
+                Kind::Hangul => {
+                    let w = strip_beon(self.word(j));
+                    let asks = [
+                        "인지",
+                        "일지",
+                        "일까",
+                        "인가",
+                        "이냐",
+                        "냐",
+                        "인가요",
+                        "맞나",
+                        "맞을까",
+                        "맞는지",
+                        "일는지",
+                    ];
+                    // Glued to the label ("②번인지") or after its particle ("③이 맞나요");
+                    // "(2) 인가" with a space is option text (인가 = permission).
+                    let attached = j > k + 1 || t.start == self.toks[j - 1].end;
+                    if attached
+                        && (asks.iter().any(|a| w.starts_with(a) || w.ends_with(a))
+                            || w.ends_with("나요"))
+                    {
+                        return true;
+                    }
+                    if !(w.is_empty() || is_subject_or_object_particle(w)) {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// Read a label phrase starting at token `k` (which must be a label): alternatives
+    /// ("① 또는 ②", "①, ④", "2번(③)"), a negation followed by the real label ("①이 아니라
+    /// ②"). Returns what it says and the last token used.
+    pub(super) fn label_phrase(
+        &self,
+        k: usize,
+        negations: &mut Vec<(Choice, usize)>,
+    ) -> Option<(Said, usize)> {
+        let first = self.label_at(k)?;
+        if self.questioned_after(k) {
+            return None;
+        }
+        if let Some(neg_end) = self.negated_after(k) {
+            if let Resolved::In(c) = first {
+                negations.push((c, k));
+            }
+            // "①이 아니라 ②": the next label in the same clause is the statement.
+            let mut j = neg_end + 1;
+            while let Some(t) = self.tok(j) {
+                if t.is_sentence_end() || j > neg_end + 4 {
+                    break;
+                }
+                if self.label_at(j).is_some() && self.is_label_mark(j) {
+                    return self.label_phrase(j, negations);
+                }
+                j += 1;
+            }
+            return None;
+        }
+        let mut labels = vec![first];
+        let mut last = k;
+        // Alternatives directly after the label.
+        let mut j = k + 1;
+        let mut gap = 0;
+        while let Some(t) = self.tok(j) {
+            if self.is_label_mark(j) && gap > 0 {
+                if let Some(r) = self.label_at(j) {
+                    labels.push(r);
+                    last = j;
+                    gap = 0;
+                    j += 1;
+                    continue;
+                }
+            }
+            if self.is_label_mark(j)
+                && gap == 0
+                && j == last + 1
+                && (self.two_notations(last, j) || !self.starts_option_text(j))
+            {
+                // Two labels side by side: "③ (3)".
+                if let Some(r) = self.label_at(j) {
+                    labels.push(r);
+                    last = j;
+                    j += 1;
+                    continue;
+                }
+            }
+            let connector = is_alternative_connector(t, self.text)
+                || t.is_punct(')')
+                || (t.kind == Kind::Hangul && strip_beon(self.word(j)).is_empty());
+            if connector && gap < 3 {
+                gap += 1;
+                j += 1;
+                continue;
+            }
+            break;
+        }
+        // "둘 다", "모두", "both" after a list.
+        let said = said_of(&labels);
+        if let Said::Many(_) = said {
+            return Some((said, last));
+        }
+        // Hedged second choice later in the same sentence: "③일 수도 있고 ④일 수도 있다".
+        let mut hedged = false;
+        let mut others: Vec<Choice> = Vec::new();
+        let mut j = last + 1;
+        while let Some(t) = self.tok(j) {
+            if t.is_sentence_end() {
+                break;
+            }
+            // "①도 정답일 수 있음": another choice put up as also right.
+            let also = self.is_label_mark(j)
+                && self.is_hangul(j + 1)
+                && strip_beon(self.word(j + 1)) == "도";
+            if also || is_hedge(t, self.text) {
+                hedged = true;
+            }
+            if self.is_label_mark(j) {
+                if let Some(Resolved::In(c)) = self.label_at(j) {
+                    if self.negated_after(j).is_none() {
+                        others.push(c);
+                    }
+                }
+            }
+            j += 1;
+        }
+        // "정답은 ②입니다. 아니면 ③일 수도 있습니다.": an alternative opening the next sentence.
+        if let Some(alt) = self.alternative_opening(j) {
+            hedged = true;
+            others.push(alt);
+        }
+        if hedged {
+            if let Said::One(c) = said {
+                if others.iter().any(|&o| o != c) {
+                    let mut all = vec![c];
+                    all.extend(others);
+                    if let Said::Many(m) =
+                        said_of(&all.into_iter().map(Resolved::In).collect::<Vec<_>>())
+                    {
+                        return Some((Said::Many(m), last));
+                    }
+                }
+            }
+        }
+        Some((said, last))
+    }
+
+    /// After the sentence end at `j`, does the next sentence open with a disjunction and a
+    /// label ("아니면 ③", "혹은 ③", "Or (C)")? Returns that label's choice.
+    fn alternative_opening(&self, j: usize) -> Option<Choice> {
+        let mut k = j;
+        let mut slash = false;
+        while let Some(t) = self.tok(k) {
+            if !(t.is_sentence_end() || matches!(t.kind, Kind::Punct(_))) {
+                break;
+            }
+            slash |= t.is_punct('/');
+            k += 1;
+        }
+        let opens = slash && self.is_label_mark(k);
+        if k == j || !(opens || self.tok(k).is_some_and(|t| is_disjunction(t, self.text))) {
+            return None;
+        }
+        if opens {
+            return self.choice_at(k);
+        }
+        (k + 1..k + 4)
+            .take_while(|&x| self.tok(x).is_some_and(|t| !t.is_sentence_end()))
+            .find(|&x| self.is_label_mark(x))
+            .and_then(|x| self.choice_at(x))
+    }
+
+    /// What the label `r` at token `m` says together with labels joined to it from the left
+    /// ("(2) 혹은 (3)이 답", "A or B is the answer", "①, ②가 정답"), and the group's first
+    /// token. A disjunction on either side of a statement makes it name several choices.
+    pub(super) fn said_with_left_alternatives(&self, m: usize, r: Resolved) -> (Said, usize) {
+        let mut labels = vec![r];
+        let mut first = m;
+        'group: while first > 0 {
+            let mut i = first;
+            let mut connected = false;
+            for _ in 0..3 {
+                if i == 0 {
+                    break 'group;
+                }
+                i -= 1;
+                if self.is_label_mark(i) {
+                    match self.label_at(i) {
+                        Some(l) if connected => {
+                            labels.push(l);
+                            first = i;
+                            continue 'group;
+                        }
+                        _ => break 'group,
+                    }
+                }
+                let t = &self.toks[i];
+                let bare_beon = t.kind == Kind::Hangul && strip_beon(self.word(i)).is_empty();
+                if is_alternative_connector(t, self.text)
+                    || (t.kind == Kind::Latin && lower(self.word(i)) == "either")
+                {
+                    connected = true;
+                } else if !(t.is_punct(')') || bare_beon) {
+                    break 'group;
+                }
+            }
+            break;
+        }
+        labels.reverse();
+        (said_of(&labels), first)
+    }
+}

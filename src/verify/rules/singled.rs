@@ -1,0 +1,165 @@
+//! One option singled out against all the others: "⑤는 제시문에 부합하지 않는 유일한
+//! 선택지입니다", "③번이 더 적절한 설명입니다. 다른 선택지들은 근거가 부족합니다",
+//! "Option B is the only one that fits; the other options do not."
+//!
+//! Commits only when exactly one option is named in the whole final text, a cue singles it
+//! out (유일, 다른 선택지, 나머지, only, the other options), and the polarity agrees: the
+//! sentence naming it has the question's polarity (negative for "…않은 것은?", positive
+//! otherwise) and a sentence about the other options, if any, has the opposite one.
+
+use super::words::{is_hedge, lower};
+use super::{Ctx, Resolved};
+use crate::verify::scan::Kind;
+use crate::verify::{Extraction, Rule};
+use std::ops::Range;
+
+/// Hangul stems that make a sentence negative.
+const NEGATIVE: [&str; 14] = [
+    "않",
+    "아니",
+    "아닌",
+    "아님",
+    "틀",
+    "없",
+    "잘못",
+    "부적절",
+    "부족",
+    "오류",
+    "거짓",
+    "그르",
+    "못",
+    "부합하지",
+];
+
+/// Words that, before a noun for options, refer to the other options as a group (each
+/// covered by a `Singling` cue in cues.rs).
+const OTHERS: [&str; 2] = ["다른", "나머지"];
+
+/// Nouns for options.
+const OPTION_NOUNS: [&str; 5] = ["선택지", "보기", "옵션", "항목", "답"];
+
+impl Ctx<'_> {
+    pub(super) fn singled_out(&self) -> Option<Extraction> {
+        let sentences = super::mask::sentences(&self.toks);
+        let mut named: Option<(usize, Range<usize>)> = None;
+        for s in &sentences {
+            for j in s.clone() {
+                if self.masked[j] || !self.is_label_mark(j) {
+                    continue;
+                }
+                match self.label_at(j)? {
+                    Resolved::In(c) => match &named {
+                        Some((k, _)) if self.choice_at(*k) != Some(c) => return None,
+                        Some(_) => {}
+                        None => named = Some((j, s.clone())),
+                    },
+                    Resolved::Outside => return None,
+                }
+            }
+        }
+        let (label, home) = named?;
+        if self.questioned_after(label) || self.toks.iter().any(|t| is_hedge(t, self.text)) {
+            return None;
+        }
+        let only = home.clone().any(|j| self.is_only_cue(j));
+        let others: Vec<&Range<usize>> = sentences
+            .iter()
+            .filter(|s| (*s).clone().any(|j| self.is_others_cue(j)))
+            .collect();
+        if !only && others.is_empty() {
+            return None;
+        }
+        let asked_negative = self.ask.iter().any(|w| {
+            is_negative(w)
+                || matches!(
+                    lower(w).as_str(),
+                    "not" | "false" | "incorrect" | "except" | "least" | "untrue" | "wrong"
+                )
+        });
+        if self.negative(&home) != asked_negative {
+            return None;
+        }
+        // The other options, where discussed on their own, get the opposite judgement.
+        if others
+            .iter()
+            .any(|s| **s != home && self.negative(s) == asked_negative)
+        {
+            return None;
+        }
+        let choice = self.choice_at(label)?;
+        Some(Extraction::Answer {
+            choice,
+            rule: Rule::SingledOut,
+            span: self.span(label, label),
+        })
+    }
+
+    fn negative(&self, s: &Range<usize>) -> bool {
+        s.clone().any(|j| match self.toks[j].kind {
+            Kind::Hangul => is_negative(self.word(j)),
+            Kind::Latin => matches!(
+                lower(self.word(j)).as_str(),
+                "not"
+                    | "incorrect"
+                    | "wrong"
+                    | "false"
+                    | "inaccurate"
+                    | "cannot"
+                    | "isn"
+                    | "doesn"
+                    | "don"
+                    | "aren"
+                    | "inappropriate"
+                    | "neither"
+                    | "none"
+            ),
+            _ => false,
+        })
+    }
+
+    /// "유일한", "유일하게", "only".
+    fn is_only_cue(&self, j: usize) -> bool {
+        match self.toks[j].kind {
+            Kind::Hangul => self.word(j).starts_with("유일"),
+            Kind::Latin => lower(self.word(j)) == "only",
+            _ => false,
+        }
+    }
+
+    /// "다른 선택지들은", "나머지 보기는", "the other options", "the others", "all other".
+    fn is_others_cue(&self, j: usize) -> bool {
+        match self.toks[j].kind {
+            Kind::Hangul => {
+                let w = self.word(j);
+                let noun_next = self.toks.get(j + 1).is_some_and(|n| {
+                    n.kind == Kind::Hangul
+                        && OPTION_NOUNS
+                            .iter()
+                            .any(|p| n.text(self.text).starts_with(p))
+                });
+                (OTHERS.contains(&w) && noun_next)
+                    || w.starts_with("나머지")
+                    || OPTION_NOUNS
+                        .iter()
+                        .any(|p| w.starts_with("다른") && w.contains(p))
+            }
+            Kind::Latin => {
+                let w = lower(self.word(j));
+                (w == "other" || w == "remaining")
+                    && self.toks.get(j + 1).is_some_and(|n| {
+                        n.kind == Kind::Latin
+                            && matches!(
+                                lower(n.text(self.text)).as_str(),
+                                "options" | "choices" | "answers" | "ones" | "statements"
+                            )
+                    })
+                    || w == "others"
+            }
+            _ => false,
+        }
+    }
+}
+
+fn is_negative(w: &str) -> bool {
+    NEGATIVE.iter().any(|n| w.contains(n))
+}

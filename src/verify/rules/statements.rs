@@ -1,0 +1,504 @@
+//! The statements reader: every answer statement in the text, in order — keyword then label
+//! ("정답은 ③", "Answer: (B)"), label then keyword ("③번이 정답입니다"), choosing verbs
+//! ("③을 선택합니다", "I choose C") and weaker claims ("③이 맞습니다", "(B) is correct").
+//! Deciding between them is `conclude`'s job.
+
+use super::words::{
+    answer_keyword, is_final_qualifier, is_left_filler_hangul, is_left_filler_latin,
+    is_negation_word, is_right_filler_hangul, is_right_filler_latin, lower, strip_beon,
+};
+use super::words::{ASK_NOUNS, CJK_FILLERS, CJK_KEYWORDS};
+use super::{said_of, Ctx, Said, Statement, Statements, Strength};
+use crate::verify::cues::Family;
+use crate::verify::scan::{Kind, Mark, Tok};
+use crate::verify::{Choice, Notation, Rule};
+
+impl Ctx<'_> {
+    /// The statement read to the right of a keyword at `k`.
+    pub(super) fn right_of_keyword(
+        &self,
+        k: usize,
+        negations: &mut Vec<(Choice, usize)>,
+    ) -> Option<(Said, usize)> {
+        let mut j = k + 1;
+        let mut steps = 0;
+        let mut breaks = 0;
+        let mut negated = false;
+        while let Some(t) = self.tok(j) {
+            if steps > 8 {
+                return None;
+            }
+            if self.is_label_mark(j)
+                || (self.set.notation() == Notation::Ox && self.label_at(j).is_some())
+            {
+                if self.restated_list_at(j) {
+                    self.restated.set(true);
+                    return None;
+                }
+                let phrase = self.label_phrase(j, negations)?;
+                if negated {
+                    if let Said::One(c) = phrase.0 {
+                        negations.push((c, j));
+                    }
+                    // "not A but B": the next label in the same sentence is the statement.
+                    let after = phrase.1 + 1;
+                    let next = (after..self.toks.len().min(after + 4))
+                        .take_while(|&x| !self.toks[x].is_sentence_end())
+                        .find(|&x| self.is_label_mark(x))?;
+                    return self.label_phrase(next, negations);
+                }
+                return Some(phrase);
+            }
+            let filler = match t.kind {
+                Kind::Punct(':' | '=' | '-' | '>' | '[' | ']' | '(' | '{' | '"' | '|') => true,
+                Kind::Break => {
+                    breaks += 1;
+                    breaks == 1 && steps <= 2
+                }
+                Kind::Hangul => is_right_filler_hangul(self.word(j)),
+                Kind::Other => CJK_FILLERS.contains(&self.word(j)),
+                Kind::Latin => {
+                    let w = self.word(j);
+                    if lower(w) == "not" {
+                        negated = true;
+                        true
+                    } else {
+                        is_right_filler_latin(w)
+                    }
+                }
+                _ => false,
+            };
+            if !filler {
+                // "ANSWER: b", "정답: c", "Answer: (d)": after a marker a lone lowercase letter
+                // is that letter, not the article "a" of a sentence that goes on.
+                if let Some(letter) = self.lowercase_letter_at(j) {
+                    return Some((said_of(&[self.resolve(letter)]), j));
+                }
+                if matches!(t.kind, Kind::Hangul | Kind::Latin) && !negated {
+                    return self.option_text_at(j).map(|c| (Said::One(c), j));
+                }
+                return None;
+            }
+            steps += 1;
+            j += 1;
+        }
+        None
+    }
+
+    /// A lone lowercase letter at `j` on a lettered set ("b", "(d)"), read as that letter.
+    fn lowercase_letter_at(&self, j: usize) -> Option<Mark> {
+        let t = self.tok(j)?;
+        let w = t.text(self.text);
+        if t.kind != Kind::Latin || self.set.notation() != Notation::Letter || w.len() != 1 {
+            return None;
+        }
+        let c = w.chars().next()?;
+        if !c.is_ascii_lowercase() {
+            return None;
+        }
+        let ends = self.tok(j + 1).is_none_or(|n| {
+            n.kind == Kind::Break || matches!(n.kind, Kind::Punct(p) if p != '\'' && p != '-')
+        });
+        ends.then(|| Mark::Letter(c as u8 - b'a' + 1))
+    }
+
+    /// The last token of a Chinese or Japanese answer marker starting at token `k`
+    /// ("答案是 B", "正确答案：C", "答え: D"), which read like Korean and English ones.
+    fn cjk_keyword_end(&self, k: usize) -> Option<usize> {
+        let at = self.toks[k].start as usize;
+        let rest = self.text.get(at..)?;
+        let keyword = CJK_KEYWORDS.iter().find(|w| rest.starts_with(*w))?;
+        let end = (at + keyword.len()) as u32;
+        (k..self.toks.len().min(k + 6)).find(|&j| self.toks[j].end == end)
+    }
+
+    /// A statement that echoes the question's ask phrase: "적절하지 않은 것은 ③" when the
+    /// question asks "…적절하지 않은 것은?". Only the question's own polarity counts, so
+    /// "적절한 것은 ①" on that question states nothing.
+    fn ask_echo_at(&self, k: usize, negations: &mut Vec<(Choice, usize)>) -> Option<Statement> {
+        let n = self.ask.len();
+        if n == 0 || k + n >= self.toks.len() {
+            return None;
+        }
+        if self.ask.iter().all(|w| w.is_ascii()) {
+            return self.english_ask_echo_at(k, negations);
+        }
+        let echoed = (0..n)
+            .all(|i| self.toks[k + i].kind == Kind::Hangul && self.word(k + i) == self.ask[i]);
+        if !echoed {
+            return None;
+        }
+        let noun = k + n;
+        let w = self.word(noun);
+        let named = self.toks[noun].kind == Kind::Hangul
+            && ASK_NOUNS.iter().any(|p| {
+                w.strip_prefix(p)
+                    .is_some_and(|s| matches!(s, "" | "은" | "는" | "이" | "으로는"))
+            });
+        if !named {
+            return None;
+        }
+        let (said, last) = self.right_of_keyword(noun, negations)?;
+        Some(Statement {
+            said,
+            strength: Strength::Strong,
+            rule: Rule::AskEcho,
+            first: k,
+            last,
+            is_final: self.final_before(k),
+        })
+    }
+
+    /// "The one that is NOT correct is (C)", "Not true: B" for a question asking "Which of the
+    /// following is NOT correct?". A negation right before the echo ("… is not correct is")
+    /// turns it into the opposite phrase, which states nothing.
+    fn english_ask_echo_at(
+        &self,
+        k: usize,
+        negations: &mut Vec<(Choice, usize)>,
+    ) -> Option<Statement> {
+        let n = self.ask.len();
+        let echoed = (0..n).all(|i| {
+            self.toks[k + i].kind == Kind::Latin
+                && self.word(k + i).eq_ignore_ascii_case(self.ask[i])
+        });
+        let negated_before = k > 0
+            && self.is_latin(k - 1)
+            && matches!(
+                lower(self.word(k - 1)).as_str(),
+                "not" | "no" | "never" | "isn" | "t" | "least"
+            );
+        if !echoed || negated_before {
+            return None;
+        }
+        let (said, last) = self.right_of_keyword(k + n - 1, negations)?;
+        Some(Statement::strong(
+            said,
+            Rule::AskEcho,
+            k,
+            last,
+            self.final_before(k),
+        ))
+    }
+
+    /// Does the label at `k` complete "<predicate> 것은" with another predicate than the
+    /// question's ask ("적절한 것은 ①입니다" when the question asks "적절하지 않은 것은?")?
+    /// Such a sentence describes options; it does not answer.
+    fn answers_another_ask(&self, k: usize) -> bool {
+        if self.ask.is_empty() || k < 2 {
+            return false;
+        }
+        let noun = k - 1;
+        let w = self.word(noun);
+        let is_noun = self.toks[noun].kind == Kind::Hangul
+            && ASK_NOUNS
+                .iter()
+                .any(|p| w.strip_prefix(p).is_some_and(|s| matches!(s, "은" | "는")));
+        let n = self.ask.len();
+        is_noun
+            && self.toks[noun - 1].kind == Kind::Hangul
+            && !(noun >= n && (0..n).all(|i| self.word(noun - n + i) == self.ask[i]))
+    }
+
+    /// A label to the left of a keyword at `k`: "③번이 정답입니다", "④를 정답으로".
+    pub(super) fn left_of_keyword(&self, k: usize, suffix_negated: bool) -> Option<usize> {
+        let mut j = k;
+        for _ in 0..4 {
+            if j == 0 {
+                return None;
+            }
+            j -= 1;
+            let t = &self.toks[j];
+            if self.is_label_mark(j) {
+                return (!suffix_negated).then_some(j);
+            }
+            let skip = match t.kind {
+                Kind::Hangul => is_left_filler_hangul(self.word(j)),
+                Kind::Latin => is_left_filler_latin(self.word(j)),
+                Kind::Punct(')' | '"' | ']' | ':' | '-') => true,
+                _ => false,
+            };
+            if !skip {
+                return None;
+            }
+        }
+        None
+    }
+
+    pub(super) fn final_before(&self, k: usize) -> bool {
+        (k.saturating_sub(2)..k).any(|j| is_final_qualifier(&self.toks[j], self.text))
+    }
+
+    /// Every statement in the text, in order, plus the negated labels.
+    pub(super) fn statements(&self) -> &Statements {
+        self.statements.get_or_init(|| self.read_statements())
+    }
+
+    fn read_statements(&self) -> Statements {
+        let mut out: Vec<Statement> = Vec::new();
+        let mut negations = Vec::new();
+        // Without a keyword cue only labels can start a statement ("③을 선택합니다").
+        let keywords = self.cues.has(Family::Keyword);
+        let words = keywords || self.echo_possible;
+        for k in 0..self.toks.len() {
+            if self.masked[k] {
+                continue;
+            }
+            let t = self.toks[k];
+            match t.kind {
+                Kind::Other if !keywords => {}
+                Kind::Hangul | Kind::Latin if !words => {}
+                Kind::Other => {
+                    if let Some(end) = self.cjk_keyword_end(k) {
+                        if let Some((said, last)) = self.right_of_keyword(end, &mut negations) {
+                            out.push(Statement::strong(said, Rule::Statement, k, last, false));
+                        }
+                    }
+                }
+                Kind::Hangul => {
+                    if let Some(s) = self.ask_echo_at(k, &mut negations) {
+                        out.push(s);
+                        continue;
+                    }
+                    let mut w = self.word(k);
+                    // "①번답: ②": the 번 belongs to the label before, the keyword follows.
+                    if k > 0 && self.toks[k - 1].mark().is_some() && self.toks[k - 1].end == t.start
+                    {
+                        w = strip_beon(w);
+                    }
+                    if let Some((fin, suffix)) = answer_keyword(w) {
+                        let is_final = fin || self.final_before(k);
+                        let right_ok = matches!(
+                            suffix,
+                            "" | "은"
+                                | "는"
+                                | "이"
+                                | "을"
+                                | "변은"
+                                | "안은"
+                                | "변"
+                                | "안"
+                                | "으로는"
+                        );
+                        if right_ok {
+                            if let Some((said, last)) = self.right_of_keyword(k, &mut negations) {
+                                out.push(Statement::strong(
+                                    said,
+                                    Rule::Statement,
+                                    k,
+                                    last,
+                                    is_final,
+                                ));
+                                continue;
+                            }
+                        }
+                        if matches!(suffix, "은" | "는") {
+                            continue;
+                        }
+                        let questioning = ["인지", "일까", "인가", "일지", "인가요"]
+                            .iter()
+                            .any(|p| suffix.starts_with(p));
+                        if questioning {
+                            continue;
+                        }
+                        let negated = suffix.contains("아니")
+                            || suffix.contains("아닌")
+                            || suffix.contains("아님")
+                            || suffix.contains("아닙")
+                            || (k + 1..k + 3).any(|x| {
+                                self.is_hangul(x) && {
+                                    let w = self.word(x);
+                                    is_negation_word(w)
+                                        || w.starts_with('없')
+                                        || w == "리가"
+                                        || w == "리"
+                                }
+                            });
+                        if let Some(m) = self.left_of_keyword(k, false) {
+                            if negated {
+                                if let Some(c) = self.choice_at(m) {
+                                    negations.push((c, m));
+                                }
+                                continue;
+                            }
+                            if let Some(r) = self.label_at(m) {
+                                let (said, first) = self.said_with_left_alternatives(m, r);
+                                out.push(Statement::strong(
+                                    said,
+                                    Rule::Statement,
+                                    first,
+                                    k,
+                                    is_final || self.final_before(m),
+                                ));
+                            }
+                        }
+                    }
+                }
+                Kind::Latin => {
+                    if let Some(s) = self.ask_echo_at(k, &mut negations) {
+                        out.push(s);
+                        continue;
+                    }
+                    // Only short words can be keywords ("selected", or 8 full-width letters of
+                    // 3 bytes): no lower-cased copy of every long word.
+                    let raw = self.word(k);
+                    if raw.len() > 24 {
+                        continue;
+                    }
+                    let w = lower(raw);
+                    if w == "answer" || w == "answers" || w == "boxed" {
+                        let rule = if w == "boxed" {
+                            Rule::Boxed
+                        } else {
+                            Rule::Statement
+                        };
+                        let is_final = self.final_before(k);
+                        if let Some((said, last)) = self.right_of_keyword(k, &mut negations) {
+                            out.push(Statement::strong(said, rule, k, last, is_final));
+                        } else if w != "boxed" {
+                            if let Some(m) = self.left_of_keyword(k, false) {
+                                if let Some(r) = self.label_at(m) {
+                                    let (said, first) = self.said_with_left_alternatives(m, r);
+                                    out.push(Statement::strong(said, rule, first, k, is_final));
+                                }
+                            }
+                        }
+                    } else if matches!(
+                        w.as_str(),
+                        "choose" | "select" | "pick" | "chose" | "selected"
+                    ) {
+                        let mut j = k + 1;
+                        while self.is_latin(j) && is_right_filler_latin(self.word(j)) {
+                            j += 1;
+                        }
+                        if let Some((said, last)) = self
+                            .tok(j)
+                            .and_then(Tok::mark)
+                            .and_then(|_| self.label_phrase(j, &mut negations))
+                        {
+                            out.push(Statement::strong(said, Rule::Statement, k, last, false));
+                        }
+                    }
+                }
+                Kind::Mark(_) => {
+                    if let Some(s) = self.choose_or_weak(k) {
+                        out.push(s);
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.sort_by_key(|s| (s.first, s.last));
+        out.dedup_by(|b, a| a.said == b.said && b.first <= a.last);
+        (out, negations)
+    }
+
+    /// "③을 선택합니다" (strong), "③이 맞습니다", "②로 보입니다", "(B) is correct" (weak).
+    pub(super) fn choose_or_weak(&self, k: usize) -> Option<Statement> {
+        let r = self.label_at(k)?;
+        let (said, first) = self.said_with_left_alternatives(k, r);
+        let make = |strength, rule, last| Statement {
+            said: said.clone(),
+            strength,
+            rule,
+            first,
+            last,
+            is_final: self.final_before(k),
+        };
+        if self.is_hangul(k + 1) {
+            let p = strip_beon(self.word(k + 1));
+            let next = if self.is_hangul(k + 2) {
+                self.word(k + 2)
+            } else {
+                ""
+            };
+            let starts = |w: &str, list: &[&str]| list.iter().any(|s| w.starts_with(s));
+            if matches!(p, "을" | "를" | "로" | "으로")
+                && starts(
+                    next,
+                    &["선택", "고르", "고릅", "골라", "골랐", "고를", "택"],
+                )
+            {
+                return Some(make(Strength::Strong, Rule::Statement, k + 2));
+            }
+            // "③번 같습니다", "③ 같아요": a hedged single choice.
+            let seems = if p.is_empty() { next } else { p };
+            if seems.starts_with('같') && !seems.starts_with("같지") && !self.questioned_after(k)
+            {
+                let last = if p.is_empty() { k + 2 } else { k + 1 };
+                return Some(make(Strength::Weak, Rule::WeakStatement, last));
+            }
+            // "③번이 가장 적절해 보입니다", "②가 타당하다".
+            let judged = if next == "가장" && self.is_hangul(k + 3) {
+                self.word(k + 3)
+            } else {
+                next
+            };
+            if matches!(p, "이" | "가")
+                && starts(judged, &["적절", "타당", "올바르", "올바릅"])
+                && !starts(judged, &["적절하지", "타당하지", "올바르지"])
+            {
+                return Some(make(Strength::Weak, Rule::WeakStatement, k + 2));
+            }
+            // Predicate forms only: "맞는 설명" and "맞고" describe an option, not a choice.
+            let predicate = starts(
+                next,
+                &[
+                    "맞다",
+                    "맞습",
+                    "맞아",
+                    "맞네",
+                    "맞음",
+                    "맞는다",
+                    "맞겠",
+                    "맞죠",
+                ],
+            ) || (next == "맞는"
+                && self.is_hangul(k + 3)
+                && self.word(k + 3).starts_with('것')
+                && self.is_hangul(k + 4)
+                && self.word(k + 4).starts_with('같'));
+            if matches!(p, "이" | "가") && predicate {
+                return Some(make(Strength::Weak, Rule::WeakStatement, k + 2));
+            }
+            // "④번입니다." as a sentence of its own (or closing a clause).
+            let copula = [
+                "입니다",
+                "이다",
+                "임",
+                "이에요",
+                "예요",
+                "이야",
+                "이죠",
+                "입니다만",
+            ];
+            let after_label = k > 0 && self.is_label_mark(k - 1);
+            if copula.contains(&p)
+                && !after_label
+                && !self.answers_another_ask(k)
+                && self
+                    .tok(k + 2)
+                    .is_none_or(|t| t.is_sentence_end() || t.is_punct(','))
+            {
+                return Some(make(Strength::Weak, Rule::WeakStatement, k + 1));
+            }
+            if matches!(p, "로" | "으로")
+                && starts(
+                    next,
+                    &[
+                        "봤", "보았", "보인", "보입", "생각", "판단", "추정", "예상", "보여",
+                    ],
+                )
+            {
+                return Some(make(Strength::Weak, Rule::WeakStatement, k + 2));
+            }
+        }
+        if self.is_latin(k + 1) && lower(self.word(k + 1)) == "is" && self.is_latin(k + 2) {
+            let w = lower(self.word(k + 2));
+            if w == "correct" || w == "right" {
+                return Some(make(Strength::Weak, Rule::WeakStatement, k + 2));
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,296 @@
+//! Word lists the rules read, as data: answer keywords (정답, 답, Answer), negations, the
+//! particles and fillers that may stand between a keyword and a label, connectors that join
+//! alternatives, hedges, self-corrections, final qualifiers and refusals. Korean eojeol are
+//! matched by prefix (stem) and the rest read as particles. No rule logic lives here.
+
+use crate::verify::scan::{Kind, Tok};
+
+/// An answer keyword: 정답, 답, 해답, 답안, 답변 (optionally 최종-prefixed). Returns
+/// (is_final, suffix).
+pub(super) fn answer_keyword(w: &str) -> Option<(bool, &str)> {
+    let (is_final, w) = match w.strip_prefix("최종") {
+        Some(rest) => (true, rest.strip_prefix("적인").unwrap_or(rest)),
+        None => (false, w),
+    };
+    for stem in ["정답", "해답", "답안", "답변", "답"] {
+        if let Some(suffix) = w.strip_prefix(stem) {
+            // 답하다 (to answer), 답답, 답장, 정답률, 답례: not statements of an answer.
+            if [
+                "하", "합", "한", "할", "답", "장", "률", "례", "사", "습", "해", "했",
+            ]
+            .iter()
+            .any(|p| suffix.starts_with(p))
+            {
+                return None;
+            }
+            return Some((is_final, suffix));
+        }
+    }
+    None
+}
+
+pub(super) fn is_negation_word(w: &str) -> bool {
+    ["아니", "아닌", "아님", "아닙", "아냐"]
+        .iter()
+        .any(|p| w.starts_with(p))
+}
+
+/// Particles (with an optional leading 번) that may sit between a label and what follows.
+pub(super) fn strip_beon(w: &str) -> &str {
+    w.strip_prefix("번").unwrap_or(w)
+}
+
+pub(super) fn is_subject_or_object_particle(w: &str) -> bool {
+    matches!(
+        strip_beon(w),
+        "" | "이" | "가" | "을" | "를" | "은" | "는" | "이야말로" | "만이" | "로" | "으로"
+    )
+}
+
+/// Words that may stand between a keyword and the label: "정답은 바로 보기 ③".
+pub(super) fn is_right_filler_hangul(w: &str) -> bool {
+    matches!(
+        w,
+        "바로"
+            | "보기"
+            | "보기는"
+            | "선택지"
+            | "선택지는"
+            | "번"
+            | "옵션"
+            | "항목"
+            | "최종"
+            | "가장"
+            | "적절한"
+            | "올바른"
+            | "옳은"
+            | "것은"
+            | "단연"
+            | "확실히"
+    )
+}
+
+pub(super) fn is_right_filler_latin(w: &str) -> bool {
+    matches!(
+        lower(w).as_str(),
+        "is" | "the"
+            | "option"
+            | "choice"
+            | "would"
+            | "be"
+            | "should"
+            | "will"
+            | "correct"
+            | "number"
+            | "text"
+            | "probably"
+            | "likely"
+            | "final"
+            | "therefore"
+            | "thus"
+            | "so"
+            | "my"
+            | "most"
+            | "best"
+            | "right"
+            | "boxed"
+    )
+}
+
+/// Words that may stand between a label and a following keyword: "③을 최종 정답으로".
+pub(super) fn is_left_filler_hangul(w: &str) -> bool {
+    let noun_particle = ["보기", "선택지", "항목", "옵션"].iter().any(|n| {
+        w.strip_prefix(n)
+            .is_some_and(|p| matches!(p, "" | "가" | "이" | "를" | "을" | "는" | "은"))
+    });
+    noun_particle
+        || is_subject_or_object_particle(w)
+        || matches!(
+            w,
+            "최종"
+                | "가장"
+                | "옳은"
+                | "올바른"
+                | "맞는"
+                | "적절한"
+                | "진짜"
+                | "확실한"
+                | "최종적인"
+        )
+}
+
+pub(super) fn is_left_filler_latin(w: &str) -> bool {
+    matches!(
+        lower(w).as_str(),
+        "is" | "the" | "correct" | "right" | "final" | "best" | "most" | "likely" | "my" | "as"
+    )
+}
+
+/// Connectors that join alternatives: "① 또는 ②", "①과 ②", "① or ②".
+pub(super) fn is_alternative_connector(t: &Tok, text: &str) -> bool {
+    match t.kind {
+        Kind::Punct(',' | '/' | '&' | '~' | '(' | '|') => true,
+        Kind::Hangul => matches!(
+            strip_beon(t.text(text)),
+            "과" | "와"
+                | "이나"
+                | "나"
+                | "또는"
+                | "혹은"
+                | "아니면"
+                | "및"
+                | "이랑"
+                | "랑"
+                | "이거나"
+                | "거나"
+                | "부터"
+                | "에서"
+                | "이든"
+                | "든"
+        ),
+        Kind::Latin => matches!(lower(t.text(text)).as_str(), "or" | "and"),
+        // 或(者), 还是, 和, 及; または, か, と — one character per token.
+        Kind::Other => matches!(
+            t.text(text),
+            "或" | "者" | "还" | "還" | "和" | "及" | "ま" | "た" | "は" | "か" | "と"
+        ),
+        _ => false,
+    }
+}
+
+/// Words that put a second choice up as possible: "③일 수도 있고 ④일 수도".
+pub(super) fn is_hedge(t: &Tok, text: &str) -> bool {
+    match t.kind {
+        Kind::Hangul => {
+            let w = t.text(text);
+            w.starts_with("수도")
+                || w.starts_with("또는")
+                || w.starts_with("혹은")
+                || w.starts_with("아니면")
+                || w.starts_with("아마")
+                || w.contains("거나")
+                || w.contains("가능")
+                || w.contains("기도")
+        }
+        Kind::Latin => matches!(
+            lower(t.text(text)).as_str(),
+            "or" | "maybe" | "possibly" | "either" | "perhaps" | "could" | "might"
+        ),
+        _ => false,
+    }
+}
+
+/// A self-correction between two statements: "다시 보니", "정정", "아니,", "wait", "actually".
+pub(super) fn is_correction(t: &Tok, text: &str) -> bool {
+    match t.kind {
+        Kind::Hangul => {
+            let w = t.text(text);
+            [
+                "다시",
+                "정정",
+                "재검토",
+                "수정",
+                "잘못",
+                "실수",
+                "착각",
+                "재계산",
+                "재확인",
+                "고쳐",
+                "번복",
+                "하지만",
+                "그러나",
+                "사실은",
+            ]
+            .iter()
+            .any(|p| w.starts_with(p))
+                || w == "사실"
+                || w.ends_with("지만")
+                || w.ends_with("으나")
+                || matches!(
+                    w,
+                    "아니" | "아니요" | "아니야" | "아니다" | "아니네" | "아니오"
+                )
+        }
+        Kind::Latin => matches!(
+            lower(t.text(text)).as_str(),
+            "wait"
+                | "actually"
+                | "correction"
+                | "oops"
+                | "mistake"
+                | "reconsider"
+                | "recheck"
+                | "reconsidering"
+                | "rethinking"
+        ),
+        _ => false,
+    }
+}
+
+pub(super) fn is_final_qualifier(t: &Tok, text: &str) -> bool {
+    match t.kind {
+        Kind::Hangul => {
+            let w = t.text(text);
+            ["최종", "결론", "결국"].iter().any(|p| w.starts_with(p))
+        }
+        Kind::Latin => matches!(
+            lower(t.text(text)).as_str(),
+            "final" | "finally" | "conclusion"
+        ),
+        _ => false,
+    }
+}
+
+/// A Latin word in ASCII lower case (full-width letters folded).
+pub(super) fn lower(w: &str) -> String {
+    if w.is_ascii() {
+        return w.to_ascii_lowercase();
+    }
+    w.chars()
+        .map(|c| match c {
+            '\u{FF21}'..='\u{FF3A}' | '\u{FF41}'..='\u{FF5A}' => {
+                char::from_u32(c as u32 - 0xFF21 + 'A' as u32).map_or(c, |c| c.to_ascii_lowercase())
+            }
+            _ => c.to_ascii_lowercase(),
+        })
+        .collect()
+}
+
+/// Words that offer an alternative: "혹은", "아니면", "또는", "or", "alternatively".
+pub(super) fn is_disjunction(t: &Tok, text: &str) -> bool {
+    match t.kind {
+        Kind::Hangul => ["혹은", "아니면", "또는", "아니라면"]
+            .iter()
+            .any(|w| t.text(text).starts_with(w)),
+        Kind::Latin => matches!(
+            lower(t.text(text)).as_str(),
+            "or" | "alternatively" | "otherwise"
+        ),
+        Kind::Punct('/') => true,
+        _ => false,
+    }
+}
+
+/// Chinese and Japanese answer markers, longest first: "正确答案：C", "答案是 B", "答え: D".
+pub(super) const CJK_KEYWORDS: [&str; 10] = [
+    "正确答案",
+    "正確答案",
+    "最终答案",
+    "最終答案",
+    "答案",
+    "答え",
+    "正解",
+    "解答",
+    "回答",
+    "答",
+];
+
+/// Chinese and Japanese words that may stand between such a marker and the label, one
+/// character each as the scanner splits them: 是, 为, は, 应该, 选项 ….
+pub(super) const CJK_FILLERS: [&str; 16] = [
+    "是", "为", "為", "は", "が", "应", "该", "應", "該", "选", "選", "项", "項", "择", "的", "擇",
+];
+
+/// Nouns an answer puts after the question's ask phrase: "적절하지 않은 것은 ③",
+/// "옳은 선택지는 ②", "일치하지 않는 보기는 ④".
+pub(super) const ASK_NOUNS: [&str; 7] = ["것", "선택지", "보기", "항목", "답", "옵션", "번호"];
