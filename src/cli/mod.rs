@@ -3,6 +3,7 @@
 
 mod cache;
 mod extract;
+mod generate;
 mod grade;
 mod judge;
 mod progress;
@@ -35,6 +36,13 @@ enum Command {
     /// {"id", "status", "choice", "index", "rule", "span"} (+ "candidates" when ambiguous,
     /// "text" when invalid, "error" when the line could not be read).
     Extract(extract::ExtractArgs),
+    /// Ask OpenAI-compatible servers (vLLM, llama.cpp, hosted APIs) for candidate answers
+    /// and write them as generations JSONL for `grade`; resumable, spread over replicas,
+    /// optionally with circular evaluation or as an OpenAI batch file.
+    ///
+    /// Output lines: {"id", "sample", "ordering"? (circular), "response",
+    /// "reasoning_content"?, "finish_reason", "usage", "model"}, in dataset order.
+    Generate(generate::GenerateArgs),
     /// Join a dataset with a model's generations, verify every answer, and write
     /// OUT/verdicts.jsonl, OUT/report.json, OUT/report.md and OUT/run.json.
     Grade(grade::GradeArgs),
@@ -52,6 +60,7 @@ impl Cli {
     pub fn run(self) -> anyhow::Result<ExitCode> {
         match self.command {
             Command::Extract(args) => extract::run(args),
+            Command::Generate(args) => generate::run(args),
             Command::Grade(args) => grade::run(args),
             Command::Judge(args) => judge::run(args),
             Command::Cache(args) => cache::run(args),
@@ -71,8 +80,12 @@ pub fn is_bad_data(err: &anyhow::Error) -> bool {
             )
             || matches!(
                 e.downcast_ref::<GradeError>(),
-                Some(GradeError::Dataset(_) | GradeError::Strict(_))
+                Some(GradeError::Dataset(_) | GradeError::Strict(_) | GradeError::Ordering { .. })
                     | Some(GradeError::Report(ReportError::BadLine { .. }))
+            )
+            || matches!(
+                e.downcast_ref::<kgrade::stages::generate::GenerateError>(),
+                Some(kgrade::stages::generate::GenerateError::Dataset(_))
             )
     })
 }

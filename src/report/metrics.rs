@@ -438,6 +438,7 @@ mod tests {
             note: None,
             line: 1,
             judge: None,
+            ordering: None,
         }
     }
 

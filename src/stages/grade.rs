@@ -3,6 +3,7 @@
 //! `verdicts.jsonl`, `run.json` and the reports, reading each input once. Memory holds the
 //! dataset and per-item counters, never the answers.
 
+use super::circular::permute;
 use super::escalate::{Escalator, JudgeStage, JudgeSummary};
 use super::join::Joiner;
 use super::stream::VerdictStream;
@@ -73,6 +74,7 @@ pub fn verdict_of(item: &Item, sample: u32, response: &str, line: u64) -> Verdic
         note: (!decided).then(|| NOT_JUDGED.to_string()),
         line,
         judge: None,
+        ordering: None,
     }
 }
 
@@ -104,7 +106,18 @@ pub fn run_grade(
     let mut joiner = Joiner::new(&dataset, reader, &name);
     while let Some((index, sample, g)) = joiner.next(observer) {
         let item = &dataset.items[index];
-        let v = verdict_of(item, sample, &g.response, g.line);
+        // A circular run's answer is graded against the options in the order it was shown.
+        let shown = match &g.ordering {
+            Some(o) => Some(permute(item, o).map_err(|source| GradeError::Ordering {
+                path: opts.generations.to_path_buf(),
+                line: g.line,
+                source,
+            })?),
+            None => None,
+        };
+        let item = shown.as_ref().unwrap_or(item);
+        let mut v = verdict_of(item, sample, &g.response, g.line);
+        v.ordering = g.ordering;
         stream.push(v, item, g.response)?;
     }
     let mut join = joiner.finish(observer);

@@ -4,8 +4,10 @@
 //! verdicts; both end in the same [`stream::VerdictStream`]. `extract` ([`extract`]) is the
 //! verifier alone over answers that carry their own questions.
 
+pub mod circular;
 pub mod escalate;
 pub mod extract;
+pub mod generate;
 pub mod grade;
 pub mod join;
 pub mod rejudge;
@@ -32,6 +34,13 @@ pub enum GradeError {
     Cache(#[from] crate::cache::CacheError),
     #[error("judge: {0}")]
     Judge(String),
+    /// A generation line's `ordering` (circular evaluation) does not fit its item.
+    #[error("{path}:{line}: {source}")]
+    Ordering {
+        path: PathBuf,
+        line: u64,
+        source: circular::OrderingError,
+    },
 }
 
 /// A run directory without the `run.json` that `grade` writes.

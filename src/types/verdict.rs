@@ -64,6 +64,11 @@ pub struct Verdict {
     /// What the judge said, when the answer was escalated or audited.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judge: Option<JudgeInfo>,
+    /// The option order the item was shown in (circular evaluation): entry `k` is the
+    /// 0-based original option shown at position `k`. `chosen`, `gold` and `choices` are in
+    /// that order. Absent when the item was shown as the dataset has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ordering: Option<Vec<u8>>,
 }
 
 /// The judge's part in a verdict.

@@ -41,6 +41,7 @@ impl Shape for LmEval {
                 id: id.clone(),
                 response: text.to_string(),
                 line,
+                ordering: None,
             });
         }
         Ok(out)

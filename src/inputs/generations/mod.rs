@@ -102,6 +102,44 @@ pub struct Generation {
     pub response: String,
     /// 1-based line number in the file.
     pub line: u64,
+    /// The option order the item was shown in, when `kgrade generate --circular` wrote the
+    /// answer: entry `k` is the 0-based original option shown at position `k`.
+    pub ordering: Option<Vec<u8>>,
+}
+
+/// The `custom_id` of a batch request for one answer: the item id, then `#s=SAMPLE` for
+/// samples after the first and `#o=2,3,0,1` for a circular ordering, so that batch output
+/// maps back to the item ([`split_custom_id`]). Ids must be unique within a batch file.
+pub fn custom_id(id: &str, sample: u32, ordering: Option<&[u8]>) -> String {
+    let mut s = id.to_string();
+    if sample > 0 {
+        s.push_str(&format!("#s={sample}"));
+    }
+    if let Some(o) = ordering {
+        let o: Vec<String> = o.iter().map(u8::to_string).collect();
+        s.push_str(&format!("#o={}", o.join(",")));
+    }
+    s
+}
+
+/// The item id and ordering a [`custom_id`] names. Suffixes that do not parse stay part of
+/// the id, so ids that merely contain `#` are read unchanged.
+pub fn split_custom_id(custom_id: &str) -> (String, Option<Vec<u8>>) {
+    let mut id = custom_id;
+    let mut ordering = None;
+    if let Some((head, tail)) = id.rsplit_once("#o=") {
+        let parsed: Option<Vec<u8>> = tail.split(',').map(|n| n.parse().ok()).collect();
+        if let Some(o) = parsed {
+            ordering = Some(o);
+            id = head;
+        }
+    }
+    if let Some((head, tail)) = id.rsplit_once("#s=") {
+        if tail.parse::<u32>().is_ok() {
+            id = head;
+        }
+    }
+    (id.to_string(), ordering)
 }
 
 /// A generation line that could not be read.
@@ -279,6 +317,26 @@ mod tests {
             "<think>생각</think>④"
         );
         assert_eq!(batch[1].as_ref().unwrap()[0].response, "");
+    }
+
+    #[test]
+    fn custom_ids_map_back_to_item_and_ordering() {
+        assert_eq!(custom_id("q1", 0, None), "q1");
+        let id = custom_id("a#b", 2, Some(&[3, 0, 1, 2]));
+        assert_eq!(id, "a#b#s=2#o=3,0,1,2");
+        assert_eq!(split_custom_id(&id), ("a#b".into(), Some(vec![3, 0, 1, 2])));
+        assert_eq!(split_custom_id("x#o=y"), ("x#o=y".into(), None));
+        let batch = read_all("{\"custom_id\":\"q1#s=1#o=1,0\",\"response\":{\"body\":{\"choices\":[{\"message\":{\"content\":\"②\"}}]}}}\n{\"id\":\"q2\",\"response\":\"①\",\"ordering\":[1,0]}\n", None);
+        let g = &batch[0].as_ref().unwrap()[0];
+        assert_eq!(
+            (g.id.as_str(), g.ordering.clone()),
+            ("q1", Some(vec![1, 0]))
+        );
+        let plain = read_all(
+            "{\"id\":\"q2\",\"response\":\"①\",\"ordering\":[1,0]}\n",
+            None,
+        );
+        assert_eq!(plain[0].as_ref().unwrap()[0].ordering, Some(vec![1, 0]));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! OpenAI Batch API output lines: `custom_id`, `response.body` (a chat completion), `error`.
 //! A failed request has no answer; it is graded as an empty answer, never dropped.
 
-use super::{chat_text, id_of, Generation, LineProblem, Shape};
+use super::{chat_text, id_of, split_custom_id, Generation, LineProblem, Shape};
 use serde_json::Value;
 
 pub(super) struct OpenAiBatch;
@@ -16,13 +16,16 @@ impl Shape for OpenAiBatch {
     }
 
     fn parse(&self, v: &Value, line: u64) -> Result<Vec<Generation>, LineProblem> {
-        let id = id_of(v.get("custom_id"))
+        let custom_id = id_of(v.get("custom_id"))
             .ok_or(LineProblem::field("custom_id", "missing or not a string"))?;
+        // `kgrade generate --write-batch` names samples and orderings in the custom_id.
+        let (id, ordering) = split_custom_id(&custom_id);
         if v.get("error").is_some_and(|e| !e.is_null()) {
             return Ok(vec![Generation {
                 id,
                 response: String::new(),
                 line,
+                ordering,
             }]);
         }
         let body = v
@@ -33,6 +36,11 @@ impl Shape for OpenAiBatch {
             "response.body.choices[0].message.content",
             "missing",
         ))?;
-        Ok(vec![Generation { id, response, line }])
+        Ok(vec![Generation {
+            id,
+            response,
+            line,
+            ordering,
+        }])
     }
 }

@@ -1,6 +1,8 @@
 //! kgrade's own shape: `{"id", "response"}`, where `response` is a string or a saved chat
 //! completion (`choices[0].message.content`, also under `body`), and `reasoning_content` may
-//! sit beside it. Several lines for one id are several samples.
+//! sit beside it. Several lines for one id are several samples. `kgrade generate` writes this
+//! shape, with `sample`, `finish_reason`, `usage` and `model` for people (ignored here) and,
+//! under `--circular`, `ordering`: the option order the item was shown in.
 
 use super::{chat_text, id_of, reasoning_of, with_reasoning, Generation, LineProblem, Shape};
 use serde_json::Value;
@@ -36,6 +38,29 @@ impl Shape for Plain {
             }
             None => return Err(LineProblem::field("response", "missing")),
         };
-        Ok(vec![Generation { id, response, line }])
+        let ordering = match v.get("ordering") {
+            None | Some(Value::Null) => None,
+            Some(Value::Array(a)) => Some(
+                a.iter()
+                    .map(|n| n.as_u64().and_then(|n| u8::try_from(n).ok()))
+                    .collect::<Option<Vec<u8>>>()
+                    .ok_or(LineProblem::field(
+                        "ordering",
+                        "not a list of option indexes",
+                    ))?,
+            ),
+            Some(_) => {
+                return Err(LineProblem::field(
+                    "ordering",
+                    "not a list of option indexes",
+                ))
+            }
+        };
+        Ok(vec![Generation {
+            id,
+            response,
+            line,
+            ordering,
+        }])
     }
 }
