@@ -98,6 +98,10 @@ pub struct Metrics {
     pub judge_failures: u64,
     /// Verifier–judge agreement on the audit sample of verifier-decided answers.
     pub agreement: Agreement,
+    /// OpenCompass circular-evaluation metrics, when the answers record option orderings
+    /// (`kgrade generate --circular`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub circular: Option<super::circular::CircularMetrics>,
 }
 
 /// How far the verifier and the judge agree on the audit sample.
@@ -147,6 +151,7 @@ pub struct Accumulator {
     audit: u64,
     judge_failures: u64,
     agreement: Agreement,
+    circular: super::circular::CircularAccumulator,
 }
 
 impl Accumulator {
@@ -173,10 +178,12 @@ impl Accumulator {
             audit: 0,
             judge_failures: 0,
             agreement: Agreement::default(),
+            circular: super::circular::CircularAccumulator::new(by),
         }
     }
 
     pub fn add(&mut self, v: &Verdict) {
+        self.circular.add(v);
         let hit = u64::from(v.correct);
         self.overall.0 += hit;
         self.overall.1 += 1;
@@ -311,6 +318,7 @@ impl Accumulator {
             audit_count: self.audit,
             judge_failures: self.judge_failures,
             agreement: finish_agreement(self.agreement),
+            circular: self.circular.finish(),
         }
     }
 }
