@@ -1,6 +1,7 @@
-//! The judge verdict cache: sled (pinned at 0.34.7), keyed by a blake3 hash of everything
-//! that determines a judgement. A verdict is flushed before it counts as done, so a killed run
-//! repeats no finished call. All storage sits behind this one small type so it can move to
+//! The model-call cache: sled (pinned at 0.34.7), keyed by a blake3 hash of everything that
+//! determines a call. Judge verdicts live in sled's default tree, candidate answers from
+//! `kgrade generate` in a tree of their own ([`GENERATIONS_TREE`]). A record is flushed before
+//! it counts as done, so a killed run repeats no finished call. All storage sits behind this one small type so it can move to
 //! another store without touching the rest. Never stores API keys: callers build keys and
 //! values from request content only.
 
@@ -40,6 +41,30 @@ pub struct CachedVerdict {
     pub rubric_version: u32,
 }
 
+/// The sled tree that holds `kgrade generate`'s answers, apart from judge verdicts.
+pub const GENERATIONS_TREE: &str = "generations";
+
+/// What is kept for one generated answer: enough to write its generations line again.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CachedGeneration {
+    /// The answer text (`message.content`, or `text` from `/completions`).
+    pub response: String,
+    /// Reasoning the server returned apart from the answer (`reasoning_content`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_content: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish_reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completion_tokens: Option<u64>,
+    /// The model asked for.
+    pub model: String,
+    pub latency_ms: u64,
+    /// Seconds since the Unix epoch when the answer was stored.
+    pub time: u64,
+}
+
 /// A cache problem, with the path.
 #[derive(Debug, thiserror::Error)]
 #[error("cache {path}: {message}")]
@@ -55,11 +80,15 @@ pub struct CacheStats {
     pub entries: usize,
     pub size_on_disk: u64,
     pub by_model: std::collections::BTreeMap<String, usize>,
+    /// Answers stored by `kgrade generate`.
+    #[serde(default)]
+    pub generations: usize,
 }
 
 /// The verdict cache.
 pub struct Cache {
     db: sled::Db,
+    generations: sled::Tree,
     path: PathBuf,
 }
 
@@ -86,8 +115,13 @@ impl Cache {
                 message,
             }
         })?;
+        let generations = db.open_tree(GENERATIONS_TREE).map_err(|e| CacheError {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
         Ok(Cache {
             db,
+            generations,
             path: path.to_path_buf(),
         })
     }
@@ -140,6 +174,34 @@ impl Cache {
     pub async fn put(&self, key: &[u8; 32], value: &CachedVerdict) -> Result<(), CacheError> {
         let bytes = serde_json::to_vec(value).map_err(|e| self.err(e))?;
         self.db.insert(key, bytes).map_err(|e| self.err(e))?;
+        self.flush().await
+    }
+
+    /// A generated answer, if this exact request was answered before.
+    pub fn get_generation(&self, key: &[u8; 32]) -> Result<Option<CachedGeneration>, CacheError> {
+        match self.generations.get(key).map_err(|e| self.err(e))? {
+            None => Ok(None),
+            Some(bytes) => serde_json::from_slice(&bytes)
+                .map(Some)
+                .map_err(|e| self.err(format!("corrupt generation entry: {e}"))),
+        }
+    }
+
+    /// Store a generated answer and flush it to disk before returning.
+    pub async fn put_generation(
+        &self,
+        key: &[u8; 32],
+        value: &CachedGeneration,
+    ) -> Result<(), CacheError> {
+        let bytes = serde_json::to_vec(value).map_err(|e| self.err(e))?;
+        self.generations
+            .insert(key, bytes)
+            .map_err(|e| self.err(e))?;
+        self.flush().await
+    }
+
+    /// Flush every tree to disk (sled flushes the whole database at once).
+    async fn flush(&self) -> Result<(), CacheError> {
         // sled's `flush_async` was seen to never complete under many concurrent writers (the
         // judge benchmark hung on it); the blocking flush on a blocking thread does not.
         let db = self.db.clone();
@@ -170,6 +232,7 @@ impl Cache {
             entries,
             size_on_disk: self.db.size_on_disk().unwrap_or(0),
             by_model,
+            generations: self.generations.len(),
         })
     }
 
@@ -191,10 +254,11 @@ impl Cache {
         Ok(n)
     }
 
-    /// Remove every entry.
+    /// Remove every entry (judge verdicts and generated answers).
     pub fn clear(&self) -> Result<usize, CacheError> {
-        let n = self.db.len();
+        let n = self.db.len() + self.generations.len();
         self.db.clear().map_err(|e| self.err(e))?;
+        self.generations.clear().map_err(|e| self.err(e))?;
         self.db.flush().map_err(|e| self.err(e))?;
         Ok(n)
     }

@@ -22,7 +22,7 @@
 //!
 //! | layer | modules |
 //! |---|---|
-//! | stages | [`stages`]: grade, judge again, extract — one stream read → join → verify → judge → verdict → report |
+//! | stages | [`stages`]: generate (candidate answers over the HTTP client), grade, judge again, extract — one stream read → join → verify → judge → verdict → report |
 //! | reports | [`report`]: accumulators over verdicts, JSON/Markdown/terminal renderers |
 //! | judge | [`judge`]: rubrics, backends, strict reply parsing, judging with the cache |
 //! | HTTP | [`client`]: the one client for model calls (limits, retries, accounting) |

@@ -6,9 +6,10 @@
 //! (they are reported and the rest processed); 2 the command could not run (bad arguments,
 //! unreadable file, I/O error); 3 (`grade`, `report`) the input data is bad: a dataset row, a
 //! generation line or a verdict line names the file, line and field, or `--strict` found join
-//! trouble (reports are still written when only generation lines were bad); 4 (`grade
-//! --judge`, `judge`) answers remain unresolved after the judge and `--allow-unresolved` was
-//! not given. A closed output pipe (`kgrade extract … | head`) ends quietly with 0.
+//! trouble (reports are still written when only generation lines were bad), or nothing was
+//! graded; 4 (`grade --judge`, `judge`) answers remain unresolved after the judge and
+//! `--allow-unresolved` was not given, or (`generate`) some answers failed after every
+//! retry (a rerun asks only for those). A closed output pipe (`kgrade extract … | head`) ends quietly with 0.
 
 mod cli;
 

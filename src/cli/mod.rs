@@ -4,6 +4,7 @@
 mod cache;
 mod compare;
 mod extract;
+mod generate;
 mod grade;
 mod judge;
 mod limits;
@@ -37,6 +38,13 @@ enum Command {
     /// {"id", "status", "choice", "index", "rule", "span"} (+ "candidates" when ambiguous,
     /// "text" when invalid, "error" when the line could not be read).
     Extract(extract::ExtractArgs),
+    /// Ask OpenAI-compatible servers (vLLM, llama.cpp, hosted APIs) for candidate answers
+    /// and write them as generations JSONL for `grade`; resumable, spread over replicas,
+    /// optionally with circular evaluation or as an OpenAI batch file.
+    ///
+    /// Output lines: {"id", "sample", "ordering"? (circular), "response",
+    /// "reasoning_content"?, "finish_reason", "usage", "model"}, in dataset order.
+    Generate(generate::GenerateArgs),
     /// Join a dataset with a model's generations, verify every answer, and write
     /// OUT/verdicts.jsonl, OUT/report.json, OUT/report.md, OUT/report.html and OUT/run.json.
     Grade(grade::GradeArgs),
@@ -59,6 +67,7 @@ impl Cli {
     pub fn run(self) -> anyhow::Result<ExitCode> {
         match self.command {
             Command::Extract(args) => extract::run(args),
+            Command::Generate(args) => generate::run(args),
             Command::Grade(args) => grade::run(args),
             Command::Judge(args) => judge::run(args),
             Command::Cache(args) => cache::run(args),
@@ -79,8 +88,16 @@ pub fn is_bad_data(err: &anyhow::Error) -> bool {
             )
             || matches!(
                 e.downcast_ref::<GradeError>(),
-                Some(GradeError::Dataset(_) | GradeError::Strict(_) | GradeError::NothingGraded(_))
-                    | Some(GradeError::Report(ReportError::BadLine { .. }))
+                Some(
+                    GradeError::Dataset(_)
+                        | GradeError::Strict(_)
+                        | GradeError::NothingGraded(_)
+                        | GradeError::Ordering { .. }
+                ) | Some(GradeError::Report(ReportError::BadLine { .. }))
+            )
+            || matches!(
+                e.downcast_ref::<kgrade::stages::generate::GenerateError>(),
+                Some(kgrade::stages::generate::GenerateError::Dataset(_))
             )
     })
 }

@@ -5,6 +5,8 @@
 //! the caller's business: it passes a function that accepts a response body or says why not
 //! (a reply that is not accepted is retried like a server error).
 
+pub mod pool;
+
 use governor::clock::Clock;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use serde_json::Value;
@@ -152,6 +154,20 @@ impl Client {
         url: &str,
         body: &Value,
         estimated_tokens: u32,
+        accept: impl FnMut(&Value) -> Result<T, String>,
+    ) -> Result<Called<T>, String> {
+        self.call_with_retries(url, body, estimated_tokens, self.config.max_retries, accept)
+            .await
+    }
+
+    /// [`Client::call`] with its own retry budget: a caller spreading work over several
+    /// servers ([`pool::Endpoints`]) gives one server a few attempts before trying another.
+    pub async fn call_with_retries<T>(
+        &self,
+        url: &str,
+        body: &Value,
+        estimated_tokens: u32,
+        max_retries: u32,
         mut accept: impl FnMut(&Value) -> Result<T, String>,
     ) -> Result<Called<T>, String> {
         let _permit = self
@@ -160,7 +176,7 @@ impl Client {
             .await
             .map_err(|_| "client shut down".to_string())?;
         let mut last_reason = String::new();
-        for attempt in 0..=self.config.max_retries {
+        for attempt in 0..=max_retries {
             if attempt > 0 {
                 self.counters.retries.fetch_add(1, Ordering::Relaxed);
             }
@@ -181,7 +197,7 @@ impl Client {
                 Attempt::Fatal(reason) => return Err(reason),
                 Attempt::Retry { reason, after } => {
                     last_reason = reason;
-                    if attempt == self.config.max_retries {
+                    if attempt == max_retries {
                         break;
                     }
                     let wait = after.unwrap_or_else(|| self.backoff(attempt));
@@ -191,7 +207,7 @@ impl Client {
         }
         Err(format!(
             "gave up after {} attempts: {last_reason}",
-            self.config.max_retries + 1
+            max_retries + 1
         ))
     }
 

@@ -152,6 +152,9 @@ pub(super) fn markdown(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
         }
         let _ = writeln!(s, "| *macro* | | {} | |", pct(g.macro_accuracy));
     }
+    if let Some(c) = &m.circular {
+        circular_section(&mut s, c);
+    }
     let _ = writeln!(
         s,
         "\n## Labels (position bias)\n\n| label | predicted | gold |\n|---|---|---|"
@@ -244,4 +247,42 @@ fn list(ids: &[String]) -> String {
         String::new()
     };
     format!(" ({}{more})", shown.join(", "))
+}
+
+/// OpenCompass's circular metrics: overall, then one row per group value.
+fn circular_section(s: &mut String, c: &super::circular::CircularMetrics) {
+    let more: Vec<&String> = c.overall.more.keys().collect();
+    let _ = writeln!(
+        s,
+        "\n## Circular evaluation\n\nUp to {} orderings per item; {} items kept their one original ordering.\n",
+        c.orderings, c.single_ordering_items
+    );
+    let head: Vec<String> = more.iter().map(|k| k.to_string()).collect();
+    let _ = writeln!(
+        s,
+        "| group | items | acc_origin | acc_circular | perf_circular |{}\n|---|---|---|---|---|{}",
+        head.iter().map(|h| format!(" {h} |")).collect::<String>(),
+        "---|".repeat(head.len())
+    );
+    let mut row = |name: &str, x: &super::circular::CircularScores| {
+        let cells: String = more
+            .iter()
+            .map(|k| format!(" {} |", pct(x.more.get(*k).copied().unwrap_or(0.0))))
+            .collect();
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} |{cells}",
+            md_cell(name),
+            x.items,
+            pct(x.acc_origin),
+            pct(x.acc_circular),
+            pct(x.perf_circular)
+        );
+    };
+    row("*overall*", &c.overall);
+    for (col, values) in &c.groups {
+        for (value, x) in values {
+            row(&format!("{col}: {value}"), x);
+        }
+    }
 }

@@ -130,6 +130,10 @@ pub struct Metrics {
     pub acc: Option<Accuracy>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acc_norm: Option<Accuracy>,
+    /// OpenCompass circular-evaluation metrics, when the answers record option orderings
+    /// (`kgrade generate --circular`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub circular: Option<super::circular::CircularMetrics>,
 }
 
 /// How far the verifier and the judge agree on the audit sample.
@@ -188,6 +192,7 @@ pub struct Accumulator {
     /// Loglikelihood answers: (correct, n) under `acc` and under `acc_norm`.
     acc: (u64, u64),
     acc_norm: (u64, u64),
+    circular: super::circular::CircularAccumulator,
 }
 
 impl Accumulator {
@@ -218,10 +223,12 @@ impl Accumulator {
             request_errors: 0,
             acc: (0, 0),
             acc_norm: (0, 0),
+            circular: super::circular::CircularAccumulator::new(by),
         }
     }
 
     pub fn add(&mut self, v: &Verdict) {
+        self.circular.add(v);
         let hit = u64::from(v.correct);
         self.overall.0 += hit;
         self.overall.1 += 1;
@@ -373,6 +380,7 @@ impl Accumulator {
             acc: (self.acc.1 > 0).then(|| Accuracy::new(self.acc.0, self.acc.1)),
             acc_norm: (self.acc_norm.1 > 0)
                 .then(|| Accuracy::new(self.acc_norm.0, self.acc_norm.1)),
+            circular: self.circular.finish(),
         }
     }
 }
@@ -504,6 +512,7 @@ mod tests {
             chosen_index: None,
             gold_index: 1,
             acc_norm: None,
+            ordering: None,
         }
     }
 

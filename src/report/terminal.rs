@@ -44,6 +44,17 @@ pub(super) fn terminal(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
             let _ = writeln!(out, "lm-eval's own scores{task}: {}", shown.join(", "));
         }
     }
+    if let Some(c) = &m.circular {
+        let _ = writeln!(
+            out,
+            "circular ({} orderings at most, {} items with one): acc_origin {}, acc_circular {}, perf_circular {}",
+            c.orderings,
+            c.single_ordering_items,
+            pct(c.overall.acc_origin),
+            pct(c.overall.acc_circular),
+            pct(c.overall.perf_circular)
+        );
+    }
     let stages: Vec<String> = m.stages.iter().map(|(k, v)| format!("{k} {v}")).collect();
     let _ = writeln!(out, "decided by: {}", stages.join(", "));
     if let Some(j) = join {

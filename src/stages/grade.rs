@@ -6,7 +6,7 @@
 use super::escalate::{Escalator, JudgeStage, JudgeSummary};
 use super::join::Joiner;
 use super::stream::VerdictStream;
-use super::verdict::verdict_of;
+use super::verdict::{shown_item, verdict_of};
 use super::{io_at, GradeError, Observer};
 use crate::inputs::dataset::{read_dataset, ColumnMap, DEFAULT_GROUPS};
 use crate::inputs::generations::{Generations, GenerationsFormat};
@@ -153,9 +153,10 @@ pub fn run_grade(
 
     let mut joiner = Joiner::new(&dataset, reader, &name);
     while let Some((index, sample, g)) = joiner.next(observer) {
-        let item = &dataset.items[index];
-        let (v, answer) = verdict_of(item, sample, &g);
-        stream.push(v, item, answer)?;
+        // A circular run's answer is graded against the options in the order it was shown.
+        let item = shown_item(&dataset.items[index], &g, opts.generations)?;
+        let (v, answer) = verdict_of(&item, sample, &g);
+        stream.push(v, &item, answer)?;
     }
     let io_error = joiner.take_io_error();
     let mut join = joiner.finish(observer);

@@ -4,8 +4,10 @@
 //! verdicts; both end in the same [`stream::VerdictStream`]. `extract` ([`extract`]) is the
 //! verifier alone over answers that carry their own questions.
 
+pub mod circular;
 pub mod escalate;
 pub mod extract;
+pub mod generate;
 pub mod grade;
 pub mod join;
 pub mod rejudge;
@@ -43,6 +45,13 @@ pub enum GradeError {
     UnknownColumns {
         unknown: Vec<String>,
         available: Vec<String>,
+    },
+    /// A generation line's `ordering` (circular evaluation) does not fit its item.
+    #[error("{path}:{line}: {source}")]
+    Ordering {
+        path: PathBuf,
+        line: u64,
+        source: circular::OrderingError,
     },
 }
 

@@ -85,8 +85,9 @@ pub fn judge_dir(
             ));
         }
         reset(&mut v);
-        let (_, answer) = super::verdict::verdict_of(item, v.sample, &g);
-        stream.push(v, item, answer)?;
+        let item = super::verdict::shown_item(item, &g, &gen_path)?;
+        let (_, answer) = super::verdict::verdict_of(&item, v.sample, &g);
+        stream.push(v, &item, answer)?;
     }
     let finished = stream.finish()?;
     std::fs::rename(&tmp, &verdicts_path).map_err(io_at(&verdicts_path))?;

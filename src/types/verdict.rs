@@ -79,6 +79,11 @@ pub struct Verdict {
     /// (log-likelihood divided by the option text's length).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acc_norm: Option<NormChoice>,
+    /// The option order the item was shown in (circular evaluation): entry `k` is the
+    /// 0-based original option shown at position `k`. `chosen`, `gold` and `choices` are in
+    /// that order. Absent when the item was shown as the dataset has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ordering: Option<Vec<u8>>,
 }
 
 /// The `acc_norm` reading of a loglikelihood item.

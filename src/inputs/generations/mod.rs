@@ -138,6 +138,44 @@ pub struct Generation {
     pub error: Option<String>,
     /// For loglikelihood tasks: the option scores instead of a text answer.
     pub loglik: Option<Loglikelihoods>,
+    /// The option order the item was shown in, when `kgrade generate --circular` wrote the
+    /// answer: entry `k` is the 0-based original option shown at position `k`.
+    pub ordering: Option<Vec<u8>>,
+}
+
+/// The `custom_id` of a batch request for one answer: the item id, then `#s=SAMPLE` for
+/// samples after the first and `#o=2,3,0,1` for a circular ordering, so that batch output
+/// maps back to the item ([`split_custom_id`]). Ids must be unique within a batch file.
+pub fn custom_id(id: &str, sample: u32, ordering: Option<&[u8]>) -> String {
+    let mut s = id.to_string();
+    if sample > 0 {
+        s.push_str(&format!("#s={sample}"));
+    }
+    if let Some(o) = ordering {
+        let o: Vec<String> = o.iter().map(u8::to_string).collect();
+        s.push_str(&format!("#o={}", o.join(",")));
+    }
+    s
+}
+
+/// The item id and ordering a [`custom_id`] names. Suffixes that do not parse stay part of
+/// the id, so ids that merely contain `#` are read unchanged.
+pub fn split_custom_id(custom_id: &str) -> (String, Option<Vec<u8>>) {
+    let mut id = custom_id;
+    let mut ordering = None;
+    if let Some((head, tail)) = id.rsplit_once("#o=") {
+        let parsed: Option<Vec<u8>> = tail.split(',').map(|n| n.parse().ok()).collect();
+        if let Some(o) = parsed {
+            ordering = Some(o);
+            id = head;
+        }
+    }
+    if let Some((head, tail)) = id.rsplit_once("#s=") {
+        if tail.parse::<u32>().is_ok() {
+            id = head;
+        }
+    }
+    (id.to_string(), ordering)
 }
 
 impl Generation {
@@ -152,6 +190,7 @@ impl Generation {
             prompt: None,
             error: None,
             loglik: None,
+            ordering: None,
         }
     }
 }

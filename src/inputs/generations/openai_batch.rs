@@ -4,7 +4,9 @@
 //! an answer with the provider's message, so it is counted apart, never dropped and never
 //! mistaken for a wrong answer.
 
-use super::{from_replies, id_of, replies, Generation, LineProblem, ReadState, Shape};
+use super::{
+    from_replies, id_of, replies, split_custom_id, Generation, LineProblem, ReadState, Shape,
+};
 use serde_json::Value;
 
 pub(super) struct OpenAiBatch;
@@ -19,9 +21,20 @@ impl Shape for OpenAiBatch {
     }
 
     fn parse(&self, v: &Value, state: &mut ReadState) -> Result<Vec<Generation>, LineProblem> {
-        let line = state.line;
-        let id = id_of(v.get("custom_id"))
+        let custom_id = id_of(v.get("custom_id"))
             .ok_or(LineProblem::field("custom_id", "missing or not a string"))?;
+        // `kgrade generate --write-batch` names samples and orderings in the custom_id.
+        let (id, ordering) = split_custom_id(&custom_id);
+        let mut out = self.answers(v, id, state.line)?;
+        for g in &mut out {
+            g.ordering.clone_from(&ordering);
+        }
+        Ok(out)
+    }
+}
+
+impl OpenAiBatch {
+    fn answers(&self, v: &Value, id: String, line: u64) -> Result<Vec<Generation>, LineProblem> {
         if let Some(message) = replies::error_message(v) {
             return Ok(from_replies(&id, Err(message), line));
         }

@@ -2,7 +2,9 @@
 //! `reasoning_content` or `reasoning` beside it), or a saved reply of any API
 //! ([`super::replies`]; also under `body`), or null. A `prompt` or chat `messages` field is
 //! the prompt the model saw; an `error` field marks a failed request. Several lines for one
-//! id are several samples.
+//! id are several samples. `kgrade generate` writes this shape, with `sample`,
+//! `finish_reason`, `usage` and `model` for people (ignored here) and, under `--circular`,
+//! `ordering`: the option order the item was shown in.
 
 use super::replies::{self, reasoning_of};
 use super::{from_replies, id_of, prompt_of, Generation, LineProblem, ReadState, Shape};
@@ -47,8 +49,27 @@ impl Shape for Plain {
             (None, None) => return Err(LineProblem::field("response", "missing")),
         };
         let prompt = prompt_of(v);
+        let ordering = match v.get("ordering") {
+            None | Some(Value::Null) => None,
+            Some(Value::Array(a)) => Some(
+                a.iter()
+                    .map(|n| n.as_u64().and_then(|n| u8::try_from(n).ok()))
+                    .collect::<Option<Vec<u8>>>()
+                    .ok_or(LineProblem::field(
+                        "ordering",
+                        "not a list of option indexes",
+                    ))?,
+            ),
+            Some(_) => {
+                return Err(LineProblem::field(
+                    "ordering",
+                    "not a list of option indexes",
+                ))
+            }
+        };
         for g in &mut out {
             g.prompt.clone_from(&prompt);
+            g.ordering.clone_from(&ordering);
         }
         Ok(out)
     }

@@ -75,10 +75,7 @@ pub fn head(m: &Metrics, join: Option<&JoinReport>, by: &[String], shown_rows: u
     stage_tables(&mut s, m);
     agreement_section(&mut s, m);
     labels_section(&mut s, m);
-    let metrics_value = serde_json::to_value(m).ok();
-    s.push_str(&circular_section(
-        metrics_value.as_ref().and_then(|v| v.get("circular")),
-    ));
+    s.push_str(&circular_section(m.circular.as_ref()));
     if let Some(j) = join {
         join_section(&mut s, j);
     }
@@ -304,30 +301,45 @@ fn labels_section(s: &mut String, m: &Metrics) {
     );
 }
 
-/// The circular-evaluation section (OpenCompass-style metrics over permuted option orders).
-/// A hook: `metrics.circular` does not exist yet; when a run's metrics carry it, every
-/// number in it is listed here, and nothing is shown otherwise.
-pub fn circular_section(circular: Option<&serde_json::Value>) -> String {
-    let Some(obj) = circular.and_then(serde_json::Value::as_object) else {
+/// The circular-evaluation section (OpenCompass's metrics over permuted option orders):
+/// overall, then one row per group value; nothing when the run has no orderings.
+pub fn circular_section(circular: Option<&super::circular::CircularMetrics>) -> String {
+    let Some(c) = circular else {
         return String::new();
     };
-    let mut s = String::from(
-        "<section id=\"circular\"><h2>Circular evaluation</h2><table><tr><th>metric</th><th>value</th></tr>",
+    let more: Vec<&String> = c.overall.more.keys().collect();
+    let mut s = format!(
+        "<section id=\"circular\"><h2>Circular evaluation</h2><p>Up to {} orderings per item; {} items kept their one original ordering. <code>perf_circular</code> counts an item only when every ordering of it was answered right.</p><table><tr><th>group</th><th>items</th><th>acc_origin</th><th>acc_circular</th><th>perf_circular</th>",
+        c.orderings, c.single_ordering_items
     );
-    for (k, v) in obj {
-        let shown = match v {
-            serde_json::Value::Number(n) => match n.as_f64() {
-                Some(x) if n.is_f64() && (0.0..=1.0).contains(&x) => pct(x),
-                _ => n.to_string(),
-            },
-            other => other.to_string(),
-        };
+    for k in &more {
+        let _ = write!(s, "<th>{}</th>", escape(k));
+    }
+    s.push_str("</tr>");
+    let mut row = |name: &str, x: &super::circular::CircularScores| {
         let _ = write!(
             s,
-            "<tr><td>{}</td><td class=\"n\">{}</td></tr>",
-            escape(k),
-            escape(&shown)
+            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>",
+            escape(name),
+            x.items,
+            pct(x.acc_origin),
+            pct(x.acc_circular),
+            pct(x.perf_circular)
         );
+        for k in &more {
+            let _ = write!(
+                s,
+                "<td class=\"n\">{}</td>",
+                pct(x.more.get(*k).copied().unwrap_or(0.0))
+            );
+        }
+        s.push_str("</tr>");
+    };
+    row("overall", &c.overall);
+    for (col, values) in &c.groups {
+        for (value, x) in values {
+            row(&format!("{col}: {value}"), x);
+        }
     }
     s.push_str("</table></section>\n");
     s

@@ -1,0 +1,321 @@
+//! `kgrade generate`: dataset → prompts → OpenAI-compatible servers (or a batch file) →
+//! generations JSONL for `kgrade grade`.
+
+use super::limits;
+use anyhow::Context;
+use clap::Args;
+use kgrade::client::{ClientConfig, Counters};
+use kgrade::inputs::dataset::ColumnMap;
+use kgrade::stages::circular::CircularMode;
+use kgrade::stages::generate::batch::write_batch;
+use kgrade::stages::generate::request::{Api, Decoding};
+use kgrade::stages::generate::{
+    plan, run_generate, GenerateObserver, GenerateOptions, Generated, Plan, RunConfig,
+};
+use kgrade::verify::ChoiceSet;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+#[derive(Args)]
+pub struct GenerateArgs {
+    /// Dataset: domain_eval CSV, KMMLU CSV, or any CSV/JSONL with --question-col/--answer-col.
+    #[arg(long)]
+    dataset: PathBuf,
+    /// Base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1. Repeat it
+    /// for replicas: each request goes to the one with the fewest requests outstanding, and
+    /// one that keeps failing is taken out of rotation.
+    #[arg(long = "endpoint")]
+    endpoints: Vec<String>,
+    /// Model name sent with every request.
+    #[arg(long)]
+    model: String,
+    /// Generations JSONL to write (answers arrive in OUT.partial first; OUT is in dataset order).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// chat (BASE_URL/chat/completions) or completions (BASE_URL/completions).
+    #[arg(long, default_value = "chat")]
+    api: Api,
+    /// Environment variable holding the bearer key (never logged, cached or written).
+    #[arg(long, default_value = "OPENAI_API_KEY")]
+    api_key_env: String,
+    /// Prompt template (minijinja) instead of the built-in one for the dataset's shape;
+    /// variables: question, stem, choices ({label, text}), options, labels, id, fields.
+    #[arg(long)]
+    template: Option<PathBuf>,
+    /// System message (chat), or text put before the prompt (completions).
+    #[arg(long)]
+    system: Option<String>,
+    /// Sampling temperature (server default if not given).
+    #[arg(long)]
+    temperature: Option<f64>,
+    /// Nucleus sampling (server default if not given).
+    #[arg(long)]
+    top_p: Option<f64>,
+    /// Most tokens per answer; always sent, since servers default to unbounded output.
+    #[arg(long, default_value_t = 1024, value_parser = limits::count::<1, 1_000_000>)]
+    max_tokens: u32,
+    /// Stop sequence (repeatable).
+    #[arg(long)]
+    stop: Vec<String>,
+    /// Samples per item (one request each; with --seed, sample k uses seed + k).
+    #[arg(long, default_value_t = 1, value_parser = limits::count::<1, 1000>)]
+    n: u32,
+    /// Sampling seed.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Circular evaluation: circular (cyclic rotations of the options) or all_possible (every
+    /// ordering). Items whose options cannot be re-rendered safely keep their ordering.
+    #[arg(long)]
+    circular: Option<CircularMode>,
+    /// Write OpenAI Batch API request lines to this file instead of calling a server.
+    #[arg(long)]
+    write_batch: Option<PathBuf>,
+    /// Requests per second (over all endpoints; 0.001 to 100000).
+    #[arg(long, default_value_t = 10.0, value_parser = limits::rate)]
+    rps: f64,
+    /// Requests allowed above --rps in a burst (1 keeps a strict provider limit).
+    #[arg(long, default_value_t = 1, value_parser = limits::count::<1, 100_000>)]
+    burst: u32,
+    /// Optional limit on tokens per minute (estimated from prompt length and --max-tokens).
+    #[arg(long, value_parser = limits::count::<1, 1_000_000_000>)]
+    tpm: Option<u32>,
+    /// Requests in flight at once (over all endpoints; 1 to 1024).
+    #[arg(long, default_value_t = 8, value_parser = limits::concurrency)]
+    max_concurrency: usize,
+    /// Seconds before one request times out (up to a day).
+    #[arg(long, default_value_t = 300.0, value_parser = limits::seconds)]
+    timeout: f64,
+    /// Retries after a 429, 5xx, timeout, dropped connection or malformed reply (with several
+    /// endpoints, at most 2 per endpoint before the next one is tried).
+    #[arg(long, default_value_t = 5, value_parser = limits::count::<0, 100>)]
+    max_retries: u32,
+    /// The first retry's wait in milliseconds when the server gives no Retry-After
+    /// (doubles each time, with jitter, capped at 60 s).
+    #[arg(long, default_value_t = 1000, value_parser = limits::millis)]
+    backoff_ms: u64,
+    /// The cache directory, where answers are kept so a rerun asks only for missing ones
+    /// (default: $KGRADE_CACHE, else $XDG_CACHE_HOME/kgrade, else ~/.cache/kgrade).
+    #[arg(long)]
+    cache: Option<PathBuf>,
+    /// Dataset id column (default: `id` if present, else the 0-based row index).
+    #[arg(long)]
+    id_col: Option<String>,
+    /// Dataset question column (default: `question`).
+    #[arg(long)]
+    question_col: Option<String>,
+    /// Dataset answer column (default: `answer`).
+    #[arg(long)]
+    answer_col: Option<String>,
+    /// Choice set for every item (circled:N, number:N, letter:N, ox) instead of detecting it.
+    #[arg(long)]
+    choices: Option<String>,
+}
+
+/// The top-level entry point for `kgrade generate`.
+pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
+    let choices = args
+        .choices
+        .as_deref()
+        .map(str::parse::<ChoiceSet>)
+        .transpose()
+        .context("--choices")?;
+    let cache = args
+        .cache
+        .clone()
+        .unwrap_or_else(kgrade::cache::default_path);
+    let opts = GenerateOptions {
+        dataset: &args.dataset,
+        columns: ColumnMap {
+            id: args.id_col.clone(),
+            question: args.question_col.clone(),
+            answer: args.answer_col.clone(),
+            choices,
+        },
+        template: args.template.as_deref(),
+        system: args.system.clone(),
+        model: args.model.clone(),
+        api: args.api,
+        decoding: Decoding {
+            temperature: args.temperature,
+            top_p: args.top_p,
+            max_tokens: args.max_tokens,
+            stop: args.stop.clone(),
+            seed: args.seed,
+        },
+        samples: args.n,
+        circular: args.circular,
+    };
+    let plan = plan(&opts)?;
+    announce(&plan, args.circular);
+    if let Some(path) = &args.write_batch {
+        let n = write_batch(&plan, path)?;
+        println!(
+            "wrote {n} batch requests to {} (grade the batch output with kgrade grade --generations OUTPUT)",
+            path.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let out = args
+        .out
+        .as_ref()
+        .context("--out is needed unless --write-batch is given")?;
+    if args.endpoints.is_empty() {
+        anyhow::bail!("give at least one --endpoint (or --write-batch FILE)");
+    }
+    let client = ClientConfig {
+        api_key: std::env::var(&args.api_key_env)
+            .ok()
+            .filter(|k| !k.is_empty()),
+        rps: args.rps,
+        burst: args.burst,
+        tpm: args.tpm,
+        max_concurrency: args.max_concurrency,
+        timeout: std::time::Duration::from_secs_f64(args.timeout),
+        max_retries: args.max_retries,
+        backoff_base: std::time::Duration::from_millis(args.backoff_ms),
+    };
+    let run = RunConfig {
+        endpoints: &args.endpoints,
+        client,
+        cache: &cache,
+        out,
+    };
+    let mut progress = Progress::default();
+    let result = run_generate(&plan, &run, &mut progress);
+    progress.finish();
+    let done = result?;
+    summary(&done, out);
+    if !done.failed.is_empty() {
+        for (what, reason) in done.failed.iter().take(20) {
+            eprintln!("kgrade: {what}: {reason}");
+        }
+        eprintln!(
+            "kgrade: {} answers failed after every retry and are missing from {}; run the same command again to ask only for them",
+            done.failed.len(),
+            out.display()
+        );
+        return Ok(ExitCode::from(4));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn announce(plan: &Plan, circular: Option<CircularMode>) {
+    eprintln!(
+        "kgrade: {} items, {} requests, template {}",
+        plan.items,
+        plan.tasks.len(),
+        plan.template
+    );
+    if plan.duplicate_ids > 0 {
+        eprintln!(
+            "kgrade: {} dataset rows skipped (id used by an earlier row)",
+            plan.duplicate_ids
+        );
+    }
+    if let Some(mode) = circular {
+        let kept: usize = plan.single_ordering.values().sum();
+        let reasons: Vec<String> = plan
+            .single_ordering
+            .iter()
+            .map(|(r, n)| format!("{n} {r}"))
+            .collect();
+        eprintln!(
+            "kgrade: circular ({mode}): {kept} of {} items keep their one original ordering{}",
+            plan.items,
+            if reasons.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", reasons.join(", "))
+            }
+        );
+    }
+}
+
+fn summary(done: &Generated, out: &std::path::Path) {
+    println!(
+        "wrote {} answers to {} ({} from the cache, {} failed) in {:.1} s",
+        done.answers,
+        out.display(),
+        done.from_cache,
+        done.failed.len(),
+        done.seconds
+    );
+    println!(
+        "requests {} (retries {}); tokens: prompt {}, completion {}, total {}",
+        done.requests,
+        done.retries,
+        done.prompt_tokens,
+        done.completion_tokens,
+        done.prompt_tokens + done.completion_tokens
+    );
+    if done.endpoints.len() > 1 {
+        for e in &done.endpoints {
+            println!(
+                "  {}: {} answered, {} failed calls{}",
+                e.base,
+                e.succeeded,
+                e.failed,
+                if e.removed { ", out of rotation" } else { "" }
+            );
+        }
+    }
+}
+
+/// A bar over answers with answers/s, tokens/s and ETA, hidden when stderr is not a terminal.
+#[derive(Default)]
+struct Progress {
+    bar: Option<(indicatif::ProgressBar, Arc<AtomicBool>, JoinHandle<()>)>,
+}
+
+impl Progress {
+    fn finish(self) {
+        if let Some((bar, stop, handle)) = self.bar {
+            stop.store(true, Relaxed);
+            let _ = handle.join();
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl GenerateObserver for Progress {
+    fn started(&mut self, counters: Arc<Counters>) {
+        let bar =
+            indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} generating [{bar:30}] {pos}/{len} {per_sec} ETA {eta} {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        let stop = Arc::new(AtomicBool::new(false));
+        let (b, s) = (bar.clone(), stop.clone());
+        let handle = std::thread::spawn(move || {
+            let started = std::time::Instant::now();
+            while !s.load(Relaxed) {
+                b.set_length(counters.total.load(Relaxed));
+                b.set_position(counters.done.load(Relaxed));
+                let secs = started.elapsed().as_secs_f64().max(0.001);
+                b.set_message(format!(
+                    "{:.0} tok/s, cached {}, retries {}, failed {}",
+                    counters.completion_tokens.load(Relaxed) as f64 / secs,
+                    counters.cache_hits.load(Relaxed),
+                    counters.retries.load(Relaxed),
+                    counters.failures.load(Relaxed)
+                ));
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        });
+        self.bar = Some((bar, stop, handle));
+    }
+
+    fn message(&mut self, text: &str) {
+        match &self.bar {
+            Some((bar, _, _)) => bar.suspend(|| eprintln!("kgrade: {text}")),
+            None => eprintln!("kgrade: {text}"),
+        }
+    }
+}

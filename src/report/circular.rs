@@ -1,0 +1,249 @@
+//! Circular-evaluation metrics, as OpenCompass's `CircularEvaluator` defines them, over
+//! verdicts that record the option ordering their item was shown in (`kgrade generate
+//! --circular`). Per item (and per sample draw): `acc_origin` counts only the original
+//! ordering, `acc_circular` every rendered ordering as its own question, `perf_circular` items
+//! right in all their orderings, and `more_N` items right in at least N. Numbers are fractions
+//! (OpenCompass prints them ×100). Pure: verdicts in, numbers out; state is one small record
+//! per item.
+
+use crate::types::Verdict;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+
+/// The circular scores of a set of items.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct CircularScores {
+    /// Items (one per item and sample draw).
+    pub items: u64,
+    /// Answers over every ordering.
+    pub answers: u64,
+    /// Accuracy on the original ordering only.
+    pub acc_origin: f64,
+    /// Accuracy with every rendered ordering counted as its own question.
+    pub acc_circular: f64,
+    /// Items answered right in every one of their orderings.
+    pub perf_circular: f64,
+    /// `more_N`: items answered right in at least N orderings, for N below the most
+    /// orderings any item had (N equal to it is `perf_circular`, as in OpenCompass).
+    pub more: BTreeMap<String, f64>,
+}
+
+/// Circular metrics overall and per group value.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct CircularMetrics {
+    pub overall: CircularScores,
+    /// column → value → scores.
+    pub groups: BTreeMap<String, BTreeMap<String, CircularScores>>,
+    /// The most orderings any item was shown in.
+    pub orderings: u64,
+    /// Items shown in their original ordering only (options that cannot be re-rendered
+    /// safely: O/X, tables, options that refer to each other).
+    pub single_ordering_items: u64,
+}
+
+#[derive(Default)]
+struct Unit {
+    n: u64,
+    correct: u64,
+    origin: Option<bool>,
+    groups: Vec<Option<String>>,
+}
+
+/// Builds [`CircularMetrics`] one verdict at a time; verdicts without an ordering are not
+/// part of it.
+pub struct CircularAccumulator {
+    by: Vec<String>,
+    /// (id, draw) → its answers; the k-th answer to an item in one ordering is draw k.
+    units: HashMap<(String, u32), Unit>,
+    draws: HashMap<(String, Vec<u8>), u32>,
+    order: Vec<(String, u32)>,
+}
+
+impl CircularAccumulator {
+    pub fn new(by: &[String]) -> CircularAccumulator {
+        CircularAccumulator {
+            by: by.to_vec(),
+            units: HashMap::new(),
+            draws: HashMap::new(),
+            order: Vec::new(),
+        }
+    }
+
+    pub fn add(&mut self, v: &Verdict) {
+        let Some(ordering) = &v.ordering else {
+            return;
+        };
+        let draw = self
+            .draws
+            .entry((v.id.clone(), ordering.clone()))
+            .or_default();
+        let key = (v.id.clone(), *draw);
+        *draw += 1;
+        let unit = self.units.entry(key.clone()).or_insert_with(|| {
+            self.order.push(key);
+            Unit {
+                groups: self.by.iter().map(|c| v.fields.get(c).cloned()).collect(),
+                ..Unit::default()
+            }
+        });
+        unit.n += 1;
+        unit.correct += u64::from(v.correct);
+        if ordering.iter().enumerate().all(|(i, &o)| o as usize == i) {
+            unit.origin = Some(v.correct);
+        }
+    }
+
+    /// The metrics, or `None` when no verdict recorded an ordering.
+    pub fn finish(self) -> Option<CircularMetrics> {
+        if self.units.is_empty() {
+            return None;
+        }
+        let units: Vec<&Unit> = self
+            .order
+            .iter()
+            .filter_map(|k| self.units.get(k))
+            .collect();
+        let orderings = units.iter().map(|u| u.n).max().unwrap_or(0);
+        let mut groups: BTreeMap<String, BTreeMap<String, Vec<&Unit>>> = BTreeMap::new();
+        for u in &units {
+            for (col, value) in self.by.iter().zip(&u.groups) {
+                if let Some(value) = value {
+                    groups
+                        .entry(col.clone())
+                        .or_default()
+                        .entry(value.clone())
+                        .or_default()
+                        .push(u);
+                }
+            }
+        }
+        Some(CircularMetrics {
+            overall: scores(&units, orderings),
+            groups: groups
+                .into_iter()
+                .map(|(col, values)| {
+                    let values = values
+                        .into_iter()
+                        .map(|(value, us)| (value, scores(&us, orderings)))
+                        .collect();
+                    (col, values)
+                })
+                .collect(),
+            orderings,
+            single_ordering_items: units.iter().filter(|u| u.n == 1).count() as u64,
+        })
+    }
+}
+
+fn fraction(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
+}
+
+fn scores(units: &[&Unit], orderings: u64) -> CircularScores {
+    let items = units.len() as u64;
+    let answers: u64 = units.iter().map(|u| u.n).sum();
+    let correct: u64 = units.iter().map(|u| u.correct).sum();
+    let origins: Vec<bool> = units.iter().filter_map(|u| u.origin).collect();
+    let at_least = |j: u64| units.iter().filter(|u| u.correct >= j).count() as u64;
+    CircularScores {
+        items,
+        answers,
+        acc_origin: fraction(
+            origins.iter().filter(|&&c| c).count() as u64,
+            origins.len() as u64,
+        ),
+        acc_circular: fraction(correct, answers),
+        perf_circular: fraction(
+            units.iter().filter(|u| u.correct == u.n).count() as u64,
+            items,
+        ),
+        more: (1..orderings)
+            .map(|j| (format!("more_{j}"), fraction(at_least(j), items)))
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Source;
+
+    fn verdict(id: &str, ordering: &[u8], correct: bool, domain: &str) -> Verdict {
+        Verdict {
+            id: id.into(),
+            sample: 0,
+            status: "answer".into(),
+            rule: "statement".into(),
+            span: None,
+            chosen: Some("①".into()),
+            gold: if correct { "①" } else { "②" }.into(),
+            correct,
+            source: Source::Verifier,
+            choices: "circled:4".into(),
+            fields: [("domain".to_string(), domain.to_string())].into(),
+            candidates: None,
+            tail: None,
+            note: None,
+            line: 1,
+            judge: None,
+            ordering: Some(ordering.to_vec()),
+            ..Verdict::default()
+        }
+    }
+
+    /// Hand-checked against OpenCompass's `CircularEvaluator.score` with circular patterns
+    /// ABCD, BCDA, CDAB, DABC. Item a: right in ABCD, BCDA, CDAB, wrong in DABC. Item b: right
+    /// in every ordering. Item c: wrong in ABCD, right in BCDA only.
+    /// acc_origin = 2/3 (a, b); acc_circular = (3 + 4 + 1) / 12 = 2/3; perf = 1/3 (b);
+    /// more_1 = 3/3, more_2 = 2/3, more_3 = 2/3.
+    #[test]
+    fn matches_opencompass_on_a_hand_checked_example() {
+        let rotations: [&[u8]; 4] = [&[0, 1, 2, 3], &[3, 0, 1, 2], &[2, 3, 0, 1], &[1, 2, 3, 0]];
+        let mut acc = CircularAccumulator::new(&["domain".to_string()]);
+        for (k, r) in rotations.iter().enumerate() {
+            acc.add(&verdict("a", r, k != 3, "금융"));
+            acc.add(&verdict("b", r, true, "금융"));
+            acc.add(&verdict("c", r, k == 1, "국방"));
+        }
+        let m = acc.finish().unwrap();
+        let o = &m.overall;
+        assert_eq!((o.items, o.answers, m.orderings), (3, 12, 4));
+        assert!((o.acc_origin - 2.0 / 3.0).abs() < 1e-12);
+        assert!((o.acc_circular - 8.0 / 12.0).abs() < 1e-12);
+        assert!((o.perf_circular - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(o.more["more_1"], 1.0);
+        assert!((o.more["more_2"] - 2.0 / 3.0).abs() < 1e-12);
+        assert!((o.more["more_3"] - 2.0 / 3.0).abs() < 1e-12);
+        assert!(!o.more.contains_key("more_4"), "more_4 is perf_circular");
+        // Item a is right in its original ordering but wrong in one rotation: it counts in
+        // acc_origin and not in perf_circular.
+        let finance = &m.groups["domain"]["금융"];
+        assert_eq!(finance.acc_origin, 1.0);
+        assert_eq!(finance.perf_circular, 0.5);
+        let defence = &m.groups["domain"]["국방"];
+        assert_eq!((defence.acc_origin, defence.perf_circular), (0.0, 0.0));
+        assert_eq!(defence.more["more_1"], 1.0);
+    }
+
+    #[test]
+    fn single_ordering_items_and_samples() {
+        let mut acc = CircularAccumulator::new(&[]);
+        // An O/X item kept its one ordering; a 2-option item answered twice per ordering.
+        acc.add(&verdict("ox", &[0, 1], true, "x"));
+        for correct in [true, false] {
+            acc.add(&verdict("q", &[0, 1], true, "x"));
+            acc.add(&verdict("q", &[1, 0], correct, "x"));
+        }
+        let m = acc.finish().unwrap();
+        assert_eq!(m.single_ordering_items, 1);
+        // Units: ox (1/1), q draw 0 (2/2), q draw 1 (1/2).
+        assert_eq!(m.overall.items, 3);
+        assert!((m.overall.perf_circular - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(m.overall.acc_origin, 1.0);
+        assert!(CircularAccumulator::new(&[]).finish().is_none());
+    }
+}

@@ -1,0 +1,211 @@
+//! One generation request in OpenAI's shape (`/chat/completions` or `/completions`, as
+//! vLLM, llama.cpp's server and hosted APIs take it) and the answer read from its reply. The
+//! body never holds a key: keys go in the client's header only.
+
+use crate::cache::CachedGeneration;
+use serde_json::{json, Value};
+use std::str::FromStr;
+
+/// Which OpenAI-compatible endpoint to call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Api {
+    /// `BASE_URL/chat/completions` with `messages`.
+    Chat,
+    /// `BASE_URL/completions` with one `prompt` string.
+    Completions,
+}
+
+impl Api {
+    pub fn name(self) -> &'static str {
+        match self {
+            Api::Chat => "chat",
+            Api::Completions => "completions",
+        }
+    }
+
+    /// The path after the base URL (`/v1` included in the base).
+    pub fn path(self) -> &'static str {
+        match self {
+            Api::Chat => "/chat/completions",
+            Api::Completions => "/completions",
+        }
+    }
+}
+
+impl FromStr for Api {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "chat" | "chat-completions" | "chat_completions" => Ok(Api::Chat),
+            "completions" => Ok(Api::Completions),
+            _ => Err(format!("unknown API `{s}` (chat, completions)")),
+        }
+    }
+}
+
+/// Decoding options sent with every request.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decoding {
+    pub temperature: Option<f64>,
+    pub top_p: Option<f64>,
+    /// Always sent: servers default to unbounded output.
+    pub max_tokens: u32,
+    pub stop: Vec<String>,
+    /// Sample `k` is sent with `seed + k`, so that seeded samples differ from each other.
+    pub seed: Option<u64>,
+}
+
+/// The request body for one sample of one prompt.
+pub fn body(
+    api: Api,
+    model: &str,
+    system: Option<&str>,
+    prompt: &str,
+    decoding: &Decoding,
+    sample: u32,
+) -> Value {
+    let mut body = match api {
+        Api::Chat => {
+            let mut messages = Vec::new();
+            if let Some(s) = system {
+                messages.push(json!({"role": "system", "content": s}));
+            }
+            messages.push(json!({"role": "user", "content": prompt}));
+            json!({"model": model, "messages": messages})
+        }
+        Api::Completions => {
+            let text = match system {
+                Some(s) => format!("{s}\n\n{prompt}"),
+                None => prompt.to_string(),
+            };
+            json!({"model": model, "prompt": text})
+        }
+    };
+    let Some(obj) = body.as_object_mut() else {
+        return body;
+    };
+    obj.insert("max_tokens".into(), json!(decoding.max_tokens));
+    if let Some(t) = decoding.temperature {
+        obj.insert("temperature".into(), json!(t));
+    }
+    if let Some(p) = decoding.top_p {
+        obj.insert("top_p".into(), json!(p));
+    }
+    if !decoding.stop.is_empty() {
+        obj.insert("stop".into(), json!(decoding.stop));
+    }
+    if let Some(seed) = decoding.seed {
+        obj.insert("seed".into(), json!(seed.wrapping_add(u64::from(sample))));
+    }
+    body
+}
+
+/// The answer in a reply, or why the reply is not one (the client then retries it).
+pub fn answer(api: Api, reply: &Value, model: &str) -> Result<CachedGeneration, String> {
+    let choice = reply
+        .get("choices")
+        .and_then(|c| c.get(0))
+        .ok_or("no choices[0]")?;
+    let (response, reasoning) = match api {
+        Api::Chat => {
+            let message = choice.get("message").ok_or("no choices[0].message")?;
+            let reasoning = message
+                .get("reasoning_content")
+                .or_else(|| message.get("reasoning"))
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            let content = match message.get("content") {
+                Some(Value::String(s)) => s.clone(),
+                // A reasoning model cut off before its answer has reasoning and no content.
+                Some(Value::Null) | None if reasoning.is_some() => String::new(),
+                _ => return Err("no choices[0].message.content".into()),
+            };
+            (content, reasoning)
+        }
+        Api::Completions => (
+            choice
+                .get("text")
+                .and_then(Value::as_str)
+                .ok_or("no choices[0].text")?
+                .to_string(),
+            None,
+        ),
+    };
+    let usage = |k: &str| {
+        reply
+            .get("usage")
+            .and_then(|u| u.get(k))
+            .and_then(Value::as_u64)
+    };
+    Ok(CachedGeneration {
+        response,
+        reasoning_content: reasoning.filter(|r| !r.is_empty()),
+        finish_reason: choice
+            .get("finish_reason")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        prompt_tokens: usage("prompt_tokens"),
+        completion_tokens: usage("completion_tokens"),
+        model: model.to_string(),
+        latency_ms: 0,
+        time: 0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decoding() -> Decoding {
+        Decoding {
+            temperature: Some(0.0),
+            top_p: None,
+            max_tokens: 64,
+            stop: vec!["\n\n".into()],
+            seed: Some(7),
+        }
+    }
+
+    #[test]
+    fn bodies_always_bound_output_and_vary_the_seed_per_sample() {
+        let b = body(Api::Chat, "m", Some("sys"), "q", &decoding(), 2);
+        assert_eq!(b["messages"][0]["role"], "system");
+        assert_eq!(b["messages"][1]["content"], "q");
+        assert_eq!(
+            (b["max_tokens"].as_u64(), b["seed"].as_u64()),
+            (Some(64), Some(9))
+        );
+        let c = body(Api::Completions, "m", None, "q", &decoding(), 0);
+        assert_eq!(c["prompt"], "q");
+        assert!(c.get("messages").is_none());
+    }
+
+    #[test]
+    fn replies_from_real_server_shapes() {
+        // Shapes as llama.cpp's server replies (see /work/staging/server-notes.md) and vLLM's
+        // reasoning parser (`reasoning_content` beside `content`).
+        let chat = json!({"choices":[{"finish_reason":"length","index":0,"message":{"role":"assistant","content":"There's a cat named"}}],"usage":{"completion_tokens":5,"prompt_tokens":42}});
+        let a = answer(Api::Chat, &chat, "m").unwrap();
+        assert_eq!(
+            (
+                a.response.as_str(),
+                a.finish_reason.as_deref(),
+                a.completion_tokens
+            ),
+            ("There's a cat named", Some("length"), Some(5))
+        );
+        let reasoning = json!({"choices":[{"message":{"content":null,"reasoning_content":"생각 중"},"finish_reason":"length"}]});
+        let a = answer(Api::Chat, &reasoning, "m").unwrap();
+        assert_eq!(
+            (a.response.as_str(), a.reasoning_content.as_deref()),
+            ("", Some("생각 중"))
+        );
+        let text = json!({"choices":[{"text":" Paris.","index":0,"finish_reason":"length"}]});
+        assert_eq!(
+            answer(Api::Completions, &text, "m").unwrap().response,
+            " Paris."
+        );
+        assert!(answer(Api::Chat, &json!({"choices":[]}), "m").is_err());
+        assert!(answer(Api::Chat, &json!({"choices":[{"message":{}}]}), "m").is_err());
+    }
+}

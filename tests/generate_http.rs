@@ -1,0 +1,583 @@
+//! `kgrade generate` against real HTTP: loopback OpenAI-compatible servers started here (axum
+//! on 127.0.0.1) that answer like a candidate model and can inject faults (429 with
+//! Retry-After, 500, replies slower than the timeout), count every request and can be down.
+//! Then `kgrade grade` on what generate wrote: the bundled sample round trip, a SIGKILLed run
+//! that resumes asking only for the missing answers, replicas with one endpoint down, circular
+//! evaluation graded against the options each answer was shown, and the batch route.
+//!
+//! Every assertion counts what the test controls (requests, lines, answers), never wall-clock.
+
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+#[derive(Clone, Debug)]
+enum Fault {
+    TooMany(u64),
+    ServerError,
+    Slow(Duration),
+}
+
+#[derive(Default)]
+struct Fake {
+    requests: AtomicU64,
+    answered: AtomicU64,
+    faults: Mutex<VecDeque<Fault>>,
+    /// Every request fails with this, if set.
+    always: Mutex<Option<Fault>>,
+    /// Delay before every good reply.
+    delay: Mutex<Duration>,
+    auth: Mutex<Vec<String>>,
+    bodies: Mutex<Vec<Value>>,
+}
+
+/// The fake model always picks the first option as it was shown: `①` when the prompt has
+/// circled options, `1` otherwise. Under circular evaluation that is right in exactly one
+/// rotation of a four-option item.
+fn first_option(prompt: &str) -> &'static str {
+    if prompt.contains('①') {
+        "정답은 ①입니다."
+    } else {
+        "정답: 1"
+    }
+}
+
+async fn handle(fake: Arc<Fake>, chat: bool, headers: HeaderMap, body: Value) -> Response {
+    fake.requests.fetch_add(1, Ordering::SeqCst);
+    if let Some(a) = headers.get("authorization").and_then(|v| v.to_str().ok()) {
+        fake.auth.lock().unwrap().push(a.to_string());
+    }
+    fake.bodies.lock().unwrap().push(body.clone());
+    let fault = fake
+        .always
+        .lock()
+        .unwrap()
+        .clone()
+        .or_else(|| fake.faults.lock().unwrap().pop_front());
+    match fault {
+        Some(Fault::TooMany(secs)) => {
+            return (
+                StatusCode::TOO_MANY_REQUESTS,
+                [("retry-after", secs.to_string())],
+                "slow down",
+            )
+                .into_response()
+        }
+        Some(Fault::ServerError) => {
+            return (StatusCode::INTERNAL_SERVER_ERROR, "boom").into_response()
+        }
+        Some(Fault::Slow(d)) => tokio::time::sleep(d).await,
+        None => {}
+    }
+    let delay = *fake.delay.lock().unwrap();
+    if !delay.is_zero() {
+        tokio::time::sleep(delay).await;
+    }
+    let usage = json!({"prompt_tokens": 40, "completion_tokens": 6, "total_tokens": 46});
+    let reply = if chat {
+        let prompt = body["messages"]
+            .as_array()
+            .and_then(|m| m.last())
+            .and_then(|m| m["content"].as_str())
+            .unwrap_or("");
+        json!({"id": "chatcmpl-x", "object": "chat.completion", "model": "fake",
+            "choices": [{"index": 0, "finish_reason": "stop",
+                "message": {"role": "assistant", "content": first_option(prompt), "reasoning_content": "보기를 살펴본다"}}],
+            "usage": usage})
+    } else {
+        let prompt = body["prompt"].as_str().unwrap_or("");
+        json!({"id": "cmpl-x", "object": "text_completion", "model": "fake",
+            "choices": [{"index": 0, "finish_reason": "stop", "text": first_option(prompt)}],
+            "usage": usage})
+    };
+    fake.answered.fetch_add(1, Ordering::SeqCst);
+    Json(reply).into_response()
+}
+
+/// Start a fake server on 127.0.0.1 in its own runtime; returns its base URL (`…/v1`).
+fn serve(fake: Arc<Fake>) -> String {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let (f1, f2) = (fake.clone(), fake.clone());
+            let app = Router::new()
+                .route(
+                    "/v1/chat/completions",
+                    post(move |headers: HeaderMap, Json(body): Json<Value>| {
+                        handle(f1.clone(), true, headers, body)
+                    }),
+                )
+                .route(
+                    "/v1/completions",
+                    post(move |headers: HeaderMap, Json(body): Json<Value>| {
+                        handle(f2.clone(), false, headers, body)
+                    }),
+                );
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            axum::serve(listener, app).await.unwrap();
+        });
+    });
+    format!("http://{}/v1", rx.recv().unwrap())
+}
+
+/// A base URL where nothing listens: the port was free a moment ago.
+fn down_endpoint() -> String {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap();
+    drop(l);
+    format!("http://{addr}/v1")
+}
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(name)
+}
+
+fn kgrade() -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_kgrade"));
+    c.env_remove("OPENAI_API_KEY");
+    c
+}
+
+fn generate(
+    dataset: &Path,
+    endpoints: &[impl AsRef<str>],
+    out: &Path,
+    cache: &Path,
+) -> std::process::Command {
+    let mut c = kgrade();
+    c.arg("generate")
+        .arg("--dataset")
+        .arg(dataset)
+        .args([
+            "--model",
+            "fake-model",
+            "--max-tokens",
+            "64",
+            "--temperature",
+            "0",
+        ])
+        .args([
+            "--rps",
+            "500",
+            "--max-concurrency",
+            "4",
+            "--backoff-ms",
+            "5",
+        ])
+        .args(["--timeout", "1"])
+        .arg("--out")
+        .arg(out)
+        .arg("--cache")
+        .arg(cache);
+    for e in endpoints {
+        c.args(["--endpoint", e.as_ref()]);
+    }
+    c
+}
+
+fn lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn dataset_ids(path: &Path) -> Vec<String> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let headers = r.headers().unwrap().clone();
+    let id = headers.iter().position(|h| h == "id");
+    r.records()
+        .enumerate()
+        .map(|(i, rec)| match id {
+            Some(k) => rec.unwrap()[k].to_string(),
+            None => i.to_string(),
+        })
+        .collect()
+}
+
+fn grade(dataset: &Path, generations: &Path, out: &Path) -> Value {
+    let o = kgrade()
+        .arg("grade")
+        .arg("--dataset")
+        .arg(dataset)
+        .arg("--generations")
+        .arg(generations)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn faults_are_retried_keys_stay_secret_and_generate_then_grade_round_trips() {
+    let fake = Arc::new(Fake::default());
+    fake.faults.lock().unwrap().extend([
+        Fault::TooMany(1),
+        Fault::ServerError,
+        Fault::ServerError,
+        Fault::Slow(Duration::from_secs(3)),
+    ]);
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let (out, cache) = (dir.path().join("gen.jsonl"), dir.path().join("cache"));
+    let dataset = data("domain_eval_sample.csv");
+    let key = "sk-test-generate-0123456789";
+    let run = || {
+        generate(&dataset, &[&base], &out, &cache)
+            .args([
+                "--api-key-env",
+                "KGRADE_TEST_GEN_KEY",
+                "--stop",
+                "\n\n",
+                "--seed",
+                "7",
+            ])
+            .env("KGRADE_TEST_GEN_KEY", key)
+            .output()
+            .unwrap()
+    };
+    let o = run();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let ids = dataset_ids(&dataset);
+    // Each fault costs exactly one more request: a 429, two 500s and one reply past the timeout.
+    assert_eq!(fake.requests.load(Ordering::SeqCst), ids.len() as u64 + 4);
+    assert!(stdout.contains("requests 64 (retries 4)"), "{stdout}");
+    assert!(
+        stdout.contains(&format!("completion {}", 6 * ids.len())),
+        "{stdout}"
+    );
+    let got = lines(&out);
+    let got_ids: Vec<&str> = got.iter().map(|l| l["id"].as_str().unwrap()).collect();
+    assert_eq!(got_ids, ids, "the finished file is in dataset order");
+    assert!(!dir.path().join("gen.jsonl.partial").exists());
+    for l in &got {
+        assert_eq!(l["finish_reason"], "stop");
+        assert_eq!(l["usage"]["completion_tokens"], 6);
+        assert_eq!(l["reasoning_content"], "보기를 살펴본다");
+        assert_eq!(l["sample"], 0);
+    }
+    let bodies = fake.bodies.lock().unwrap().clone();
+    assert!(bodies.iter().all(|b| b["max_tokens"] == 64
+        && b["model"] == "fake-model"
+        && b["stop"] == json!(["\n\n"])
+        && b["seed"] == 7));
+    assert!(fake
+        .auth
+        .lock()
+        .unwrap()
+        .iter()
+        .all(|a| a == &format!("Bearer {key}")));
+    // The key reaches no file: not the output, not the cache.
+    for entry in walk(dir.path()) {
+        let bytes = std::fs::read(&entry).unwrap();
+        assert!(
+            !bytes.windows(key.len()).any(|w| w == key.as_bytes()),
+            "key in {}",
+            entry.display()
+        );
+    }
+
+    // grade reads it unchanged; the fake always answers ①, so the items with gold ① are right.
+    let report = grade(&dataset, &out, &dir.path().join("graded"));
+    let m = &report["metrics"];
+    assert_eq!(m["overall"]["n"], ids.len());
+    // ① is no answer to the 9 O/X items; the 7 items whose gold is ① are right.
+    assert_eq!(m["predicted_labels"]["①"], 51);
+    assert_eq!(m["stages"]["unresolved"], 9);
+    assert_eq!(m["overall"]["correct"], 7);
+    assert!(m.get("circular").is_none());
+
+    // A rerun asks nothing and writes the same file.
+    let before = std::fs::read(&out).unwrap();
+    let o = run();
+    assert!(o.status.success());
+    assert_eq!(fake.requests.load(Ordering::SeqCst), ids.len() as u64 + 4);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("(60 from the cache, 0 failed)"));
+    assert_eq!(std::fs::read(&out).unwrap(), before);
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_run_killed_with_sigkill_resumes_asking_only_for_missing_answers() {
+    let fake = Arc::new(Fake::default());
+    *fake.delay.lock().unwrap() = Duration::from_millis(150);
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let (out, cache) = (dir.path().join("gen.jsonl"), dir.path().join("cache"));
+    let dataset = data("kmmlu_sample.csv");
+    // 12 items × 2 samples.
+    let total = 24u64;
+    let mut child = generate(&dataset, &[&base], &out, &cache)
+        .args(["--n", "2"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Let a few answers arrive, then kill without warning.
+    while fake.answered.load(Ordering::SeqCst) < 5 {
+        assert!(child.try_wait().unwrap().is_none(), "generate ended early");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGKILL) };
+    child.wait().unwrap();
+    assert!(!out.exists(), "no finished file from a killed run");
+    let journal = std::fs::read_to_string(dir.path().join("gen.jsonl.partial")).unwrap();
+    let cached = kgrade::cache::Cache::open(&cache)
+        .unwrap()
+        .stats()
+        .unwrap()
+        .generations as u64;
+    assert!(cached >= 4, "{cached} answers survived the kill");
+    assert!(cached < total, "the run was killed before the end");
+    assert!(journal.lines().count() as u64 <= cached);
+
+    *fake.delay.lock().unwrap() = Duration::ZERO;
+    let before = fake.requests.load(Ordering::SeqCst);
+    let o = generate(&dataset, &[&base], &out, &cache)
+        .args(["--n", "2"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}");
+    let asked = fake.requests.load(Ordering::SeqCst) - before;
+    assert_eq!(
+        asked,
+        total - cached,
+        "only the missing answers are asked for"
+    );
+    assert!(
+        stdout.contains(&format!("({cached} from the cache, 0 failed)")),
+        "{stdout}"
+    );
+    let got = lines(&out);
+    assert_eq!(got.len() as u64, total);
+    let pairs: Vec<(String, u64)> = got
+        .iter()
+        .map(|l| {
+            (
+                l["id"].as_str().unwrap().to_string(),
+                l["sample"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, u64)> = dataset_ids(&dataset)
+        .into_iter()
+        .flat_map(|id| [(id.clone(), 0), (id, 1)])
+        .collect();
+    assert_eq!(pairs, want);
+    let report = grade(&dataset, &out, &dir.path().join("graded"));
+    assert_eq!(report["metrics"]["samples"]["max_samples_per_item"], 2);
+}
+
+#[test]
+fn replicas_share_the_work_and_a_failing_endpoint_leaves_rotation() {
+    let good = Arc::new(Fake::default());
+    let broken = Arc::new(Fake::default());
+    *broken.always.lock().unwrap() = Some(Fault::ServerError);
+    let (good_url, broken_url, down) =
+        (serve(good.clone()), serve(broken.clone()), down_endpoint());
+    let dir = tempfile::tempdir().unwrap();
+    let (out, cache) = (dir.path().join("gen.jsonl"), dir.path().join("cache"));
+    let dataset = data("domain_eval_sample.csv");
+    let o = generate(&dataset, &[&down, &good_url, &broken_url], &out, &cache)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stdout}{stderr}");
+    assert_eq!(
+        lines(&out).len(),
+        60,
+        "every answer, from the live endpoint"
+    );
+    assert_eq!(good.answered.load(Ordering::SeqCst), 60);
+    for bad in [&down, &broken_url] {
+        assert!(
+            stderr.contains(&format!("endpoint {bad} taken out of rotation")),
+            "{stderr}"
+        );
+        assert!(stdout.contains(&format!("{bad}: 0 answered")), "{stdout}");
+    }
+    // Once out, an endpoint gets nothing: at most 3 failed calls in a row plus the calls
+    // already under way (4 in flight), 3 attempts each.
+    assert!(broken.requests.load(Ordering::SeqCst) <= (3 + 4) * 3);
+
+    // The completions API, with one endpoint down from the start.
+    let lone = Arc::new(Fake::default());
+    let lone_url = serve(lone.clone());
+    let o = generate(
+        &dataset,
+        &[&down, &lone_url],
+        &dir.path().join("again.jsonl"),
+        &dir.path().join("cache2"),
+    )
+    .args(["--n", "1", "--api", "completions"])
+    .output()
+    .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let bodies = lone.bodies.lock().unwrap().clone();
+    assert!(bodies.iter().all(|b| b["prompt"]
+        .as_str()
+        .unwrap()
+        .starts_with("주어지는 객관식 문제")
+        && b.get("messages").is_none()
+        && b["max_tokens"] == 64));
+}
+
+#[test]
+fn circular_runs_grade_each_answer_against_the_options_it_was_shown() {
+    let fake = Arc::new(Fake::default());
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let (out, cache) = (dir.path().join("gen.jsonl"), dir.path().join("cache"));
+    let dataset = data("domain_eval_sample.csv");
+    let o = generate(&dataset, &[&base], &out, &cache)
+        .args(["--circular", "circular"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("16 of 60 items keep their one original ordering (9 O/X question, 7 options inside a table)"),
+        "{stderr}"
+    );
+    let got = lines(&out);
+    assert!(got.iter().all(|l| l["ordering"].is_array()));
+
+    let graded = dir.path().join("graded");
+    let report = grade(&dataset, &out, &graded);
+    // The fake always answers the first option shown. Graded against the shown options, an
+    // item with n options rotated n ways is right exactly once; graded against the dataset's
+    // order it would be right in all or none of them.
+    let mut per_item: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    for v in lines(&graded.join("verdicts.jsonl")) {
+        let e = per_item
+            .entry(v["id"].as_str().unwrap().into())
+            .or_default();
+        e.0 += 1;
+        e.1 += u64::from(v["correct"].as_bool().unwrap());
+        assert!(v["ordering"].is_array());
+    }
+    let rotated: Vec<_> = per_item.values().filter(|(n, _)| *n > 1).collect();
+    assert_eq!(rotated.len(), 44);
+    assert!(
+        rotated.iter().all(|(_, correct)| *correct == 1),
+        "{rotated:?}"
+    );
+
+    let c = &report["metrics"]["circular"];
+    assert_eq!(c["single_ordering_items"], 16);
+    assert_eq!(c["overall"]["items"], 60);
+    // perf: only single-ordering items can be right in every ordering they had.
+    let single_right = per_item
+        .values()
+        .filter(|(n, correct)| *n == 1 && *correct == 1)
+        .count() as f64;
+    let perf = c["overall"]["perf_circular"].as_f64().unwrap();
+    assert!((perf - single_right / 60.0).abs() < 1e-9, "{perf}");
+    assert_eq!(
+        c["overall"]["more"]["more_1"].as_f64().unwrap(),
+        (44.0 + single_right) / 60.0
+    );
+    assert!(c["groups"]["domain"].is_object());
+    let md = std::fs::read_to_string(graded.join("report.md")).unwrap();
+    assert!(md.contains("## Circular evaluation"), "{md}");
+}
+
+#[test]
+fn batch_requests_map_back_to_item_sample_and_ordering() {
+    let dir = tempfile::tempdir().unwrap();
+    let batch = dir.path().join("batch.jsonl");
+    let dataset = data("kmmlu_sample.csv");
+    let o = kgrade()
+        .arg("generate")
+        .arg("--dataset")
+        .arg(&dataset)
+        .args([
+            "--model",
+            "gpt-4o-mini",
+            "--circular",
+            "circular",
+            "--n",
+            "2",
+            "--max-tokens",
+            "32",
+        ])
+        .arg("--write-batch")
+        .arg(&batch)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let requests = lines(&batch);
+    // 12 items × 4 rotations × 2 samples, no server asked.
+    assert_eq!(requests.len(), 96);
+    let mut ids: Vec<&str> = requests
+        .iter()
+        .map(|r| r["custom_id"].as_str().unwrap())
+        .collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 96, "custom_id is unique");
+    assert!(requests.iter().all(|r| r["method"] == "POST"
+        && r["url"] == "/v1/chat/completions"
+        && r["body"]["max_tokens"] == 32));
+
+    // The batch output, as the Batch API returns it: one line per custom_id, answered by the
+    // same first-option model as the loopback server.
+    let output = dir.path().join("batch_output.jsonl");
+    let mut text = String::new();
+    for r in &requests {
+        let prompt = r["body"]["messages"][0]["content"].as_str().unwrap();
+        let line = json!({"id": "batch_req_x", "custom_id": r["custom_id"], "error": null,
+            "response": {"status_code": 200, "body": {"choices": [{"index": 0, "finish_reason": "stop",
+                "message": {"role": "assistant", "content": first_option(prompt)}}]}}});
+        text.push_str(&format!("{line}\n"));
+    }
+    std::fs::write(&output, text).unwrap();
+    let graded = dir.path().join("graded");
+    let report = grade(&dataset, &output, &graded);
+    assert_eq!(report["join"]["unknown_ids"], 0);
+    assert_eq!(report["metrics"]["overall"]["n"], 96);
+    // One rotation in four shows the gold first: a quarter right, every item right at least once.
+    assert_eq!(report["metrics"]["overall"]["correct"], 24);
+    let c = &report["metrics"]["circular"]["overall"];
+    assert_eq!(c["items"], 24, "12 items × 2 draws");
+    assert_eq!(c["more"]["more_1"], 1.0);
+    assert_eq!(c["perf_circular"], 0.0);
+}
