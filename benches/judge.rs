@@ -65,6 +65,7 @@ fn config(base: &str, rps: f64) -> JudgeConfig {
         timeout: Duration::from_secs(10),
         max_retries: 3,
         backoff_base: Duration::from_millis(10),
+        max_tokens: 256,
     }
 }
 

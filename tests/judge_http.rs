@@ -227,6 +227,7 @@ fn config(spec: &str) -> JudgeConfig {
         timeout: Duration::from_millis(500),
         max_retries: 6,
         backoff_base: Duration::from_millis(5),
+        max_tokens: 256,
     }
 }
 
@@ -332,8 +333,14 @@ fn ollama_requests_structured_output_and_is_read_strictly() {
     let body = fake.last_body.lock().unwrap().clone().unwrap();
     assert_eq!(body["model"], "gpt-oss:20b");
     assert_eq!(body["stream"], false);
-    assert_eq!(body["format"]["required"], json!(["choice", "reason"]));
+    // Rubric version 2 asks for the reason before the choice, restricted to the labels.
+    assert_eq!(body["format"]["required"], json!(["reason", "choice"]));
+    assert_eq!(
+        body["format"]["properties"]["choice"]["enum"],
+        json!(["①", "②", "③", "④", null])
+    );
     assert_eq!(body["options"]["temperature"], 0);
+    assert_eq!(body["options"]["num_predict"], 256);
 }
 
 #[test]

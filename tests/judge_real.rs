@@ -46,6 +46,7 @@ fn judge_with(spec: JudgeSpec) {
         timeout: Duration::from_secs(300),
         max_retries: 2,
         backoff_base: Duration::from_secs(1),
+        max_tokens: 256,
     };
     let rt = tokio::runtime::Runtime::new().unwrap();
     let out = rt

@@ -65,6 +65,10 @@ pub struct JudgeArgs {
     /// else ~/.cache/kgrade).
     #[arg(long)]
     cache: Option<PathBuf>,
+    /// The most tokens a judge reply may have (always sent: servers default to unbounded
+    /// output, and a small model looping inside its reason would run to the timeout).
+    #[arg(long = "judge-max-tokens", default_value_t = kgrade::judge::run::DEFAULT_JUDGE_MAX_TOKENS, value_parser = limits::count::<16, 100_000>)]
+    judge_max_tokens: u32,
     /// Exit 0 even when answers remain unresolved after the judge.
     #[arg(long)]
     pub allow_unresolved: bool,
@@ -101,6 +105,7 @@ impl JudgeArgs {
                 timeout: std::time::Duration::from_secs_f64(self.timeout),
                 max_retries: self.max_retries,
                 backoff_base: std::time::Duration::from_millis(self.backoff_ms),
+                max_tokens: self.judge_max_tokens,
             },
             rubric,
             cache_path: self

@@ -85,6 +85,44 @@ enum Attempt<T> {
         after: Option<Duration>,
     },
     Fatal(String),
+    /// The caller's `accept` refused the reply and asked not to retry it as it is.
+    Rejected(String),
+    /// The server refused the request in a way the caller recognises (see [`CallRules`]).
+    Refused(String),
+}
+
+/// How a call treats replies and refusals the caller wants to handle itself.
+#[derive(Clone, Copy, Default)]
+pub struct CallRules<'a> {
+    /// A reply `accept` refuses ends the call with [`CallError::Rejected`] instead of being
+    /// asked for again byte for byte (at temperature 0 it would come back the same).
+    pub no_retry_on_reject: bool,
+    /// An error status and server message for which this is true end the call at once with
+    /// [`CallError::Refused`] (for example a structured-output form the server does not take).
+    pub refused: Option<Refusal<'a>>,
+}
+
+/// Recognises a server refusal from its status and message (see [`CallRules::refused`]).
+pub type Refusal<'a> = &'a (dyn Fn(u16, &str) -> bool + Send + Sync);
+
+/// Why a call did not succeed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CallError {
+    /// Every attempt failed, or the request cannot succeed; the reason says how.
+    Failed(String),
+    /// `accept` refused the reply (with [`CallRules::no_retry_on_reject`]).
+    Rejected(String),
+    /// The server refused the request as [`CallRules::refused`] recognised.
+    Refused(String),
+}
+
+impl std::fmt::Display for CallError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CallError::Failed(r) | CallError::Refused(r) => f.write_str(r),
+            CallError::Rejected(r) => write!(f, "malformed reply: {r}"),
+        }
+    }
 }
 
 /// Seconds since the Unix epoch.
@@ -168,13 +206,36 @@ impl Client {
         body: &Value,
         estimated_tokens: u32,
         max_retries: u32,
-        mut accept: impl FnMut(&Value) -> Result<T, String>,
+        accept: impl FnMut(&Value) -> Result<T, String>,
     ) -> Result<Called<T>, String> {
+        self.call_with_rules(
+            url,
+            body,
+            estimated_tokens,
+            max_retries,
+            CallRules::default(),
+            accept,
+        )
+        .await
+        .map_err(|e| e.to_string())
+    }
+
+    /// [`Client::call_with_retries`] with [`CallRules`]: the caller handles refused replies
+    /// and recognised server refusals itself.
+    pub async fn call_with_rules<T>(
+        &self,
+        url: &str,
+        body: &Value,
+        estimated_tokens: u32,
+        max_retries: u32,
+        rules: CallRules<'_>,
+        mut accept: impl FnMut(&Value) -> Result<T, String>,
+    ) -> Result<Called<T>, CallError> {
         let _permit = self
             .permits
             .acquire()
             .await
-            .map_err(|_| "client shut down".to_string())?;
+            .map_err(|_| CallError::Failed("client shut down".to_string()))?;
         let mut last_reason = String::new();
         for attempt in 0..=max_retries {
             if attempt > 0 {
@@ -187,14 +248,16 @@ impl Client {
             }
             self.pace().await;
             let started = Instant::now();
-            match self.send(url, body, &mut accept).await {
+            match self.send(url, body, &rules, &mut accept).await {
                 Attempt::Done(value) => {
                     return Ok(Called {
                         value,
                         latency: started.elapsed(),
                     })
                 }
-                Attempt::Fatal(reason) => return Err(reason),
+                Attempt::Fatal(reason) => return Err(CallError::Failed(reason)),
+                Attempt::Rejected(reason) => return Err(CallError::Rejected(reason)),
+                Attempt::Refused(reason) => return Err(CallError::Refused(reason)),
                 Attempt::Retry { reason, after } => {
                     last_reason = reason;
                     if attempt == max_retries {
@@ -205,10 +268,10 @@ impl Client {
                 }
             }
         }
-        Err(format!(
+        Err(CallError::Failed(format!(
             "gave up after {} attempts: {last_reason}",
             max_retries + 1
-        ))
+        )))
     }
 
     /// Wait for this request's turn. Each request takes the next slot of an absolute schedule
@@ -263,6 +326,7 @@ impl Client {
         &self,
         url: &str,
         body: &Value,
+        rules: &CallRules<'_>,
         accept: &mut impl FnMut(&Value) -> Result<T, String>,
     ) -> Attempt<T> {
         self.counters.requests.fetch_add(1, Ordering::Relaxed);
@@ -309,6 +373,12 @@ impl Client {
         };
         if !status.is_success() {
             let reason = with_server_message(&format!("HTTP {status}"), &text);
+            if rules
+                .refused
+                .is_some_and(|refused| refused(status.as_u16(), &reason))
+            {
+                return Attempt::Refused(reason);
+            }
             return match status.as_u16() {
                 429 | 503 => Attempt::Retry { reason, after },
                 _ if status.is_server_error() => Attempt::Retry {
@@ -331,6 +401,7 @@ impl Client {
         self.count_tokens(&body);
         match accept(&body) {
             Ok(value) => Attempt::Done(value),
+            Err(reason) if rules.no_retry_on_reject => Attempt::Rejected(reason),
             Err(reason) => Attempt::Retry {
                 reason: format!("malformed reply: {reason}"),
                 after: None,
@@ -376,6 +447,16 @@ fn with_server_message(what: &str, body: &str) -> String {
     match message.filter(|m| !m.trim().is_empty()) {
         Some(m) => {
             let m: String = m.chars().take(300).collect();
+            let lower = m.to_lowercase();
+            // llama.cpp: "request (3031 tokens) exceeds the available context size";
+            // OpenAI and vLLM: "maximum context length is 8192 tokens".
+            let overflow = lower.contains("context")
+                && (lower.contains("exceed") || lower.contains("maximum context length"));
+            let what = if overflow {
+                format!("{what}: the prompt does not fit the server's context")
+            } else {
+                what.to_string()
+            };
             format!("{what}: {}", m.replace(['\n', '\r'], " "))
         }
         None => what.to_string(),
@@ -411,6 +492,14 @@ mod tests {
         assert_eq!(
             with_server_message("HTTP 502", "Bad Gateway"),
             "HTTP 502: Bad Gateway"
+        );
+        // llama.cpp's own words, as its server answers an over-long prompt.
+        assert_eq!(
+            with_server_message(
+                "HTTP 400",
+                r#"{"error":{"code":400,"message":"request (3031 tokens) exceeds the available context size (2048 tokens), try increasing it","type":"exceed_context_size_error"}}"#
+            ),
+            "HTTP 400: the prompt does not fit the server's context: request (3031 tokens) exceeds the available context size (2048 tokens), try increasing it"
         );
     }
 }

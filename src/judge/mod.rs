@@ -94,26 +94,49 @@ impl JudgeSpec {
         json!({"temperature": 0})
     }
 
-    /// The request body: messages, deterministic decoding, and structured output.
-    pub fn body(&self, rubric: &Rubric, messages: &[Message]) -> Value {
+    /// The request body: messages, deterministic decoding, a bound on the reply's length
+    /// (servers default to unbounded output), and structured output in `form`, with the
+    /// reply schema restricted to `choices`' labels.
+    pub fn body(
+        &self,
+        rubric: &Rubric,
+        messages: &[Message],
+        choices: Option<&ChoiceSet>,
+        form: OutputForm,
+        max_tokens: u32,
+    ) -> Value {
+        let schema = reply_schema(rubric, choices);
         match self.backend {
             Backend::Ollama { .. } => json!({
                 "model": self.model,
                 "messages": messages,
                 "stream": false,
-                "format": rubric.schema,
-                "options": self.decoding(),
+                "format": schema,
+                "options": {"temperature": 0, "num_predict": max_tokens},
             }),
-            Backend::OpenAi { .. } => json!({
-                "model": self.model,
-                "messages": messages,
-                "temperature": 0,
-                "stream": false,
-                "response_format": {
-                    "type": "json_schema",
-                    "json_schema": {"name": rubric.id, "schema": rubric.schema, "strict": true},
-                },
-            }),
+            Backend::OpenAi { .. } => {
+                let mut body = json!({
+                    "model": self.model,
+                    "messages": messages,
+                    "temperature": 0,
+                    "max_tokens": max_tokens,
+                    "stream": false,
+                });
+                let format = match form {
+                    OutputForm::JsonSchema => Some(json!({
+                        "type": "json_schema",
+                        "json_schema": {"name": rubric.id, "schema": schema, "strict": true},
+                    })),
+                    OutputForm::JsonObject => {
+                        Some(json!({"type": "json_object", "schema": schema}))
+                    }
+                    OutputForm::Prompt => None,
+                };
+                if let (Some(format), Some(obj)) = (format, body.as_object_mut()) {
+                    obj.insert("response_format".into(), format);
+                }
+                body
+            }
         }
     }
 
@@ -145,6 +168,68 @@ impl FromStr for JudgeSpec {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         JudgeSpec::parse(s, std::env::var("OLLAMA_HOST").ok().as_deref())
     }
+}
+
+/// How a request asks for structured output, most constraining first. Servers differ: vLLM
+/// and llama.cpp's server take `json_schema`; llama-cpp-python's refuses it and takes
+/// `json_object` (with a `schema`); some take neither, and the prompt and strict parsing must
+/// do. The judge starts with the first and falls back when a server refuses a form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputForm {
+    JsonSchema,
+    JsonObject,
+    Prompt,
+}
+
+impl OutputForm {
+    /// The next form to try when a server refuses this one.
+    pub fn fallback(self) -> Option<OutputForm> {
+        match self {
+            OutputForm::JsonSchema => Some(OutputForm::JsonObject),
+            OutputForm::JsonObject => Some(OutputForm::Prompt),
+            OutputForm::Prompt => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputForm::JsonSchema => "json_schema",
+            OutputForm::JsonObject => "json_object",
+            OutputForm::Prompt => "prompt",
+        }
+    }
+}
+
+/// Does a server's refusal (status, message) say it does not take a structured-output form?
+pub fn refuses_output_form(status: u16, message: &str) -> bool {
+    let m = message.to_lowercase();
+    (400..600).contains(&status)
+        && [
+            "response_format",
+            "json_schema",
+            "json schema",
+            "grammar",
+            "schema",
+        ]
+        .iter()
+        .any(|w| m.contains(w))
+}
+
+/// The rubric's reply schema, with `choice` restricted to the item's labels (or null), so
+/// that constrained decoding keeps a judge inside the set.
+pub fn reply_schema(rubric: &Rubric, choices: Option<&ChoiceSet>) -> Value {
+    let mut schema = rubric.schema.clone();
+    if let (RubricKind::Choice, Some(set)) = (rubric.kind, choices) {
+        let mut labels: Vec<Value> = set.choices().map(|c| Value::from(set.label(c))).collect();
+        labels.push(Value::Null);
+        if let Some(choice) = schema
+            .get_mut("properties")
+            .and_then(|p| p.get_mut("choice"))
+        {
+            *choice = json!({"type": ["string", "null"], "enum": labels});
+        }
+    }
+    schema
 }
 
 /// A judge's parsed reply.

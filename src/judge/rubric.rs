@@ -160,8 +160,13 @@ impl Rubric {
             })
             .collect();
         let labels: Vec<String> = choices.choices().map(|c| choices.label(c)).collect();
+        // The options are shown once: not listed again when the question already shows them
+        // (domain_eval's inline options, KMMLU's rendered A–D).
+        let options_in_question =
+            ChoiceSet::detect(question).is_some_and(|found| found.len() == choices.len());
         self.render(minijinja::context! {
             question => question,
+            options_in_question => options_in_question,
             options => options,
             labels => labels,
             answer => answer,
@@ -239,12 +244,22 @@ mod tests {
         let r = rubric("mc_final_answer");
         assert_eq!(
             (r.id.as_str(), r.version, r.kind),
-            ("mc_final_answer", 1, RubricKind::Choice)
+            ("mc_final_answer", 2, RubricKind::Choice)
         );
         let set = ChoiceSet::detect("기관은? ① 금융위원회 ② 기획재정부").unwrap();
         let m = r.render_choice("기관은?", &set, "정답은 ①").unwrap();
         assert_eq!(m[0].role, "system");
         assert!(m[1].content.contains("① 금융위원회"));
+        assert!(m[1].content.contains("Valid labels: ①, ②"));
+        // Options the question shows already are not listed a second time.
+        let q = "기관은? ① 금융위원회 ② 기획재정부";
+        let m = r.render_choice(q, &set, "정답은 ①").unwrap();
+        assert_eq!(
+            m[1].content.matches("금융위원회").count(),
+            1,
+            "{}",
+            m[1].content
+        );
         assert!(m[1].content.contains("Valid labels: ①, ②"));
         let s = rubric("freeform_score");
         assert_eq!(s.kind, RubricKind::Score);

@@ -5,9 +5,9 @@
 //! concurrency permit is taken.
 
 use super::rubric::{Message, Rubric, RubricKind};
-use super::{parse_reply, JudgeReply, JudgeSpec};
+use super::{parse_reply, refuses_output_form, JudgeReply, JudgeSpec, OutputForm};
 use crate::cache::{Cache, CachedVerdict};
-use crate::client::{now_secs, Client, ClientConfig};
+use crate::client::{now_secs, CallError, CallRules, Client, ClientConfig};
 use crate::verify::{Choice, ChoiceSet};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -33,7 +33,13 @@ pub struct JudgeConfig {
     pub max_retries: u32,
     /// The first retry waits about this long; each further one doubles it (capped at 60 s).
     pub backoff_base: Duration,
+    /// The most tokens a reply may have (`max_tokens`, Ollama's `num_predict`): a judge that
+    /// loops inside its reason would otherwise generate until the timeout, on every retry.
+    pub max_tokens: u32,
 }
+
+/// The default bound on a judge reply's length: a one-sentence reason and a label.
+pub const DEFAULT_JUDGE_MAX_TOKENS: u32 = 256;
 
 /// One answer to judge.
 #[derive(Clone, Debug)]
@@ -113,6 +119,15 @@ pub fn cache_key(spec: &JudgeSpec, rubric: &Rubric, messages: &[Message]) -> [u8
     ])
 }
 
+/// The follow-up message after a reply that could not be used.
+fn follow_up(reason: &str, choices: &ChoiceSet) -> String {
+    let labels: Vec<String> = choices.choices().map(|c| choices.label(c)).collect();
+    format!(
+        "That reply could not be used ({reason}). Reply again with only the JSON object: a short `reason`, then `choice`, which must be exactly one of {} or null.",
+        labels.join(", ")
+    )
+}
+
 /// A judge ready to take tasks: its settings, rubric, cache and HTTP client. Shared by every
 /// task of a run (`judge_all`, or the grading stream that submits tasks as it reads).
 pub struct Judge {
@@ -120,7 +135,22 @@ pub struct Judge {
     rubric: Rubric,
     cache: Arc<Cache>,
     client: Client,
+    max_tokens: u32,
+    max_retries: u32,
+    /// The structured-output form this endpoint takes, learnt for the run (an index into
+    /// [`OutputForm`]'s order: 0 json_schema, 1 json_object, 2 prompt only).
+    form: std::sync::atomic::AtomicU8,
+    /// Until a request has shown which form the endpoint takes, requests go one at a time, so
+    /// a refused form costs one request, not one per answer in flight.
+    form_known: std::sync::atomic::AtomicBool,
+    probing: tokio::sync::Mutex<()>,
 }
+
+const FORMS: [OutputForm; 3] = [
+    OutputForm::JsonSchema,
+    OutputForm::JsonObject,
+    OutputForm::Prompt,
+];
 
 impl Judge {
     /// Build a judge; `counters` receives its live counts.
@@ -137,6 +167,11 @@ impl Judge {
             rubric,
             cache,
             client,
+            max_tokens: config.max_tokens,
+            max_retries: config.max_retries,
+            form: std::sync::atomic::AtomicU8::new(0),
+            form_known: std::sync::atomic::AtomicBool::new(false),
+            probing: tokio::sync::Mutex::new(()),
         })
     }
 
@@ -195,25 +230,98 @@ impl Judge {
                 }
             }
         }
-        let body = self.spec.body(&self.rubric, &messages);
         let estimated_tokens = (messages
             .iter()
             .map(|m| m.content.chars().count())
             .sum::<usize>()
-            / 2
-            + 256) as u32;
+            / 2) as u32
+            + self.max_tokens;
         let spec = &self.spec;
         let kind = self.rubric.kind;
-        let called = self
-            .client
-            .call(&spec.endpoint(), &body, estimated_tokens, |response| {
-                let text = spec
-                    .reply_text(response)
-                    .ok_or("response has no reply text")?;
-                let (reply, verdict) = parse_reply(kind, text, Some(&task.choices))?;
-                Ok((reply, verdict, text.to_string()))
-            })
-            .await;
+        let refused = |status: u16, message: &str| {
+            matches!(spec.backend, super::Backend::OpenAi { .. })
+                && refuses_output_form(status, message)
+        };
+        let rules = CallRules {
+            no_retry_on_reject: true,
+            refused: Some(&refused),
+        };
+        let mut messages = messages;
+        let mut followed_up = false;
+        let called = loop {
+            let _probe = if self.form_known.load(Ordering::Acquire) {
+                None
+            } else {
+                Some(self.probing.lock().await)
+            };
+            let form_index = self.form.load(Ordering::Relaxed);
+            let form = FORMS[usize::from(form_index).min(FORMS.len() - 1)];
+            let body = spec.body(
+                &self.rubric,
+                &messages,
+                Some(&task.choices),
+                form,
+                self.max_tokens,
+            );
+            let mut raw = String::new();
+            let result = self
+                .client
+                .call_with_rules(
+                    &spec.endpoint(),
+                    &body,
+                    estimated_tokens,
+                    self.max_retries,
+                    rules,
+                    |response| {
+                        let text = spec
+                            .reply_text(response)
+                            .ok_or("response has no reply text")?;
+                        raw = text.to_string();
+                        let (reply, verdict) = parse_reply(kind, text, Some(&task.choices))?;
+                        Ok((reply, verdict, text.to_string()))
+                    },
+                )
+                .await;
+            if !matches!(result, Err(CallError::Refused(_))) {
+                // Whatever else happened, the endpoint took this form.
+                self.form_known.store(true, Ordering::Release);
+            }
+            match result {
+                Ok(called) => break Ok(called),
+                Err(CallError::Refused(message)) => match form.fallback() {
+                    // The server does not take this form: remember the next one for the
+                    // run, and ask again at once.
+                    Some(_) => {
+                        let _ = self.form.compare_exchange(
+                            form_index,
+                            form_index + 1,
+                            Ordering::Relaxed,
+                            Ordering::Relaxed,
+                        );
+                        self.counters().retries.fetch_add(1, Ordering::Relaxed);
+                    }
+                    None => break Err(message),
+                },
+                Err(CallError::Rejected(reason)) if !followed_up => {
+                    // At temperature 0 the same request gets the same reply: ask once more
+                    // with the reply and what was wrong with it.
+                    followed_up = true;
+                    self.counters().retries.fetch_add(1, Ordering::Relaxed);
+                    messages.push(Message {
+                        role: "assistant",
+                        content: raw,
+                    });
+                    messages.push(Message {
+                        role: "user",
+                        content: follow_up(&reason, &task.choices),
+                    });
+                }
+                Err(CallError::Rejected(reason)) => {
+                    break Err(format!("malformed reply after one follow-up: {reason}"))
+                }
+                Err(CallError::Failed(reason)) => break Err(reason),
+            }
+        };
         match called {
             Ok(called) => {
                 let (reply, verdict, raw) = called.value;

@@ -85,6 +85,13 @@ pub(super) fn markdown(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
     if let Some(j) = join {
         let _ = writeln!(s, "\nJudge: {}.", j.judge);
     }
+    if m.judge_reason_conflicts > 0 {
+        let _ = writeln!(
+            s,
+            "\nJudge replies whose reason names another option than their choice (flagged `reason_conflict` in the verdicts): {}.",
+            m.judge_reason_conflicts
+        );
+    }
     if m.judge_failures > 0 {
         let _ = writeln!(
             s,

@@ -118,6 +118,9 @@ pub struct Metrics {
     pub audit_count: u64,
     /// Escalated answers the judge could not decide after every retry.
     pub judge_failures: u64,
+    /// Judge replies whose reason names a different option than their choice.
+    #[serde(default)]
+    pub judge_reason_conflicts: u64,
     /// Verifier–judge agreement on the audit sample of verifier-decided answers.
     pub agreement: Agreement,
     /// Answers whose request failed (`request_error`): no answer was given, so they are
@@ -187,6 +190,7 @@ pub struct Accumulator {
     items: BTreeMap<String, ItemTally>,
     audit: u64,
     judge_failures: u64,
+    judge_reason_conflicts: u64,
     agreement: Agreement,
     request_errors: u64,
     /// Loglikelihood answers: (correct, n) under `acc` and under `acc_norm`.
@@ -219,6 +223,7 @@ impl Accumulator {
             items: BTreeMap::new(),
             audit: 0,
             judge_failures: 0,
+            judge_reason_conflicts: 0,
             agreement: Agreement::default(),
             request_errors: 0,
             acc: (0, 0),
@@ -271,6 +276,9 @@ impl Accumulator {
             self.acc_norm.1 += 1;
         }
         if let Some(j) = &v.judge {
+            if j.reason_conflict {
+                self.judge_reason_conflicts += 1;
+            }
             if j.error.is_some() {
                 if !j.audit {
                     self.judge_failures += 1;
@@ -375,6 +383,7 @@ impl Accumulator {
             samples,
             audit_count: self.audit,
             judge_failures: self.judge_failures,
+            judge_reason_conflicts: self.judge_reason_conflicts,
             agreement: finish_agreement(self.agreement),
             request_errors: self.request_errors,
             acc: (self.acc.1 > 0).then(|| Accuracy::new(self.acc.0, self.acc.1)),
@@ -576,6 +585,7 @@ mod tests {
                 error: None,
                 cached: false,
                 audit: true,
+                reason_conflict: false,
             });
             acc.add(&v);
         }

@@ -60,6 +60,13 @@ pub(super) fn terminal(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
     if let Some(j) = join {
         let _ = writeln!(out, "judge: {}", j.judge);
     }
+    if m.judge_reason_conflicts > 0 {
+        let _ = writeln!(
+            out,
+            "judge replies whose reason names another option than their choice: {} (flagged reason_conflict)",
+            m.judge_reason_conflicts
+        );
+    }
     if m.agreement.n > 0 {
         let _ = writeln!(
             out,

@@ -256,6 +256,13 @@ fn apply(v: &mut Verdict, audit: bool, outcome: &Outcome, judge: &str, rubric: &
         ),
         Outcome::Failed { reason } => (None, Some(reason.clone()), false),
     };
+    // The reason read by the verifier: a stated choice other than the judge's own is flagged.
+    let reason_conflict = match (&reason, &set, outcome.choice()) {
+        (Some(r), Some(set), Some(choice)) => crate::verify::verify(r, set)
+            .choice()
+            .is_some_and(|stated| stated != choice),
+        _ => false,
+    };
     v.judge = Some(JudgeInfo {
         judge: judge.to_string(),
         rubric: rubric.to_string(),
@@ -264,6 +271,7 @@ fn apply(v: &mut Verdict, audit: bool, outcome: &Outcome, judge: &str, rubric: &
         error: error.clone(),
         cached,
         audit,
+        reason_conflict,
     });
     if audit {
         return;

@@ -109,6 +109,10 @@ pub struct JudgeInfo {
     pub cached: bool,
     /// Judged as part of the audit sample of verifier-decided answers.
     pub audit: bool,
+    /// The judge's reason names a different option than its choice (small judges often
+    /// reply `{"reason": "…③…", "choice": "①"}`): the verdict stands, flagged for a person.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reason_conflict: bool,
 }
 
 /// The note on answers no stage decided.

@@ -64,6 +64,7 @@ fn rows_escape_every_field_and_carry_filter_keys() {
         error: None,
         cached: false,
         audit: false,
+        reason_conflict: false,
     });
     v.source = Source::Judge;
     let answer = "<|channel|>final<|message|>정답은 ② <script>alert(1)</script>";
@@ -103,6 +104,7 @@ fn outcomes_of_the_audit_sample() {
         error: error.map(str::to_string),
         cached: false,
         audit: true,
+        reason_conflict: false,
     };
     v.judge = Some(info(Some("①"), None));
     assert!(is_shown(&v));
