@@ -38,6 +38,9 @@ enum Behaviour {
 struct Fake {
     behaviour: Behaviour,
     bodies: Mutex<Vec<Value>>,
+    /// Requests being answered now, and the most at once.
+    in_flight: std::sync::atomic::AtomicU64,
+    most_in_flight: std::sync::atomic::AtomicU64,
 }
 
 fn reply(content: &str) -> Response {
@@ -45,6 +48,17 @@ fn reply(content: &str) -> Response {
 }
 
 async fn handle(fake: Arc<Fake>, body: Value) -> Response {
+    use std::sync::atomic::Ordering::SeqCst;
+    let now = fake.in_flight.fetch_add(1, SeqCst) + 1;
+    fake.most_in_flight.fetch_max(now, SeqCst);
+    // Long enough that answers in flight together overlap at the server.
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let response = answer(&fake, body);
+    fake.in_flight.fetch_sub(1, SeqCst);
+    response
+}
+
+fn answer(fake: &Fake, body: Value) -> Response {
     fake.bodies.lock().unwrap().push(body.clone());
     let form = body["response_format"]["type"].as_str().map(str::to_string);
     let good =
@@ -104,10 +118,24 @@ fn serve(fake: Arc<Fake>) -> String {
 }
 
 fn run(behaviour: Behaviour, tasks: usize) -> (Vec<Outcome>, Arc<Fake>, Arc<Counters>) {
-    let fake = Arc::new(Fake {
+    run_with(behaviour, tasks, 1)
+}
+
+fn fake(behaviour: Behaviour) -> Arc<Fake> {
+    Arc::new(Fake {
         behaviour,
         bodies: Mutex::new(Vec::new()),
-    });
+        in_flight: Default::default(),
+        most_in_flight: Default::default(),
+    })
+}
+
+fn run_with(
+    behaviour: Behaviour,
+    tasks: usize,
+    max_concurrency: usize,
+) -> (Vec<Outcome>, Arc<Fake>, Arc<Counters>) {
+    let fake = fake(behaviour);
     let base = serve(fake.clone());
     let dir = tempfile::tempdir().unwrap();
     let cache = Arc::new(Cache::open(&dir.path().join("cache")).unwrap());
@@ -117,8 +145,7 @@ fn run(behaviour: Behaviour, tasks: usize) -> (Vec<Outcome>, Arc<Fake>, Arc<Coun
         rps: 200.0,
         burst: 1,
         tpm: None,
-        // One at a time, so "remembered for the run" is seen in request order.
-        max_concurrency: 1,
+        max_concurrency,
         timeout: Duration::from_secs(10),
         max_retries: 3,
         backoff_base: Duration::from_millis(5),
@@ -256,10 +283,7 @@ fn context_overflow_is_reported_as_such_with_the_server_s_words() {
 
 #[test]
 fn a_reason_naming_another_option_is_flagged_in_the_verdict_and_the_report() {
-    let fake = Arc::new(Fake {
-        behaviour: Behaviour::ReasonConflicts,
-        bodies: Mutex::new(Vec::new()),
-    });
+    let fake = fake(Behaviour::ReasonConflicts);
     let base = serve(fake.clone());
     let tmp = tempfile::tempdir().unwrap();
     let data = tmp.path().join("d.csv");
@@ -302,4 +326,33 @@ fn a_reason_naming_another_option_is_flagged_in_the_verdict_and_the_report() {
     let r: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
     assert_eq!(r["metrics"]["judge_reason_conflicts"], 1);
+}
+
+#[test]
+fn once_the_form_is_known_answers_are_judged_concurrently() {
+    // Until the first reply shows which form the server takes, requests go one at a time;
+    // after it, up to --max-concurrency at once.
+    let (out, fake, _) = run_with(Behaviour::RefusesJsonSchema, 8, 4);
+    assert!(
+        out.iter().all(|o| matches!(o, Outcome::Judged { .. })),
+        "{out:?}"
+    );
+    let most = fake
+        .most_in_flight
+        .load(std::sync::atomic::Ordering::SeqCst);
+    assert!(most >= 2, "at most {most} request in flight");
+    let forms: Vec<Option<String>> = fake
+        .bodies
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|b| b["response_format"]["type"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(
+        forms
+            .iter()
+            .filter(|f| f.as_deref() == Some("json_schema"))
+            .count(),
+        1
+    );
 }

@@ -249,11 +249,15 @@ impl Judge {
         let mut messages = messages;
         let mut followed_up = false;
         let called = loop {
-            let _probe = if self.form_known.load(Ordering::Acquire) {
-                None
-            } else {
-                Some(self.probing.lock().await)
-            };
+            let mut _probe = None;
+            if !self.form_known.load(Ordering::Acquire) {
+                let guard = self.probing.lock().await;
+                // Whoever held the lock may have learnt the form meanwhile: then go on in
+                // parallel rather than one at a time.
+                if !self.form_known.load(Ordering::Acquire) {
+                    _probe = Some(guard);
+                }
+            }
             let form_index = self.form.load(Ordering::Relaxed);
             let form = FORMS[usize::from(form_index).min(FORMS.len() - 1)];
             let body = spec.body(

@@ -214,7 +214,7 @@ impl Escalator {
         s.retries = counters.retries.load(Relaxed);
         s.judged = counters.done.load(Relaxed) - s.failures;
         let line = format!(
-            "{} with {}: {} escalated, {} audited, {} judged ({} from the cache at {}), {} failed",
+            "{} with {}: {} escalated, {} audited, {} judged ({} from the cache at {}), {} failed; {} requests, {} retries",
             self.judge_name,
             self.rubric_name,
             s.escalated,
@@ -222,7 +222,9 @@ impl Escalator {
             s.judged,
             s.cache_hits,
             self.cache_path.display(),
-            s.failures
+            s.failures,
+            s.requests,
+            s.retries
         );
         (self.summary, line)
     }
