@@ -1,18 +1,17 @@
 //! `kgrade generate`: dataset → prompts → OpenAI-compatible servers (or a batch file) →
 //! generations JSONL for `kgrade grade`.
 
+use super::columns::ColumnArgs;
 use super::limits;
 use anyhow::Context;
 use clap::Args;
 use kgrade::client::{ClientConfig, Counters};
-use kgrade::inputs::dataset::ColumnMap;
 use kgrade::stages::circular::CircularMode;
 use kgrade::stages::generate::batch::write_batch;
 use kgrade::stages::generate::request::{Api, Decoding};
 use kgrade::stages::generate::{
     plan, run_generate, GenerateObserver, GenerateOptions, Generated, Plan, RunConfig,
 };
-use kgrade::verify::ChoiceSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -100,40 +99,20 @@ pub struct GenerateArgs {
     /// (default: $KGRADE_CACHE, else $XDG_CACHE_HOME/kgrade, else ~/.cache/kgrade).
     #[arg(long)]
     cache: Option<PathBuf>,
-    /// Dataset id column (default: `id` if present, else the 0-based row index).
-    #[arg(long)]
-    id_col: Option<String>,
-    /// Dataset question column (default: `question`).
-    #[arg(long)]
-    question_col: Option<String>,
-    /// Dataset answer column (default: `answer`).
-    #[arg(long)]
-    answer_col: Option<String>,
-    /// Choice set for every item (circled:N, number:N, letter:N, ox) instead of detecting it.
-    #[arg(long)]
-    choices: Option<String>,
+    #[command(flatten)]
+    columns: ColumnArgs,
 }
 
 /// The top-level entry point for `kgrade generate`.
 pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
-    let choices = args
-        .choices
-        .as_deref()
-        .map(str::parse::<ChoiceSet>)
-        .transpose()
-        .context("--choices")?;
+    let columns = args.columns.column_map()?;
     let cache = args
         .cache
         .clone()
         .unwrap_or_else(kgrade::cache::default_path);
     let opts = GenerateOptions {
         dataset: &args.dataset,
-        columns: ColumnMap {
-            id: args.id_col.clone(),
-            question: args.question_col.clone(),
-            answer: args.answer_col.clone(),
-            choices,
-        },
+        columns,
         template: args.template.as_deref(),
         system: args.system.clone(),
         model: args.model.clone(),

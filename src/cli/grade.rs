@@ -1,13 +1,11 @@
 //! `kgrade grade`: dataset + generations → verdicts, run record and reports.
 
+use super::columns::ColumnArgs;
 use super::judge::{unresolved_exit, JudgeArgs};
 use super::progress::Progress;
-use anyhow::Context;
 use clap::Args;
-use kgrade::inputs::dataset::ColumnMap;
 use kgrade::inputs::generations::GenerationsFormat;
 use kgrade::stages::grade::{run_grade, GradeOptions};
-use kgrade::verify::ChoiceSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -36,18 +34,8 @@ pub struct GradeArgs {
     /// Generations shape instead of detecting it: plain, lm-eval, openai-batch, ollama.
     #[arg(long)]
     generations_format: Option<GenerationsFormat>,
-    /// Dataset id column (default: `id` if present, else the 0-based row index).
-    #[arg(long)]
-    id_col: Option<String>,
-    /// Dataset question column (default: `question`).
-    #[arg(long)]
-    question_col: Option<String>,
-    /// Dataset answer column (default: `answer`).
-    #[arg(long)]
-    answer_col: Option<String>,
-    /// Choice set for every item (circled:N, number:N, letter:N, ox) instead of detecting it.
-    #[arg(long)]
-    choices: Option<String>,
+    #[command(flatten)]
+    columns: ColumnArgs,
     /// Fail (exit 3) on unknown ids, items without generations, duplicate dataset ids or
     /// unreadable generation lines; reports are still written.
     #[arg(long)]
@@ -67,20 +55,11 @@ fn id_pattern(s: &str) -> Result<regex::Regex, String> {
 
 /// The top-level entry point for `kgrade grade`.
 pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
-    let choices = args
-        .choices
-        .map(|c| c.parse::<ChoiceSet>())
-        .transpose()
-        .context("--choices")?;
+    let columns = args.columns.column_map()?;
     let stage = args.judge.stage()?;
     let opts = GradeOptions {
         dataset: &args.dataset,
-        columns: ColumnMap {
-            id: args.id_col,
-            question: args.question_col,
-            answer: args.answer_col,
-            choices,
-        },
+        columns,
         generations: &args.generations,
         generations_format: args.generations_format,
         id_pattern: args.id_pattern.clone(),

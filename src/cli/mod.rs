@@ -2,6 +2,7 @@
 //! codes (documented in `main.rs` and the README).
 
 mod cache;
+mod columns;
 mod compare;
 mod extract;
 mod generate;
