@@ -104,6 +104,13 @@ fn automaton() -> &'static (AhoCorasick, Vec<u8>) {
     })
 }
 
+/// Does `text` have a full-width form (U+FF00…U+FF7F, bytes EF BC / EF BD)? Full-width
+/// Latin ("Ａｎｓｗｅｒ") is folded token by token, so with any such form every rule runs.
+fn has_full_width(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    memmem::find(bytes, &[0xEF, 0xBC]).is_some() || memmem::find(bytes, &[0xEF, 0xBD]).is_some()
+}
+
 /// Which cue families occur in a text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Cues(u8);
@@ -111,12 +118,7 @@ pub(crate) struct Cues(u8);
 impl Cues {
     /// Find every cue of `text` in one pass.
     pub fn of(text: &str) -> Cues {
-        // Full-width Latin ("Ａｎｓｗｅｒ") is folded token by token, not here: with any
-        // full-width form (U+FF00…U+FF5F, bytes EF BC / EF BD) every rule runs.
-        let bytes = text.as_bytes();
-        if memmem::find(bytes, &[0xEF, 0xBC]).is_some()
-            || memmem::find(bytes, &[0xEF, 0xBD]).is_some()
-        {
+        if has_full_width(text) {
             return Cues(0b1111);
         }
         let (ac, masks) = automaton();
@@ -132,6 +134,156 @@ impl Cues {
 
     pub fn has(self, family: Family) -> bool {
         self.0 & (1 << family as u8) != 0
+    }
+}
+
+/// The cue families of a text, found by the tokeniser as it reads each word instead of by a
+/// separate automaton pass over every byte (see [`Cues::of`], which this must agree with):
+/// every Hangul syllable that begins a Korean pattern is tested against the patterns that
+/// begin with it, CJK markers where they occur, and single-word Latin patterns inside each
+/// Latin run. Multi-word Latin refusals ("I cannot") are confirmed by the automaton, and only
+/// when a Latin run makes one possible. The result is exact for refusals (which decide a
+/// reason) and a superset of [`Cues::of`] for the prefilter families, since it also sees
+/// matches that overlap others.
+pub(crate) struct CueScan {
+    found: u8,
+    latin_refusal: bool,
+    syllables: &'static SyllableTable,
+}
+
+impl Default for CueScan {
+    fn default() -> CueScan {
+        CueScan {
+            found: 0,
+            latin_refusal: false,
+            syllables: syllable_table(),
+        }
+    }
+}
+
+/// A bit for each Hangul syllable (U+AC00 + index) that begins a pattern (1.4 KB, so it
+/// stays in the first-level cache); for those, 1 + their slot; and in each slot the
+/// patterns that begin with that syllable, with their family bits.
+type SyllableTable = (Vec<u64>, Vec<u8>, Vec<Vec<(&'static str, u8)>>);
+
+fn syllable_table() -> &'static SyllableTable {
+    static TABLE: OnceLock<SyllableTable> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut bits = vec![0u64; 11172usize.div_ceil(64)];
+        let mut slot = vec![0u8; 11172];
+        let mut patterns: Vec<Vec<(&'static str, u8)>> = Vec::new();
+        for &(p, f) in PATTERNS {
+            let Some(first) = p
+                .chars()
+                .next()
+                .filter(|c| ('\u{AC00}'..='\u{D7A3}').contains(c))
+            else {
+                continue;
+            };
+            let at = first as usize - 0xAC00;
+            bits[at / 64] |= 1 << (at % 64);
+            if slot[at] == 0 {
+                patterns.push(Vec::new());
+                slot[at] = u8::try_from(patterns.len()).expect("few cue syllables");
+            }
+            patterns[slot[at] as usize - 1].push((p, 1 << f as u8));
+        }
+        (bits, slot, patterns)
+    })
+}
+
+/// Every multi-word Latin refusal contains one of these words ("I cannot", "I can't",
+/// "I'm sorry", "I am unable", "unable to determine", "cannot determine").
+const LATIN_REFUSAL_WORDS: [&str; 3] = ["can", "sorry", "unable"];
+
+/// An automaton over single Latin words: every single-word Latin pattern (with its family
+/// bits) and the refusal words (bit 7), matched anywhere in the word, overlapping.
+fn latin_automaton() -> &'static (AhoCorasick, Vec<u8>) {
+    static AC: OnceLock<(AhoCorasick, Vec<u8>)> = OnceLock::new();
+    AC.get_or_init(|| {
+        let mut words: Vec<(&str, u8)> = PATTERNS
+            .iter()
+            .filter(|(p, _)| p.bytes().all(|b| b.is_ascii_alphabetic()))
+            .map(|&(p, f)| (p, 1 << f as u8))
+            .collect();
+        words.extend(LATIN_REFUSAL_WORDS.iter().map(|&w| (w, LATIN_REFUSAL)));
+        let ac = AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .kind(Some(AhoCorasickKind::DFA))
+            .build(words.iter().map(|(w, _)| w))
+            .expect("the fixed Latin cue words build");
+        (ac, words.iter().map(|(_, bit)| *bit).collect())
+    })
+}
+
+const LATIN_REFUSAL: u8 = 1 << 7;
+
+/// `hay.starts_with(p)` inlined: cue words are a few bytes, and a call to `memcmp` per
+/// common syllable costs more than the comparison.
+#[inline]
+fn starts_with(hay: &[u8], p: &[u8]) -> bool {
+    hay.len() >= p.len() && hay.iter().zip(p).all(|(a, b)| a == b)
+}
+
+impl CueScan {
+    const ALL: u8 = 0b1111;
+
+    /// A Hangul syllable (`index` = code point − U+AC00) at byte `at` of `text`. Most
+    /// syllables begin no pattern: one bit test, inlined into the tokeniser's loop.
+    #[inline(always)]
+    pub fn syllable(&mut self, text: &str, at: usize, index: u32) {
+        let i = index as usize;
+        if self.syllables.0[i / 64] & (1 << (i % 64)) != 0 {
+            self.patterns_at(text, at, i);
+        }
+    }
+
+    #[inline(never)]
+    fn patterns_at(&mut self, text: &str, at: usize, i: usize) {
+        let (_, slot, patterns) = self.syllables;
+        let rest = &text.as_bytes()[at..];
+        for &(p, bit) in &patterns[slot[i] as usize - 1] {
+            if self.found & bit == 0 && starts_with(rest, p.as_bytes()) {
+                self.found |= bit;
+            }
+        }
+    }
+
+    /// A character other than Hangul, Latin or ASCII at byte `at`.
+    pub fn other(&mut self, text: &str, at: usize, c: char) {
+        match c {
+            '答' => self.found |= 1 << Family::Keyword as u8,
+            '正' if text[at..].starts_with("正解") => self.found |= 1 << Family::Keyword as u8,
+            _ => {}
+        }
+    }
+
+    /// A run of Latin letters.
+    pub fn latin(&mut self, run: &str) {
+        if run.len() < 3 || self.found == Self::ALL {
+            return;
+        }
+        let (ac, bits) = latin_automaton();
+        for m in ac.find_overlapping_iter(run) {
+            let bit = bits[m.pattern().as_usize()];
+            if bit == LATIN_REFUSAL {
+                self.latin_refusal = true;
+            } else {
+                self.found |= bit;
+            }
+        }
+    }
+
+    /// The families found in `text`.
+    pub fn finish(self, text: &str) -> Cues {
+        if self.found != Self::ALL && has_full_width(text) {
+            return Cues(Self::ALL);
+        }
+        let refusal = 1 << Family::Refusal as u8;
+        if self.latin_refusal && self.found & refusal == 0 {
+            return Cues(self.found | (Cues::of(text).0 & refusal));
+        }
+        Cues(self.found)
     }
 }
 
@@ -156,5 +308,80 @@ mod tests {
             Cues::of("재고자산회전율은 매출원가를 평균재고로 나눈 값이다."),
             Cues(0)
         );
+    }
+
+    use proptest::prelude::*;
+
+    /// Pieces that make and break cue words: every pattern, its halves, case variants,
+    /// Korean and English words around them, full-width and CJK forms.
+    fn pieces() -> Vec<String> {
+        let mut v: Vec<String> = PATTERNS
+            .iter()
+            .flat_map(|(p, _)| {
+                let chars: Vec<char> = p.chars().collect();
+                let half = chars.len() / 2;
+                [
+                    p.to_string(),
+                    p.to_uppercase(),
+                    chars[..half].iter().collect(),
+                    chars[half..].iter().collect(),
+                ]
+            })
+            .collect();
+        for w in [
+            " ",
+            "\n",
+            "다",
+            "정",
+            "대",
+            "①",
+            "3번",
+            "B",
+            "ㄱ",
+            "ㅏ",
+            "Ａ",
+            "答案",
+            "正解",
+            "I",
+            "'",
+            "t",
+            "can",
+            "not",
+            "un",
+            "able",
+            "to",
+            "determine",
+            "sorry",
+            "m",
+            "습니다",
+            "것은",
+            "x",
+            "ecosystem",
+            "another",
+        ] {
+            v.push(w.to_string());
+        }
+        v
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+        /// The tokeniser's cues agree with the automaton: the same refusals, and every
+        /// prefilter family the automaton finds.
+        #[test]
+        fn tokeniser_cues_agree_with_the_automaton(
+            picks in proptest::collection::vec(0usize..1000, 0..12)
+        ) {
+            let pieces = pieces();
+            let text: String = picks.iter().map(|&i| pieces[i % pieces.len()].as_str()).collect();
+            let exact = Cues::of(&text);
+            let (_, scanned) = crate::verify::scan::tokenize_with_cues(&text);
+            prop_assert_eq!(
+                exact.has(Family::Refusal),
+                scanned.has(Family::Refusal),
+                "refusal differs on {:?}", text
+            );
+            prop_assert_eq!(exact.0 & !scanned.0, 0, "missed cues on {:?}", text);
+        }
     }
 }

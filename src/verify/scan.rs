@@ -6,6 +6,8 @@
 //! ticks and TeX dollars are skipped. Spans always index the original text, so a verdict can
 //! point at the bytes that decided it. There is no blanket NFKC: it would turn ① into 1.
 
+use super::cues::{CueScan, Cues};
+
 /// A written choice, before it is matched against a choice set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mark {
@@ -169,18 +171,22 @@ const ORDINALS: [(&str, u8); 14] = [
 
 /// If the Hangul run at `s` begins an ordinal, its value and byte length (covering "번째"/"째").
 /// `next` is the text after the run, for "두 번째" written with a space.
-fn ordinal_at(run: &str, after_run: &str) -> Option<(u8, usize)> {
-    // Most runs start with no ordinal's first syllable: one char test instead of fourteen
-    // prefix comparisons on every word of long prose.
+/// `has_jjae` says whether the run has a 째, when the caller already knows.
+fn ordinal_at(run: &str, after_run: &str, has_jjae: Option<bool>) -> Option<(u8, usize)> {
+    // Every ordinal ends in 째, in the run or in "번째" after a space: most runs of long
+    // prose are ruled out here, before any character is decoded.
+    let after = after_run.as_bytes();
+    let spaces = after.iter().take_while(|&&b| b == b' ').count();
+    if !has_jjae.unwrap_or_else(|| run.contains('째'))
+        && !after[spaces..].starts_with("번째".as_bytes())
+    {
+        return None;
+    }
     let first = run.chars().next()?;
     if !matches!(
         first,
         '첫' | '두' | '세' | '네' | '다' | '여' | '일' | '아' | '열' | '둘' | '셋' | '넷' | '한'
     ) {
-        return None;
-    }
-    // Every ordinal ends in 째, in the run or in "번째" after a space.
-    if !run.contains('째') && !after_run.trim_start_matches(' ').starts_with("번째") {
         return None;
     }
     for (word, n) in ORDINALS {
@@ -210,7 +216,14 @@ fn ordinal_at(run: &str, after_run: &str) -> Option<(u8, usize)> {
 }
 
 /// Split `text` into tokens. Never panics on any UTF-8 input.
+#[cfg(test)]
 pub(crate) fn tokenize(text: &str) -> Vec<Tok> {
+    tokenize_with_cues(text).0
+}
+
+/// Split `text` into tokens and find its cue words in the same pass (see [`CueScan`]).
+pub(crate) fn tokenize_with_cues(text: &str) -> (Vec<Tok>, Cues) {
+    let mut cues = CueScan::default();
     let mut toks: Vec<Tok> = Vec::with_capacity(text.len() / 4 + 4);
     let bytes = text.as_bytes();
     let mut i = 0;
@@ -237,7 +250,46 @@ pub(crate) fn tokenize(text: &str) -> Vec<Tok> {
                     i += 1;
                     continue;
                 }
+                b'0'..=b'9' => {
+                    i = scan_number(text, i, &mut toks);
+                    continue;
+                }
+                b'A'..=b'Z' | b'a'..=b'z' => {
+                    i = scan_latin(text, i, &mut toks, &mut cues);
+                    continue;
+                }
+                // What the char path below does with the rest of ASCII, without decoding.
+                _ if b.is_ascii_punctuation() => {
+                    push(&mut toks, Kind::Punct(b as char), i, i + 1);
+                    i += 1;
+                    continue;
+                }
+                _ if b.is_ascii_control() => {
+                    i += 1;
+                    continue;
+                }
                 _ => {}
+            }
+        }
+        // Hangul runs, byte by byte: most of a Korean answer's bytes are read here.
+        if (0xEA..=0xED).contains(&b) {
+            let (end, has_jjae) = hangul_run(text, i, &mut cues);
+            if end > i {
+                let run = &text[i..end];
+                // Every ordinal ends in 째, in the run or in "번째" after it: a byte test rules
+                // out most runs before `ordinal_at` is called.
+                let may_be_ordinal = has_jjae || matches!(bytes.get(end), Some(b' ' | 0xEB));
+                if let Some((n, len)) = may_be_ordinal
+                    .then(|| ordinal_at(run, &text[end..], Some(has_jjae)))
+                    .flatten()
+                {
+                    push(&mut toks, Kind::Mark(Mark::Ordinal(n)), i, i + len);
+                    i += len;
+                    continue;
+                }
+                push(&mut toks, Kind::Hangul, i, end);
+                i = end;
+                continue;
             }
         }
         let c = match text[i..].chars().next() {
@@ -245,6 +297,9 @@ pub(crate) fn tokenize(text: &str) -> Vec<Tok> {
             None => break,
         };
         let clen = c.len_utf8();
+        if b >= 0x80 {
+            cues.other(text, i, c);
+        }
         if is_space(c) || is_ignorable(c) {
             i += clen;
             continue;
@@ -266,7 +321,7 @@ pub(crate) fn tokenize(text: &str) -> Vec<Tok> {
             continue;
         }
         if latin(c).is_some() {
-            i = scan_latin(text, i, &mut toks);
+            i = scan_latin(text, i, &mut toks, &mut cues);
             continue;
         }
         if is_hangul(c) {
@@ -276,10 +331,13 @@ pub(crate) fn tokenize(text: &str) -> Vec<Tok> {
                 if !is_hangul(ch) {
                     break;
                 }
+                if let Some(index) = (ch as u32).checked_sub(0xAC00).filter(|&x| x < 11172) {
+                    cues.syllable(text, end, index);
+                }
                 end += ch.len_utf8();
             }
             let run = &text[start..end];
-            if let Some((n, len)) = ordinal_at(run, &text[end..]) {
+            if let Some((n, len)) = ordinal_at(run, &text[end..], None) {
                 push(&mut toks, Kind::Mark(Mark::Ordinal(n)), start, start + len);
                 i = start + len;
                 continue;
@@ -308,7 +366,42 @@ pub(crate) fn tokenize(text: &str) -> Vec<Tok> {
         }
         i += clen;
     }
-    toks
+    (toks, cues.finish(text))
+}
+
+/// The end of the run of Hangul syllables (U+AC00…U+D7A3) at byte `start`, read a byte
+/// triple at a time (no char decoding), testing each syllable for cue words. A run that goes
+/// on in jamo is left to the char-by-char path (the caller sees `start` back when the first
+/// character is not a syllable).
+#[inline]
+/// Also says whether the run has a 째 (every ordinal ends in one).
+fn hangul_run(text: &str, start: usize, cues: &mut CueScan) -> (usize, bool) {
+    const JJAE: u32 = '째' as u32;
+    let bytes = text.as_bytes();
+    let mut end = start;
+    let mut has_jjae = false;
+    // A lead byte EA…ED starts a three-byte character, so both continuation bytes exist in
+    // valid UTF-8.
+    while bytes.get(end).is_some_and(|b| (0xEA..=0xED).contains(b)) {
+        let cp = (u32::from(bytes[end]) & 0x0F) << 12
+            | (u32::from(bytes[end + 1]) & 0x3F) << 6
+            | u32::from(bytes[end + 2]) & 0x3F;
+        if !(0xAC00..=0xD7A3).contains(&cp) {
+            break;
+        }
+        cues.syllable(text, end, cp - 0xAC00);
+        has_jjae |= cp == JJAE;
+        end += 3;
+    }
+    // A syllable run that continues in jamo or old Hangul (lead bytes E1, E3): let the char
+    // path read it whole.
+    if end > start
+        && matches!(bytes.get(end), Some(0xE1 | 0xE3))
+        && text[end..].chars().next().is_some_and(is_hangul)
+    {
+        return (start, false);
+    }
+    (end, has_jjae)
 }
 
 fn next_char(text: &str, at: usize) -> Option<char> {
@@ -409,7 +502,7 @@ fn scan_number(text: &str, start: usize, toks: &mut Vec<Tok>) -> usize {
 
 /// Scan a Latin run at `start`: a standalone capital A–Z is a letter mark, a standalone O/X an
 /// O/X mark, anything else a word.
-fn scan_latin(text: &str, start: usize, toks: &mut Vec<Tok>) -> usize {
+fn scan_latin(text: &str, start: usize, toks: &mut Vec<Tok>, cues: &mut CueScan) -> usize {
     let mut end = start;
     let mut first = None;
     let mut count = 0;
@@ -423,6 +516,7 @@ fn scan_latin(text: &str, start: usize, toks: &mut Vec<Tok>) -> usize {
             None => break,
         }
     }
+    cues.latin(&text[start..end]);
     let before = prev_char(text, start);
     let after = next_char(text, end);
     let standalone = count == 1

@@ -7,7 +7,9 @@ use super::words::{answer_keyword, is_negation_word, lower, strip_beon};
 use super::{Ctx, Resolved};
 use crate::verify::scan::Kind;
 use crate::verify::{Choice, Extraction, Rule};
+use aho_corasick::AhoCorasick;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 impl Ctx<'_> {
     /// Is token `j` only a separator or a copula/particle that may follow a bare label?
@@ -143,23 +145,26 @@ impl Ctx<'_> {
                 return Some(decided(rule));
             }
         }
-        let negated = (j..range.end).any(|x| match self.toks[x].kind {
-            Kind::Hangul => {
-                let w = self.word(x);
-                is_negation_word(strip_beon(w))
-                    || [
-                        "아니", "아닌", "아님", "아닙", "없", "틀", "오답", "빼", "제외", "말고",
-                    ]
-                    .iter()
-                    .any(|n| w.contains(n))
-                    || answer_keyword(w).is_some()
-            }
-            Kind::Latin => matches!(
-                lower(self.word(x)).as_str(),
-                "not" | "wrong" | "incorrect" | "answer"
-            ),
-            _ => false,
-        });
+        let negated = self
+            .negating_words(j..range.end)
+            .any(|x| match self.toks[x].kind {
+                Kind::Hangul => {
+                    let w = self.word(x);
+                    is_negation_word(strip_beon(w))
+                        || [
+                            "아니", "아닌", "아님", "아닙", "없", "틀", "오답", "빼", "제외",
+                            "말고",
+                        ]
+                        .iter()
+                        .any(|n| w.contains(n))
+                        || answer_keyword(w).is_some()
+                }
+                Kind::Latin => matches!(
+                    lower(self.word(x)).as_str(),
+                    "not" | "wrong" | "incorrect" | "answer"
+                ),
+                _ => false,
+            });
         // A particle glued to the label makes a sentence ("③이 맞다"), not option text.
         let glued = (self.toks[j].kind == Kind::Hangul
             && (self.toks[j].start == self.toks[j - 1].end || self.word(j).starts_with('같')))
@@ -211,6 +216,38 @@ impl Ctx<'_> {
             candidates,
             rule: Rule::LabelTextMismatch,
             span: self.span(k, range.end - 1),
+        })
+    }
+
+    /// The tokens of `range` that may negate a bare label or state an answer: every Latin
+    /// word, and the Hangul words holding one of the negating stems or 답 (found in one
+    /// automaton pass over the range's text instead of ten substring tests per word).
+    fn negating_words(&self, range: Range<usize>) -> impl Iterator<Item = usize> + '_ {
+        static STEMS: OnceLock<AhoCorasick> = OnceLock::new();
+        let ac = STEMS.get_or_init(|| {
+            AhoCorasick::new([
+                "아니", "아닌", "아님", "아닙", "아냐", "없", "틀", "오답", "빼", "제외", "말고",
+                "답",
+            ])
+            .expect("fixed stems build")
+        });
+        let toks = &self.toks[range.clone()];
+        let from = toks.first().map_or(0, |t| t.start as usize);
+        let to = toks.last().map_or(0, |t| t.end as usize);
+        let hits: Vec<usize> = ac
+            .find_iter(&self.text[from..to])
+            .map(|m| m.start() + from)
+            .collect();
+        let mut next = 0;
+        range.filter(move |&x| {
+            let t = self.toks[x];
+            if t.kind == Kind::Latin {
+                return true;
+            }
+            while hits.get(next).is_some_and(|&h| h < t.start as usize) {
+                next += 1;
+            }
+            hits.get(next).is_some_and(|&h| h < t.end as usize)
         })
     }
 

@@ -15,7 +15,7 @@ mod statements;
 mod words;
 
 use super::cues::{Cues, Family};
-use super::scan::{tokenize, Kind, Mark, Tok};
+use super::scan::{tokenize_with_cues, Kind, Mark, Tok};
 use super::{Choice, ChoiceSet, Extraction, NoAnswerReason, Notation, Rule};
 use mask::grader_addressed;
 use ox::ox_polarity;
@@ -96,7 +96,7 @@ type Statements = (Vec<Statement>, Vec<(Choice, usize)>);
 
 /// Decide on the final text `text` (spans relative to it).
 pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
-    let toks = tokenize(text);
+    let (toks, cues) = tokenize_with_cues(text);
     if toks
         .iter()
         .all(|t| matches!(t.kind, Kind::Punct(_) | Kind::Break))
@@ -105,7 +105,6 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
             reason: NoAnswerReason::Empty,
         };
     }
-    let cues = Cues::of(text);
     let masked = if cues.has(Family::Grader) {
         grader_addressed(text, &toks)
     } else {

@@ -240,6 +240,18 @@ impl Ctx<'_> {
         // Without a keyword cue only labels can start a statement ("③을 선택합니다").
         let keywords = self.cues.has(Family::Keyword);
         let words = keywords || self.echo_possible;
+        // A Hangul word states something only as an answer keyword (every one has 답) or as
+        // the question's own ask: find the 답s once instead of testing every word.
+        let dap: Vec<usize> = if keywords {
+            memchr::memmem::find_iter(self.text.as_bytes(), "답".as_bytes()).collect()
+        } else {
+            Vec::new()
+        };
+        let mut next_dap = 0;
+        let korean_ask = self
+            .ask
+            .first()
+            .filter(|a| self.echo_possible && !a.is_ascii());
         for k in 0..self.toks.len() {
             if self.masked[k] {
                 continue;
@@ -256,6 +268,13 @@ impl Ctx<'_> {
                     }
                 }
                 Kind::Hangul => {
+                    while dap.get(next_dap).is_some_and(|&p| p < t.start as usize) {
+                        next_dap += 1;
+                    }
+                    let has_dap = dap.get(next_dap).is_some_and(|&p| p < t.end as usize);
+                    if !has_dap && korean_ask.is_none_or(|a| self.word(k) != *a) {
+                        continue;
+                    }
                     if let Some(s) = self.ask_echo_at(k, &mut negations) {
                         out.push(s);
                         continue;
