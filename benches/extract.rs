@@ -1,10 +1,15 @@
 //! Verifier throughput against bare `serde_json` parsing of the same JSONL, in one run.
 //!
-//! `cargo bench --bench extract [-- N] [prose]` builds two corpora of N (default 100,000) answers and
-//! prints, for each, answers/s and MB/s for: parsing every line with serde_json (the
-//! baseline), a naive rule (the first circled digit, else the first digit: what a short
-//! Python script does), the verifier alone on the parsed answers, and `kgrade extract` end to
-//! end (parse, detect the choice set, verify, write JSON).
+//! `cargo bench --bench extract [-- N] [prose]` builds two corpora of N (default 100,000)
+//! answers and prints, for each, answers/s and MB/s for: parsing every line with serde_json
+//! into a typed borrowed struct and into a `Value` (the baselines, one thread), a naive rule
+//! (the first circled digit, else the first digit: what a short Python script does), the
+//! verifier alone on the parsed answers (one thread), and `kgrade extract` end to end (read,
+//! parse, detect the choice set, verify on every core, write JSON in order).
+//!
+//! For profiling: `prose` measures the long-prose corpus only; `verifier-only` runs just the
+//! verifier five times, `extract-only` just `kgrade extract` three times.
+//! `KGRADE_BENCH_CORPUS=DIR` also writes each corpus to DIR (to run the binary on).
 //!
 //! - mixed: realistic answers from bare labels to 8 KB reasoning traces behind gpt-oss
 //!   markers or think tags (the verifier skips most of their bytes);
@@ -16,6 +21,11 @@ use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::hint::black_box;
 use std::time::Instant;
+
+/// Is `word` among the bench's arguments?
+fn arg(word: &str) -> bool {
+    std::env::args().any(|a| a == word)
+}
 
 /// A small deterministic generator (SplitMix64), so every run measures the same corpus.
 struct Rng(u64);
@@ -173,8 +183,7 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(100_000);
-    // `-- N prose` measures the long-prose corpus only (for profiling).
-    let only_prose = std::env::args().any(|a| a == "prose");
+    let only_prose = arg("prose");
     if !only_prose {
         let mut rng = Rng(0x6B67_7261_6465);
         let mixed = corpus(n, |q| answer(&mut rng, q));
@@ -203,6 +212,26 @@ fn corpus(n: usize, mut make: impl FnMut(usize) -> String) -> Vec<u8> {
 }
 
 fn measure(name: &str, n: usize, jsonl: &[u8]) {
+    // KGRADE_BENCH_CORPUS=DIR keeps each corpus as a file, to run `kgrade extract` on
+    // (peak memory, or outputs compared between two builds).
+    if let Some(dir) = std::env::var_os("KGRADE_BENCH_CORPUS") {
+        let file = if name.starts_with("mixed") {
+            "mixed"
+        } else {
+            "prose"
+        };
+        let path = std::path::Path::new(&dir).join(format!("{file}-{n}.jsonl"));
+        std::fs::write(&path, jsonl).unwrap();
+        println!("wrote {}", path.display());
+    }
+    if arg("extract-only") {
+        for _ in 0..3 {
+            let start = Instant::now();
+            kgrade::stages::extract::run("bench", jsonl, std::io::sink(), |_| {}).unwrap();
+            report("extract", n, jsonl.len(), start.elapsed().as_secs_f64());
+        }
+        return;
+    }
     let text = std::str::from_utf8(jsonl).unwrap();
     let bytes = jsonl.len();
     println!(
@@ -217,7 +246,25 @@ fn measure(name: &str, n: usize, jsonl: &[u8]) {
     for l in text.lines() {
         parsed.push(serde_json::from_str(l).unwrap());
     }
-    let parse = report("serde_json parse", n, bytes, start.elapsed().as_secs_f64());
+    let parse = report(
+        "serde_json parse (typed)",
+        n,
+        bytes,
+        start.elapsed().as_secs_f64(),
+    );
+    let start = Instant::now();
+    let mut k = 0usize;
+    for l in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        k += black_box(v).as_object().map_or(0, |o| o.len());
+    }
+    report(
+        "serde_json parse to Value",
+        n,
+        bytes,
+        start.elapsed().as_secs_f64(),
+    );
+    black_box(k);
 
     // The naive rule on the parsed answers.
     let start = Instant::now();
@@ -243,6 +290,14 @@ fn measure(name: &str, n: usize, jsonl: &[u8]) {
         .iter()
         .map(|l| (l.response.as_ref(), &sets[set_of(&l.question)]))
         .collect();
+    if arg("verifier-only") {
+        for _ in 0..5 {
+            for (response, set) in &jobs {
+                black_box(verify(black_box(response), set));
+            }
+        }
+        return;
+    }
     let start = Instant::now();
     let mut decided = 0usize;
     for (response, set) in &jobs {

@@ -154,3 +154,95 @@ fn closed_output_pipe_ends_quietly() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Many batches verified across cores come back one line per input line, in input order,
+/// with every unreadable line reported in order under its own line number, and each answer
+/// decided as it is alone.
+#[test]
+fn parallel_batches_keep_input_order_and_line_numbers() {
+    let answers = [
+        "정답은 ③번입니다.",
+        "긴 설명이 이어집니다. 따라서 답은 ②",
+        "①",
+        "잘 모르겠습니다",
+    ];
+    let mut input = Vec::new();
+    let mut bad = Vec::new();
+    for i in 0..30_000u64 {
+        if i % 997 == 13 {
+            input.extend_from_slice(b"{not json\n");
+            bad.push(i + 1);
+            continue;
+        }
+        let line = serde_json::json!({
+            "id": i,
+            "question": format!("문항 {i}: 옳은 것은? ① 가 ② 나 ③ 다 ④ 라"),
+            "response": answers[i as usize % answers.len()],
+        });
+        input.extend_from_slice(line.to_string().as_bytes());
+        input.push(b'\n');
+    }
+    let mut out = Vec::new();
+    let mut reported = Vec::new();
+    let summary = kgrade::stages::extract::run("many", input.as_slice(), &mut out, |e| {
+        reported.push(e.line)
+    })
+    .unwrap();
+    assert_eq!(summary.lines, 30_000);
+    assert_eq!(summary.failed, bad.len() as u64);
+    assert_eq!(reported, bad);
+    let rows = lines(&out);
+    assert_eq!(rows.len(), 30_000);
+    let set: kgrade::verify::ChoiceSet = "circled:4".parse().unwrap();
+    for (i, row) in rows.iter().enumerate() {
+        if bad.contains(&(i as u64 + 1)) {
+            assert_eq!(row["status"], "error");
+            assert!(row["error"]
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("many:{}:", i + 1)));
+            continue;
+        }
+        assert_eq!(row["id"], i as u64, "line {}", i + 1);
+        let alone = kgrade::verify::verify(answers[i % answers.len()], &set);
+        assert_eq!(row["status"], alone.status(), "line {}", i + 1);
+        assert_eq!(row["rule"], alone.rule_name(), "line {}", i + 1);
+    }
+}
+
+/// A read error part-way keeps every line read before it: they are verified and written
+/// before the error is returned.
+#[test]
+fn read_error_keeps_what_was_read() {
+    struct Failing {
+        data: Vec<u8>,
+        at: usize,
+    }
+    impl std::io::Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.at >= self.data.len() {
+                return Err(std::io::Error::other("disk gone"));
+            }
+            let n = buf.len().min(self.data.len() - self.at).min(4096);
+            buf[..n].copy_from_slice(&self.data[self.at..self.at + n]);
+            self.at += n;
+            Ok(n)
+        }
+    }
+    let mut data = Vec::new();
+    for i in 0..20_000 {
+        data.extend_from_slice(
+            format!("{{\"id\":{i},\"question\":\"① 가 ② 나\",\"response\":\"②\"}}\n").as_bytes(),
+        );
+    }
+    let reader = std::io::BufReader::new(Failing { data, at: 0 });
+    let mut out = Vec::new();
+    let err = kgrade::stages::extract::run("failing", reader, &mut out, |_| {}).unwrap_err();
+    assert_eq!(err.to_string(), "disk gone");
+    let rows = lines(&out);
+    assert_eq!(rows.len(), 20_000);
+    assert!(rows
+        .iter()
+        .enumerate()
+        .all(|(i, r)| r["id"] == i as u64 && r["choice"] == "②"));
+}

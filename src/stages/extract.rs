@@ -3,15 +3,19 @@
 //! joining with datasets or grading: that is `grade`.
 
 use crate::verify::{verify, ChoiceSet, Extraction};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::io::{self, BufRead, Write};
+use std::sync::mpsc;
 
-/// One input line: `{"id", "question", "response", "choices"?}`.
+/// One input line: `{"id", "question", "response", "choices"?}`. The id is kept as written.
 #[derive(Deserialize)]
 struct Input<'a> {
-    #[serde(default)]
-    id: serde_json::Value,
+    #[serde(default, borrow)]
+    id: Option<&'a RawValue>,
     #[serde(default, borrow)]
     question: Option<Cow<'a, str>>,
     #[serde(borrow)]
@@ -23,7 +27,7 @@ struct Input<'a> {
 /// One output line. Field meanings are documented in the README.
 #[derive(Serialize)]
 pub struct Output<'a> {
-    pub id: &'a serde_json::Value,
+    pub id: Option<&'a RawValue>,
     pub status: &'static str,
     pub choice: Option<String>,
     pub index: Option<usize>,
@@ -39,7 +43,7 @@ pub struct Output<'a> {
 
 impl<'a> Output<'a> {
     /// The output line for an extraction on `set`.
-    pub fn new(id: &'a serde_json::Value, set: &ChoiceSet, e: &Extraction) -> Output<'a> {
+    pub fn new(id: Option<&'a RawValue>, set: &ChoiceSet, e: &Extraction) -> Output<'a> {
         let choice = e.choice();
         Output {
             id,
@@ -62,7 +66,7 @@ impl<'a> Output<'a> {
         }
     }
 
-    fn error(id: &'a serde_json::Value, message: String) -> Output<'a> {
+    fn error(id: Option<&'a RawValue>, message: String) -> Output<'a> {
         Output {
             id,
             status: "error",
@@ -109,9 +113,157 @@ pub fn choice_set_for(question: Option<&str>, spec: Option<&str>) -> Result<Choi
     })
 }
 
+/// Lines are read in batches of about this many bytes (or [`BATCH_LINES`] lines), and a
+/// batch is verified in chunks of [`CHUNK_LINES`] lines across cores while the next batch is
+/// read and the previous one written: at most three batches are held, however long the input.
+const BATCH_BYTES: usize = 1 << 21;
+const BATCH_LINES: usize = 8192;
+const CHUNK_LINES: usize = 64;
+
+/// Lines read from the input, and the 1-based number of the first.
+struct Batch {
+    buf: Vec<u8>,
+    /// Where each line ends in `buf`.
+    ends: Vec<usize>,
+    first_line: u64,
+}
+
+impl Batch {
+    fn line(&self, i: usize) -> &[u8] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.buf[start..self.ends[i]]
+    }
+}
+
+/// A verified chunk of lines: their output, and the lines that could not be read.
+struct Chunk {
+    out: Vec<u8>,
+    errors: Vec<LineError>,
+}
+
+/// Read the next batch; a read error ends the batch early, with the lines read before it
+/// (a part-read line is dropped) and the error.
+fn read_batch<R: BufRead>(input: &mut R, first_line: u64) -> (Batch, Option<io::Error>) {
+    let mut batch = Batch {
+        buf: Vec::with_capacity(BATCH_BYTES + (1 << 16)),
+        ends: Vec::new(),
+        first_line,
+    };
+    while batch.buf.len() < BATCH_BYTES && batch.ends.len() < BATCH_LINES {
+        match input.read_until(b'\n', &mut batch.buf) {
+            Ok(0) => break,
+            Ok(_) => batch.ends.push(batch.buf.len()),
+            Err(e) => {
+                batch.buf.truncate(batch.ends.last().copied().unwrap_or(0));
+                return (batch, Some(e));
+            }
+        }
+    }
+    (batch, None)
+}
+
+/// Verify a batch across cores; the chunks come back in input order.
+fn verify_batch(source_name: &str, batch: &Batch) -> Vec<Chunk> {
+    let starts: Vec<usize> = (0..batch.ends.len()).step_by(CHUNK_LINES).collect();
+    starts
+        .par_iter()
+        .map(|&first| {
+            let mut chunk = Chunk {
+                out: Vec::with_capacity(CHUNK_LINES * 160),
+                errors: Vec::new(),
+            };
+            let mut sets = SetCache::default();
+            for i in first..batch.ends.len().min(first + CHUNK_LINES) {
+                let line_no = batch.first_line + i as u64;
+                let output = extract_line(batch.line(i), &mut sets, &mut chunk.out);
+                if let Err((id, message)) = output {
+                    let err = LineError {
+                        source_name: source_name.to_string(),
+                        line: line_no,
+                        message,
+                    };
+                    write_line(&mut chunk.out, &Output::error(id, err.to_string()))
+                        .expect("writing to memory");
+                    chunk.errors.push(err);
+                }
+            }
+            chunk
+        })
+        .collect()
+}
+
+/// Choice sets of recently seen questions: answers to one question usually come together
+/// (samples, orderings), and detecting a set reads the whole question.
+type SetOrError = Result<ChoiceSet, String>;
+
+#[derive(Default)]
+struct SetCache {
+    /// By question, then by `choices` spec.
+    sets: HashMap<String, Vec<(Option<String>, SetOrError)>>,
+}
+
+impl SetCache {
+    const CAPACITY: usize = 256;
+
+    fn get(&mut self, question: Option<&str>, spec: Option<&str>) -> &Result<ChoiceSet, String> {
+        let q = question.unwrap_or("");
+        if !self.sets.contains_key(q) {
+            if self.sets.len() >= Self::CAPACITY {
+                self.sets.clear();
+            }
+            self.sets.insert(q.to_string(), Vec::new());
+        }
+        let specs = self.sets.get_mut(q).expect("inserted above");
+        let at = match specs.iter().position(|(s, _)| s.as_deref() == spec) {
+            Some(at) => at,
+            None => {
+                specs.push((spec.map(str::to_string), choice_set_for(question, spec)));
+                specs.len() - 1
+            }
+        };
+        &specs[at].1
+    }
+}
+
+/// Verify one input line and append its output line to `out`; a line that cannot be read
+/// is an error message with the id (when the line was JSON), and nothing is written.
+fn extract_line<'a>(
+    raw: &'a [u8],
+    sets: &mut SetCache,
+    out: &mut Vec<u8>,
+) -> Result<(), (Option<&'a RawValue>, String)> {
+    let raw = trim_line_end(raw);
+    if raw.iter().all(u8::is_ascii_whitespace) {
+        // A blank line carries no answer: report it like any malformed line so the output
+        // stays one line per input line.
+        return Err((None, "empty line".to_string()));
+    }
+    // SIMD validation first (several times faster on Korean text); the standard library's
+    // only to say where a line that fails is broken.
+    let text = match simdutf8::basic::from_utf8(raw) {
+        Ok(text) => text,
+        Err(_) => {
+            let e = std::str::from_utf8(raw).expect_err("simdutf8 rejected it");
+            return Err((None, format!("invalid UTF-8 at byte {}", e.valid_up_to())));
+        }
+    };
+    let rec: Input =
+        serde_json::from_str(text).map_err(|e| (None, format!("invalid JSON: {e}")))?;
+    match sets.get(rec.question.as_deref(), rec.choices.as_deref()) {
+        Ok(set) => {
+            let e = verify(&rec.response, set);
+            write_line(out, &Output::new(rec.id, set, &e)).expect("writing to memory");
+            Ok(())
+        }
+        Err(message) => Err((rec.id, message.clone())),
+    }
+}
+
 /// The top-level entry point for `kgrade extract`: read JSONL from `input`, write one JSON
-/// line per input line to `out`, report unreadable lines to `on_error` and go on.
-/// Returns an I/O error only for the streams themselves (including a closed output pipe).
+/// line per input line to `out` in input order, report unreadable lines to `on_error` (in
+/// order) and go on. Lines are verified on every core (rayon's pool).
+/// Returns an I/O error only for the streams themselves (including a closed output pipe);
+/// what was verified before a read error is still written.
 pub fn run<R: BufRead, W: Write>(
     source_name: &str,
     mut input: R,
@@ -119,55 +271,44 @@ pub fn run<R: BufRead, W: Write>(
     mut on_error: impl FnMut(&LineError),
 ) -> io::Result<Summary> {
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
-    let mut buf: Vec<u8> = Vec::with_capacity(1 << 16);
     let mut summary = Summary::default();
-    let null = serde_json::Value::Null;
+    let mut in_flight: Option<mpsc::Receiver<Vec<Chunk>>> = None;
     loop {
-        buf.clear();
-        if input.read_until(b'\n', &mut buf)? == 0 {
-            break;
-        }
-        summary.lines += 1;
-        let line_no = summary.lines;
-        let raw = trim_line_end(&buf);
-        if raw.iter().all(u8::is_ascii_whitespace) {
-            // A blank line carries no answer: report it like any malformed line so the
-            // output stays one line per input line.
-            summary.failed += 1;
-            let err = LineError {
-                source_name: source_name.to_string(),
-                line: line_no,
-                message: "empty line".to_string(),
-            };
-            on_error(&err);
-            write_line(&mut out, &Output::error(&null, err.to_string()))?;
-            continue;
-        }
-        let result = std::str::from_utf8(raw)
-            .map_err(|e| format!("invalid UTF-8 at byte {}", e.valid_up_to()))
-            .and_then(|text| {
-                serde_json::from_str::<Input>(text).map_err(|e| format!("invalid JSON: {e}"))
+        let (batch, read_error) = read_batch(&mut input, summary.lines + 1);
+        let done = in_flight
+            .take()
+            .map(|rx| rx.recv().expect("a verifying task ended"));
+        let more = !batch.ends.is_empty();
+        if more {
+            summary.lines += batch.ends.len() as u64;
+            let (tx, rx) = mpsc::sync_channel(1);
+            let name = source_name.to_string();
+            rayon::spawn(move || {
+                // The receiver is gone only when writing failed; nothing to report then.
+                let _ = tx.send(verify_batch(&name, &batch));
             });
-        let (id, decided) = match result {
-            Ok(rec) => {
-                let decided = choice_set_for(rec.question.as_deref(), rec.choices.as_deref())
-                    .map(|set| (verify(&rec.response, &set), set));
-                (rec.id, decided)
-            }
-            Err(message) => (serde_json::Value::Null, Err(message)),
-        };
-        match decided {
-            Ok((e, set)) => write_line(&mut out, &Output::new(&id, &set, &e))?,
-            Err(message) => {
+            in_flight = Some(rx);
+        }
+        for chunk in done.into_iter().flatten() {
+            out.write_all(&chunk.out)?;
+            for err in &chunk.errors {
                 summary.failed += 1;
-                let err = LineError {
-                    source_name: source_name.to_string(),
-                    line: line_no,
-                    message,
-                };
-                on_error(&err);
-                write_line(&mut out, &Output::error(&id, err.to_string()))?;
+                on_error(err);
             }
+        }
+        if let Some(e) = read_error {
+            // What was read before the error is still verified and written.
+            if let Some(rx) = in_flight.take() {
+                for chunk in rx.recv().expect("a verifying task ended") {
+                    out.write_all(&chunk.out)?;
+                    chunk.errors.iter().for_each(&mut on_error);
+                }
+            }
+            out.flush()?;
+            return Err(e);
+        }
+        if !more {
+            break;
         }
     }
     out.flush()?;
