@@ -12,7 +12,12 @@ use crate::inputs::dataset::{read_dataset, ColumnMap, DEFAULT_GROUPS};
 use crate::inputs::generations::{Generations, GenerationsFormat};
 use crate::report::{Built, ReportBuilder};
 use crate::types::{write_run, JoinReport};
+use rayon::prelude::*;
 use std::path::Path;
+
+/// Answers verified together on every core: large enough to keep both busy, small enough
+/// that memory stays flat.
+const VERIFY_BATCH: usize = 1024;
 
 /// Options for a whole `kgrade grade` run.
 pub struct GradeOptions<'a> {
@@ -152,11 +157,42 @@ pub fn run_grade(
     let mut stream = VerdictStream::new(&verdicts_path, report, escalator)?;
 
     let mut joiner = Joiner::new(&dataset, reader, &name);
-    while let Some((index, sample, g)) = joiner.next(observer) {
+    // Answers are read in order, verified in batches on every core, and pushed in order.
+    let mut batch = Vec::with_capacity(VERIFY_BATCH);
+    loop {
+        batch.clear();
+        while batch.len() < VERIFY_BATCH {
+            match joiner.next(observer) {
+                Some(read) => batch.push(read),
+                None => break,
+            }
+        }
+        if batch.is_empty() {
+            break;
+        }
         // A circular run's answer is graded against the options in the order it was shown.
-        let item = shown_item(&dataset.items[index], &g, opts.generations)?;
-        let (v, answer) = verdict_of(&item, sample, &g);
-        stream.push(v, &item, answer)?;
+        let mut shown = Vec::with_capacity(batch.len());
+        let mut bad_ordering = None;
+        for (index, _, g) in &batch {
+            match shown_item(&dataset.items[*index], g, opts.generations) {
+                Ok(item) => shown.push(item),
+                Err(e) => {
+                    bad_ordering = Some(e);
+                    break;
+                }
+            }
+        }
+        let verdicts: Vec<_> = batch[..shown.len()]
+            .par_iter()
+            .zip(shown.par_iter())
+            .map(|((_, sample, g), item)| verdict_of(item, *sample, g))
+            .collect();
+        for (item, (v, answer)) in shown.iter().zip(verdicts) {
+            stream.push(v, item, answer)?;
+        }
+        if let Some(e) = bad_ordering {
+            return Err(e);
+        }
     }
     let io_error = joiner.take_io_error();
     let mut join = joiner.finish(observer);
