@@ -69,7 +69,7 @@ impl Ctx<'_> {
 
     /// Is the text between the label at `label` and token `end` option `position`'s text
     /// (or a fragment of it), not a judgement of it?
-    fn restates_option(&self, label: usize, end: usize, position: usize) -> bool {
+    pub(super) fn restates_option(&self, label: usize, end: usize, position: usize) -> bool {
         let first = label + 1;
         if first >= end {
             return false;
