@@ -45,3 +45,13 @@ pub fn reading_options(
         .and_then(|p| regex::Regex::new(p).ok());
     (columns, format, id_pattern)
 }
+
+/// `bytes` as UTF-8, or the byte offset where it stops being valid. Checked with SIMD first
+/// (several times faster than the standard library on Korean text, which every input line
+/// is); the standard library only says where a bad line breaks.
+pub fn utf8(bytes: &[u8]) -> Result<&str, usize> {
+    match simdutf8::basic::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(_) => Err(std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), |_| 0)),
+    }
+}

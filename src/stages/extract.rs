@@ -238,15 +238,8 @@ fn extract_line<'a>(
         // stays one line per input line.
         return Err((None, "empty line".to_string()));
     }
-    // SIMD validation first (several times faster on Korean text); the standard library's
-    // only to say where a line that fails is broken.
-    let text = match simdutf8::basic::from_utf8(raw) {
-        Ok(text) => text,
-        Err(_) => {
-            let e = std::str::from_utf8(raw).expect_err("simdutf8 rejected it");
-            return Err((None, format!("invalid UTF-8 at byte {}", e.valid_up_to())));
-        }
-    };
+    let text =
+        crate::inputs::utf8(raw).map_err(|at| (None, format!("invalid UTF-8 at byte {at}")))?;
     let rec: Input =
         serde_json::from_str(text).map_err(|e| (None, format!("invalid JSON: {e}")))?;
     match sets.get(rec.question.as_deref(), rec.choices.as_deref()) {

@@ -246,8 +246,8 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
                 line: n as u64 + 1,
             };
             let line = line.map_err(|e| src.err(None, format!("cannot read: {e}")))?;
-            let text = std::str::from_utf8(&line)
-                .map_err(|e| src.err(None, format!("invalid UTF-8 at byte {}", e.valid_up_to())))?;
+            let text = crate::inputs::utf8(&line)
+                .map_err(|at| src.err(None, format!("invalid UTF-8 at byte {at}")))?;
             let text = text.trim_start_matches('\u{feff}').trim();
             if text.is_empty() {
                 continue;

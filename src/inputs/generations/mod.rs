@@ -321,13 +321,9 @@ impl<R: BufRead> GenerationReader<R> {
             };
             self.bytes_read += n as u64;
             self.state.line += 1;
-            let text = match std::str::from_utf8(&self.buf) {
+            let text = match crate::inputs::utf8(&self.buf) {
                 Ok(t) => t.trim_start_matches('\u{feff}').trim(),
-                Err(e) => {
-                    return Some(Err(
-                        self.err(None, format!("invalid UTF-8 at byte {}", e.valid_up_to()))
-                    ))
-                }
+                Err(at) => return Some(Err(self.err(None, format!("invalid UTF-8 at byte {at}")))),
             };
             if text.is_empty() {
                 continue;
