@@ -278,7 +278,11 @@ pub(crate) fn tokenize_with_cues(text: &str) -> (Vec<Tok>, Cues) {
                 let run = &text[i..end];
                 // Every ordinal ends in 째, in the run or in "번째" after it: a byte test rules
                 // out most runs before `ordinal_at` is called.
-                let may_be_ordinal = has_jjae || matches!(bytes.get(end), Some(b' ' | 0xEB));
+                let may_be_ordinal = has_jjae || {
+                    let after = &bytes[end..];
+                    let spaces = after.iter().take_while(|&&b| b == b' ').count();
+                    after[spaces..].starts_with("번째".as_bytes())
+                };
                 if let Some((n, len)) = may_be_ordinal
                     .then(|| ordinal_at(run, &text[end..], Some(has_jjae)))
                     .flatten()
