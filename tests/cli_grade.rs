@@ -329,3 +329,51 @@ fn generic_jsonl_dataset_with_column_map() {
     );
     assert_eq!(r["metrics"]["groups"]["topic"]["values"]["geo"]["n"], 2);
 }
+
+/// Answers are verified on a thread of their own in batches: over several batches, every
+/// verdict is written in read order and each is the verifier's reading of its own answer.
+#[test]
+fn verdicts_keep_read_order_across_verifying_batches() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut dataset = String::from("id,question,answer\n");
+    for i in 0..50 {
+        dataset.push_str(&format!(
+            "q{i},\"문항 {i}: 옳은 것은? ① 가 ② 나 ③ 다 ④ 라\",③\n"
+        ));
+    }
+    let answers = [
+        "정답은 ③번입니다.",
+        "②",
+        "정답은 ① 또는 ②",
+        "잘 모르겠습니다",
+    ];
+    let mut gens = String::new();
+    for k in 0..5_000 {
+        let line = serde_json::json!({"id": format!("q{}", k % 50), "response": answers[k % 4]});
+        gens.push_str(&format!("{line}\n"));
+    }
+    let d = write(tmp.path(), "d.csv", dataset);
+    let g = write(tmp.path(), "g.jsonl", gens);
+    let out = tmp.path().join("out");
+    kgrade()
+        .args(["grade", "--dataset"])
+        .arg(&d)
+        .arg("--generations")
+        .arg(&g)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let verdicts = std::fs::read_to_string(out.join("verdicts.jsonl")).unwrap();
+    let rows: Vec<Value> = verdicts
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 5_000);
+    let expected = ["statement", "bare", "alternatives", "refusal"];
+    for (k, row) in rows.iter().enumerate() {
+        assert_eq!(row["line"], k as u64 + 1);
+        assert_eq!(row["id"], format!("q{}", k % 50));
+        assert_eq!(row["rule"], expected[k % 4], "line {}", k + 1);
+    }
+}

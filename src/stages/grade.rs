@@ -9,15 +9,94 @@ use super::stream::VerdictStream;
 use super::verdict::{shown_item, verdict_of};
 use super::{io_at, GradeError, Observer};
 use crate::inputs::dataset::{read_dataset, ColumnMap, DEFAULT_GROUPS};
+use crate::inputs::generations::Generation;
 use crate::inputs::generations::{Generations, GenerationsFormat};
 use crate::report::{Built, ReportBuilder};
 use crate::types::{write_run, JoinReport};
-use rayon::prelude::*;
+use crate::types::{Item, Verdict};
+use std::borrow::Cow;
 use std::path::Path;
+use std::sync::mpsc;
 
-/// Answers verified together on every core: large enough to keep both busy, small enough
-/// that memory stays flat.
+/// Answers handed to the verifying thread at a time: large enough that handing over costs
+/// nothing, small enough that memory stays flat.
 const VERIFY_BATCH: usize = 1024;
+
+type Shown<'a> = (Cow<'a, Item>, u32, Generation);
+
+/// Read, join and verify every answer into `stream`, in read order. Verification runs on a
+/// thread of its own while this one reads the next batch and pushes the last one's verdicts
+/// (reading, joining and writing verdicts cost more than verifying most answers, so a
+/// pipeline of two uses both cores where splitting verification alone would not).
+fn verify_pipelined<'a>(
+    joiner: &mut Joiner<'a>,
+    items: &'a [Item],
+    generations: &Path,
+    stream: &mut VerdictStream,
+    observer: &mut dyn Observer,
+) -> Result<(), GradeError> {
+    std::thread::scope(|scope| {
+        let (jobs, job_rx) = mpsc::sync_channel::<Vec<Shown<'a>>>(1);
+        let (done_tx, done) = mpsc::sync_channel::<Vec<(Cow<'a, Item>, Verdict, String)>>(1);
+        scope.spawn(move || {
+            for batch in job_rx {
+                let verdicts = batch
+                    .into_iter()
+                    .map(|(item, sample, g)| {
+                        let (v, answer) = verdict_of(&item, sample, &g);
+                        (item, v, answer)
+                    })
+                    .collect();
+                if done_tx.send(verdicts).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut in_flight = false;
+        loop {
+            // Read the next batch while the last one is verified.
+            let mut batch = Vec::with_capacity(VERIFY_BATCH);
+            let mut bad_ordering = None;
+            while batch.len() < VERIFY_BATCH {
+                let Some((index, sample, g)) = joiner.next(observer) else {
+                    break;
+                };
+                // A circular run's answer is graded against the options in the order it
+                // was shown.
+                match shown_item(&items[index], &g, generations) {
+                    Ok(item) => batch.push((item, sample, g)),
+                    Err(e) => {
+                        bad_ordering = Some(e);
+                        break;
+                    }
+                }
+            }
+            if in_flight {
+                let verdicts = done.recv().expect("the verifying thread ended early");
+                for (item, v, answer) in verdicts {
+                    stream.push(v, &item, answer)?;
+                }
+            }
+            in_flight = !batch.is_empty();
+            if in_flight {
+                jobs.send(batch).expect("the verifying thread ended early");
+            }
+            if let Some(e) = bad_ordering {
+                // What was read before the bad line is still graded.
+                if in_flight {
+                    for (item, v, answer) in done.recv().expect("the verifying thread ended early")
+                    {
+                        stream.push(v, &item, answer)?;
+                    }
+                }
+                return Err(e);
+            }
+            if !in_flight {
+                return Ok(());
+            }
+        }
+    })
+}
 
 /// Options for a whole `kgrade grade` run.
 pub struct GradeOptions<'a> {
@@ -157,43 +236,13 @@ pub fn run_grade(
     let mut stream = VerdictStream::new(&verdicts_path, report, escalator)?;
 
     let mut joiner = Joiner::new(&dataset, reader, &name);
-    // Answers are read in order, verified in batches on every core, and pushed in order.
-    let mut batch = Vec::with_capacity(VERIFY_BATCH);
-    loop {
-        batch.clear();
-        while batch.len() < VERIFY_BATCH {
-            match joiner.next(observer) {
-                Some(read) => batch.push(read),
-                None => break,
-            }
-        }
-        if batch.is_empty() {
-            break;
-        }
-        // A circular run's answer is graded against the options in the order it was shown.
-        let mut shown = Vec::with_capacity(batch.len());
-        let mut bad_ordering = None;
-        for (index, _, g) in &batch {
-            match shown_item(&dataset.items[*index], g, opts.generations) {
-                Ok(item) => shown.push(item),
-                Err(e) => {
-                    bad_ordering = Some(e);
-                    break;
-                }
-            }
-        }
-        let verdicts: Vec<_> = batch[..shown.len()]
-            .par_iter()
-            .zip(shown.par_iter())
-            .map(|((_, sample, g), item)| verdict_of(item, *sample, g))
-            .collect();
-        for (item, (v, answer)) in shown.iter().zip(verdicts) {
-            stream.push(v, item, answer)?;
-        }
-        if let Some(e) = bad_ordering {
-            return Err(e);
-        }
-    }
+    verify_pipelined(
+        &mut joiner,
+        &dataset.items,
+        opts.generations,
+        &mut stream,
+        observer,
+    )?;
     let io_error = joiner.take_io_error();
     let mut join = joiner.finish(observer);
     let finished = stream.finish()?;
