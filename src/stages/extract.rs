@@ -135,6 +135,9 @@ impl Batch {
     }
 }
 
+/// A batch's chunks, or what went wrong verifying it.
+type Verified = Result<Vec<Chunk>, String>;
+
 /// A verified chunk of lines: their output, and the lines that could not be read.
 struct Chunk {
     out: Vec<u8>,
@@ -265,20 +268,31 @@ pub fn run<R: BufRead, W: Write>(
 ) -> io::Result<Summary> {
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
     let mut summary = Summary::default();
-    let mut in_flight: Option<mpsc::Receiver<Vec<Chunk>>> = None;
+    let mut in_flight: Option<mpsc::Receiver<Verified>> = None;
+    let received = |rx: mpsc::Receiver<Verified>| -> io::Result<Vec<Chunk>> {
+        rx.recv()
+            .map_err(|_| io::Error::other("a verifying task ended without a result"))?
+            .map_err(io::Error::other)
+    };
     loop {
         let (batch, read_error) = read_batch(&mut input, summary.lines + 1);
-        let done = in_flight
-            .take()
-            .map(|rx| rx.recv().expect("a verifying task ended"));
+        let done = in_flight.take().map(received).transpose()?;
         let more = !batch.ends.is_empty();
         if more {
             summary.lines += batch.ends.len() as u64;
             let (tx, rx) = mpsc::sync_channel(1);
             let name = source_name.to_string();
             rayon::spawn(move || {
+                // A panic in a pool task would abort the process: catch it and let the reading
+                // thread report it with the lines it concerns.
+                let first = batch.first_line;
+                let last = first + batch.ends.len() as u64 - 1;
+                let chunks = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    verify_batch(&name, &batch)
+                }))
+                .map_err(|_| format!("internal error verifying lines {first}–{last}"));
                 // The receiver is gone only when writing failed; nothing to report then.
-                let _ = tx.send(verify_batch(&name, &batch));
+                let _ = tx.send(chunks);
             });
             in_flight = Some(rx);
         }
@@ -292,7 +306,7 @@ pub fn run<R: BufRead, W: Write>(
         if let Some(e) = read_error {
             // What was read before the error is still verified and written.
             if let Some(rx) = in_flight.take() {
-                for chunk in rx.recv().expect("a verifying task ended") {
+                for chunk in received(rx)? {
                     out.write_all(&chunk.out)?;
                     chunk.errors.iter().for_each(&mut on_error);
                 }
