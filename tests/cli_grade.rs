@@ -10,6 +10,20 @@ fn kgrade() -> Command {
     Command::cargo_bin("kgrade").unwrap()
 }
 
+/// `kgrade grade [FLAGS…] --dataset D --generations G --out OUT`.
+fn grade(flags: &[&str], dataset: &Path, generations: &Path, out: &Path) -> Command {
+    let mut cmd = kgrade();
+    cmd.arg("grade")
+        .args(flags)
+        .arg("--dataset")
+        .arg(dataset)
+        .arg("--generations")
+        .arg(generations)
+        .arg("--out")
+        .arg(out);
+    cmd
+}
+
 fn read_json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -185,15 +199,7 @@ fn real_kmmlu_split_grades_by_row_index() {
     }
     let g = write(tmp.path(), "lm.jsonl", gens);
     let out = tmp.path().join("tax");
-    kgrade()
-        .args(["grade", "--strict", "--dataset"])
-        .arg(&split)
-        .arg("--generations")
-        .arg(&g)
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    grade(&["--strict"], &split, &g, &out).assert().success();
     let r = read_json(&out.join("report.json"));
     assert_eq!(r["metrics"]["overall"]["n"], n);
     assert_eq!(r["metrics"]["overall"]["correct"], (n + 1) / 2);
@@ -228,13 +234,7 @@ fn bad_dataset_rows_name_file_line_and_field() {
     ];
     for (name, body, message) in cases {
         let d = write(tmp.path(), name, body);
-        kgrade()
-            .args(["grade", "--dataset"])
-            .arg(&d)
-            .arg("--generations")
-            .arg(&gens)
-            .arg("--out")
-            .arg(tmp.path().join("out"))
+        grade(&[], &d, &gens, &tmp.path().join("out"))
             .assert()
             .code(3)
             .stderr(predicate::str::contains(message));
@@ -302,26 +302,17 @@ fn generic_jsonl_dataset_with_column_map() {
     );
     let g = write(tmp.path(), "g.jsonl", "{\"id\":\"q1\",\"response\":\"The answer is A.\"}\n{\"id\":\"q2\",\"response\":\"Seoul\"}\n");
     let out = tmp.path().join("out");
-    kgrade()
-        .args([
-            "grade",
-            "--id-col",
-            "qid",
-            "--question-col",
-            "prompt",
-            "--answer-col",
-            "label",
-            "--by",
-            "topic",
-            "--dataset",
-        ])
-        .arg(&d)
-        .arg("--generations")
-        .arg(&g)
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    let columns = [
+        "--id-col",
+        "qid",
+        "--question-col",
+        "prompt",
+        "--answer-col",
+        "label",
+        "--by",
+        "topic",
+    ];
+    grade(&columns, &d, &g, &out).assert().success();
     let r = read_json(&out.join("report.json"));
     assert_eq!(
         r["metrics"]["groups"]["topic"]["values"]["geo"]["correct"],
@@ -355,15 +346,7 @@ fn verdicts_keep_read_order_across_verifying_batches() {
     let d = write(tmp.path(), "d.csv", dataset);
     let g = write(tmp.path(), "g.jsonl", gens);
     let out = tmp.path().join("out");
-    kgrade()
-        .args(["grade", "--dataset"])
-        .arg(&d)
-        .arg("--generations")
-        .arg(&g)
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    grade(&[], &d, &g, &out).assert().success();
     let verdicts = std::fs::read_to_string(out.join("verdicts.jsonl")).unwrap();
     let rows: Vec<Value> = verdicts
         .lines()
