@@ -133,9 +133,21 @@ impl AuditEntry {
 
 /// One spilled record: the audit entry of `report.json`/`report.md` (when the answer is in
 /// that list) and the row of `report.html`'s audit table (a superset: judged answers too).
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 struct Spilled {
     listed: Option<AuditEntry>,
+    row: html::AuditRow,
+}
+
+/// A spilled record read for `report.json`/`report.md` only (the row is skipped unread).
+#[derive(Deserialize)]
+struct SpilledEntry {
+    listed: Option<AuditEntry>,
+}
+
+/// A spilled record read for `report.html` only.
+#[derive(Deserialize)]
+struct SpilledRow {
     row: html::AuditRow,
 }
 
@@ -250,10 +262,10 @@ impl ReportBuilder {
         let mut first = true;
         let mut html_rows = 0u64;
         let mut spilled = BufReader::new(&mut spill);
-        let mut line = String::new();
+        let mut line = Vec::new();
         while read_spilled(&mut spilled, &mut line, &out_dir)? {
-            let record: Spilled =
-                serde_json::from_str(&line).map_err(|e| io_err(&out_dir)(io::Error::other(e)))?;
+            let record: SpilledEntry =
+                serde_json::from_slice(&line).map_err(|e| io_err(&out_dir)(io::Error::other(e)))?;
             html_rows += 1;
             let Some(entry) = record.listed else { continue };
             json.write_all(if first { b"\n    " } else { b",\n    " })
@@ -302,8 +314,8 @@ impl ReportBuilder {
             .map_err(io_err(&out_dir))?;
         let mut spilled = BufReader::new(&mut spill);
         while read_spilled(&mut spilled, &mut line, &out_dir)? {
-            let record: Spilled =
-                serde_json::from_str(&line).map_err(|e| io_err(&out_dir)(io::Error::other(e)))?;
+            let record: SpilledRow =
+                serde_json::from_slice(&line).map_err(|e| io_err(&out_dir)(io::Error::other(e)))?;
             page.write_all(html::row(&record.row, &by).as_bytes())
                 .map_err(io_err(&html_path))?;
         }
@@ -318,11 +330,11 @@ impl ReportBuilder {
 /// Read the next spilled line into `line`; false at the end.
 fn read_spilled(
     reader: &mut impl BufRead,
-    line: &mut String,
+    line: &mut Vec<u8>,
     out_dir: &Path,
 ) -> Result<bool, ReportError> {
     line.clear();
-    Ok(reader.read_line(line).map_err(io_err(out_dir))? > 0)
+    Ok(reader.read_until(b'\n', line).map_err(io_err(out_dir))? > 0)
 }
 
 /// Build `report.json`, `report.md`, `results.json` and `report.html` in `out_dir` from the
