@@ -79,20 +79,28 @@ impl Ctx<'_> {
         if t.kind == Kind::Hangul && t.start == self.toks[label].end {
             return false;
         }
-        let written = squash(&self.text[t.start as usize..self.toks[end - 1].end as usize]);
+        let raw = &self.text[t.start as usize..self.toks[end - 1].end as usize];
+        // Both readings below hold only for a short text: the option's own (with four
+        // characters more) or, without option texts, 80 characters. A longer one (the rest
+        // of a paragraph after "정답은 ③") is ruled out before it is squashed.
+        let option = self
+            .set
+            .at_position(position)
+            .and_then(|c| self.set.option_text(c))
+            .map(squash);
+        let limit = option.as_ref().map_or(80 * 4, |o| o.len() + 4 * 4);
+        if longer_than(raw, limit) {
+            return false;
+        }
+        let written = squash(raw);
         let written = written.trim_matches(|c: char| matches!(c, '.' | ',' | ')' | ':' | '-'));
         if written.is_empty() {
             return false;
         }
-        if let Some(option) = self
-            .set
-            .at_position(position)
-            .and_then(|c| self.set.option_text(c))
-        {
+        if let Some(option) = option {
             // The option's own words, even when they judge ("…수요자는 아니다"): a fragment
             // of it (often cut with "…"), or the option with a particle or copula more, but
             // not with a judgement ("④ 행정안전부는 틀림").
-            let option = squash(option);
             let written = written.trim_end_matches(['…', '.']);
             if written.is_empty() {
                 return false;
@@ -152,4 +160,25 @@ impl Ctx<'_> {
         });
         !judged && worded && written.chars().count() <= 80
     }
+}
+
+/// Is `raw`, squashed and trimmed as `restates_option` reads it, surely longer than `limit`
+/// bytes? Counts only what squashing keeps and trimming cannot remove, and stops at the
+/// limit, so a long paragraph costs a few dozen characters.
+fn longer_than(raw: &str, limit: usize) -> bool {
+    let mut kept = 0;
+    for c in raw.chars() {
+        let dropped = c.is_whitespace()
+            || matches!(
+                c,
+                '*' | '_' | '`' | '#' | '$' | '\\' | '"' | '\'' | '.' | ',' | ')' | ':' | '-' | '…'
+            );
+        if !dropped {
+            kept += c.len_utf8();
+            if kept > limit {
+                return true;
+            }
+        }
+    }
+    false
 }
