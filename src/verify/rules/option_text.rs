@@ -26,11 +26,31 @@ pub(super) fn squash(s: &str) -> String {
         .collect()
 }
 
+/// The first `max` bytes (or a little more, to a character boundary) of `squash(s)`:
+/// enough to test whether it starts with any text of at most `max` bytes.
+fn squash_prefix(s: &str, max: usize) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if out.len() >= max {
+            break;
+        }
+        if !c.is_whitespace() && !matches!(c, '*' | '_' | '`' | '#' | '$' | '\\' | '"' | '\'') {
+            out.push(c.to_ascii_lowercase());
+        }
+    }
+    out
+}
+
 impl Ctx<'_> {
+    /// The longest squashed option text, in bytes: how much of an answer an option can start.
+    fn longest_option(&self) -> usize {
+        self.set.options().iter().map(|o| squash(o).len()).max().unwrap_or(0)
+    }
+
     /// Option text written right after a keyword: "정답은 금융위원회입니다".
     pub(super) fn option_text_at(&self, k: usize) -> Option<Choice> {
         let at = self.tok(k)?.start as usize;
-        let rest = squash(clip(self.text, at, 400));
+        let rest = squash_prefix(clip(self.text, at, 400), self.longest_option());
         let mut best: Option<(usize, Choice)> = None;
         for c in self.set.choices() {
             let opt = squash(self.set.option_text(c)?);
@@ -63,7 +83,7 @@ impl Ctx<'_> {
         if t.is_sentence_end() {
             return None;
         }
-        let rest = squash(clip(self.text, t.start as usize, 300));
+        let rest = squash_prefix(clip(self.text, t.start as usize, 300), self.longest_option());
         let starts = |o: Choice| {
             self.set
                 .option_text(o)
@@ -79,7 +99,7 @@ impl Ctx<'_> {
     /// Does an option's text begin at token `k` ("(3) 3" where an option reads "3")?
     pub(super) fn starts_option_text(&self, k: usize) -> bool {
         let Some(t) = self.tok(k) else { return false };
-        let rest = squash(clip(self.text, t.start as usize, 300));
+        let rest = squash_prefix(clip(self.text, t.start as usize, 300), self.longest_option());
         self.set.options().iter().any(|o| {
             let o = squash(o);
             !o.is_empty() && rest.starts_with(&o)
