@@ -44,7 +44,12 @@ fn squash_prefix(s: &str, max: usize) -> String {
 impl Ctx<'_> {
     /// The longest squashed option text, in bytes: how much of an answer an option can start.
     fn longest_option(&self) -> usize {
-        self.set.options().iter().map(|o| squash(o).len()).max().unwrap_or(0)
+        self.set
+            .options()
+            .iter()
+            .map(|o| squash(o).len())
+            .max()
+            .unwrap_or(0)
     }
 
     /// Option text written right after a keyword: "정답은 금융위원회입니다".
@@ -83,7 +88,10 @@ impl Ctx<'_> {
         if t.is_sentence_end() {
             return None;
         }
-        let rest = squash_prefix(clip(self.text, t.start as usize, 300), self.longest_option());
+        let rest = squash_prefix(
+            clip(self.text, t.start as usize, 300),
+            self.longest_option(),
+        );
         let starts = |o: Choice| {
             self.set
                 .option_text(o)
@@ -99,7 +107,10 @@ impl Ctx<'_> {
     /// Does an option's text begin at token `k` ("(3) 3" where an option reads "3")?
     pub(super) fn starts_option_text(&self, k: usize) -> bool {
         let Some(t) = self.tok(k) else { return false };
-        let rest = squash_prefix(clip(self.text, t.start as usize, 300), self.longest_option());
+        let rest = squash_prefix(
+            clip(self.text, t.start as usize, 300),
+            self.longest_option(),
+        );
         self.set.options().iter().any(|o| {
             let o = squash(o);
             !o.is_empty() && rest.starts_with(&o)
