@@ -11,7 +11,6 @@
 //! 답안, 답변).
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
-use memchr::memmem;
 use std::sync::OnceLock;
 
 /// A family of cue words.
@@ -108,7 +107,8 @@ fn automaton() -> &'static (AhoCorasick, Vec<u8>) {
 /// Latin ("Ａｎｓｗｅｒ") is folded token by token, so with any such form every rule runs.
 fn has_full_width(text: &str) -> bool {
     let bytes = text.as_bytes();
-    memmem::find(bytes, &[0xEF, 0xBC]).is_some() || memmem::find(bytes, &[0xEF, 0xBD]).is_some()
+    // 0xEF only ever leads a three-byte character, so its next byte is there.
+    memchr::memchr_iter(0xEF, bytes).any(|at| matches!(bytes.get(at + 1), Some(0xBC | 0xBD)))
 }
 
 /// Which cue families occur in a text.

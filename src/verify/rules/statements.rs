@@ -361,7 +361,12 @@ impl Ctx<'_> {
                     // Only short words can be keywords ("selected", or 8 full-width letters of
                     // 3 bytes): no lower-cased copy of every long word.
                     let raw = self.word(k);
-                    if raw.len() > 24 {
+                    // Without a keyword cue no word here is one; an ASCII keyword has 4 to 8
+                    // letters.
+                    if !keywords
+                        || raw.len() > 24
+                        || (raw.is_ascii() && !(4..=8).contains(&raw.len()))
+                    {
                         continue;
                     }
                     let w = lower(raw);
@@ -415,14 +420,18 @@ impl Ctx<'_> {
     /// "③을 선택합니다" (strong), "③이 맞습니다", "②로 보입니다", "(B) is correct" (weak).
     pub(super) fn choose_or_weak(&self, k: usize) -> Option<Statement> {
         let r = self.label_at(k)?;
-        let (said, first) = self.said_with_left_alternatives(k, r);
-        let make = |strength, rule, last| Statement {
-            said: said.clone(),
-            strength,
-            rule,
-            first,
-            last,
-            is_final: self.final_before(k),
+        // Most labels in prose make no statement: the alternatives to their left are read
+        // only for one that does.
+        let make = |strength, rule, last| {
+            let (said, first) = self.said_with_left_alternatives(k, r);
+            Statement {
+                said,
+                strength,
+                rule,
+                first,
+                last,
+                is_final: self.final_before(k),
+            }
         };
         if self.is_hangul(k + 1) {
             let p = strip_beon(self.word(k + 1));
