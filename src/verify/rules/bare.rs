@@ -125,24 +125,18 @@ impl Ctx<'_> {
         }
         let rest_start = self.toks[agree_until].end as usize;
         let rest_end = self.toks[range.end - 1].end as usize;
-        let full_rest = squash(&self.text[rest_start..rest_end]);
-        let raw_rest = full_rest
-            .trim_start_matches(['.', ')', ':', '-', ']', '번'])
-            .to_string();
-        let rest = raw_rest.trim_end_matches(['.', '!', ')', ']']);
-        let rest = ["입니다", "이다", "임", "이에요", "예요", "요"]
-            .iter()
-            .find_map(|s| rest.strip_suffix(s))
-            .unwrap_or(rest);
-        // The label's own option text, exactly: nothing in it can change the reading.
+        let raw = &self.text[rest_start..rest_end];
+        // The label's own option text, exactly: nothing in it can change the reading. (A
+        // rest far longer than that text cannot be it, and is not squashed for this.)
         if let Resolved::In(c) = label {
             let own_text = self.set.option_text(c).map(squash);
-            let same = |t: &str| {
-                !t.is_empty()
-                    && (t == full_rest || t == raw_rest || t.trim_end_matches(['.', '!']) == rest)
-            };
-            if own_text.is_some_and(|t| same(&t)) {
-                return Some(decided(rule));
+            if let Some(t) =
+                own_text.filter(|t| !t.is_empty() && !kept_longer_than(raw, t.len() + 9))
+            {
+                let (full_rest, raw_rest, rest) = rests(raw);
+                if t == full_rest || t == raw_rest || t.trim_end_matches(['.', '!']) == rest {
+                    return Some(decided(rule));
+                }
             }
         }
         let negated = self
@@ -176,6 +170,8 @@ impl Ctx<'_> {
         if negated || glued {
             return None;
         }
+        let (_, _, rest) = rests(raw);
+        let rest = rest.as_str();
         if self.set.options().is_empty() {
             return (rest.chars().count() <= 40).then(|| decided(rule));
         }
@@ -313,4 +309,55 @@ impl Ctx<'_> {
         });
         (!later_conflict).then_some(e)
     }
+}
+
+/// The text after a bare label as `bare_in` compares it: squashed whole, without leading
+/// separators, and without trailing punctuation and a copula.
+fn rests(raw: &str) -> (String, String, String) {
+    let full_rest = squash(raw);
+    let raw_rest = full_rest
+        .trim_start_matches(['.', ')', ':', '-', ']', '번'])
+        .to_string();
+    let rest = raw_rest.trim_end_matches(['.', '!', ')', ']']);
+    let rest = ["입니다", "이다", "임", "이에요", "예요", "요"]
+        .iter()
+        .find_map(|s| rest.strip_suffix(s))
+        .unwrap_or(rest)
+        .to_string();
+    (full_rest, raw_rest, rest)
+}
+
+/// Do the characters of `raw` that squashing keeps and `rests` cannot trim (all but
+/// separators, closing marks and 번) take more than `limit` bytes? Each of `rests`' three
+/// forms is at least that long less a copula (9 bytes), so then none equals a text of
+/// `limit - 9` bytes. Stops at the limit.
+fn kept_longer_than(raw: &str, limit: usize) -> bool {
+    let mut kept = 0;
+    for c in raw.chars() {
+        let dropped = c.is_whitespace()
+            || matches!(
+                c,
+                '*' | '_'
+                    | '`'
+                    | '#'
+                    | '$'
+                    | '\\'
+                    | '"'
+                    | '\''
+                    | '.'
+                    | ')'
+                    | ':'
+                    | '-'
+                    | ']'
+                    | '!'
+                    | '번'
+            );
+        if !dropped {
+            kept += c.len_utf8();
+            if kept > limit {
+                return true;
+            }
+        }
+    }
+    false
 }
