@@ -20,6 +20,14 @@ pub(super) fn ox_polarity(toks: &[Tok], k: usize, text: &str) -> Option<bool> {
     match t.kind {
         Kind::Hangul => {
             let w = t.text(text);
+            // Every word below starts with one of these syllables: most words of an answer
+            // are ruled out by their first.
+            if !w.starts_with([
+                '옳', '맞', '그', '적', '올', '틀', '없', '거', '잘', '부', '오', '비', '아', '참',
+                '타',
+            ]) {
+                return None;
+            }
             for p in ["옳지", "맞지", "그렇지", "적절하지", "올바르지"] {
                 if let Some(rest) = w.strip_prefix(p) {
                     if next_is_neg || rest.starts_with('않') || rest.starts_with('못') {
