@@ -384,18 +384,19 @@ fn hangul_run(text: &str, start: usize, cues: &mut CueScan) -> (usize, bool) {
     let bytes = text.as_bytes();
     let mut end = start;
     let mut has_jjae = false;
-    // A lead byte EA…ED starts a three-byte character, so both continuation bytes exist in
-    // valid UTF-8.
-    while bytes.get(end).is_some_and(|b| (0xEA..=0xED).contains(b)) {
-        let cp = (u32::from(bytes[end]) & 0x0F) << 12
-            | (u32::from(bytes[end + 1]) & 0x3F) << 6
-            | u32::from(bytes[end + 2]) & 0x3F;
+    // A lead byte EA…ED starts a three-byte character (valid UTF-8): one slice pattern
+    // takes the three bytes with one bounds check.
+    let mut rest = &bytes[start..];
+    while let [b0 @ 0xEA..=0xED, b1, b2, tail @ ..] = rest {
+        let cp =
+            (u32::from(*b0) & 0x0F) << 12 | (u32::from(*b1) & 0x3F) << 6 | u32::from(*b2) & 0x3F;
         if !(0xAC00..=0xD7A3).contains(&cp) {
             break;
         }
         cues.syllable(text, end, cp - 0xAC00);
         has_jjae |= cp == JJAE;
         end += 3;
+        rest = tail;
     }
     // A syllable run that continues in jamo or old Hangul (lead bytes E1, E3): let the char
     // path read it whole.
