@@ -148,6 +148,10 @@ impl Cues {
 pub(crate) struct CueScan {
     found: u8,
     latin_refusal: bool,
+    /// Latin runs long enough to hold a pattern, read at the end: one by one when there are
+    /// few (Korean prose with an English word), in one pass over the text when there are many
+    /// (English prose), since a Latin pattern can only match inside a run.
+    latin_runs: Vec<(usize, usize)>,
     syllables: &'static SyllableTable,
 }
 
@@ -156,6 +160,7 @@ impl Default for CueScan {
         CueScan {
             found: 0,
             latin_refusal: false,
+            latin_runs: Vec::new(),
             syllables: syllable_table(),
         }
     }
@@ -258,26 +263,43 @@ impl CueScan {
         }
     }
 
-    /// A run of Latin letters.
-    pub fn latin(&mut self, run: &str) {
-        if run.len() < 3 || self.found == Self::ALL {
-            return;
+    /// A run of Latin letters at bytes `start..end` of the text.
+    pub fn latin(&mut self, start: usize, end: usize) {
+        if end - start >= 3 {
+            self.latin_runs.push((start, end));
         }
+    }
+
+    /// Read the Latin runs for patterns (see `latin_runs`).
+    fn read_latin(&mut self, text: &str) {
+        const FEW: usize = 8;
         let (ac, bits) = latin_automaton();
-        for m in ac.find_overlapping_iter(run) {
-            let bit = bits[m.pattern().as_usize()];
-            if bit == LATIN_REFUSAL {
-                self.latin_refusal = true;
-            } else {
-                self.found |= bit;
+        let mut read = |hay: &str| {
+            for m in ac.find_overlapping_iter(hay) {
+                let bit = bits[m.pattern().as_usize()];
+                if bit == LATIN_REFUSAL {
+                    self.latin_refusal = true;
+                } else {
+                    self.found |= bit;
+                }
             }
+        };
+        if self.latin_runs.len() <= FEW {
+            for &(start, end) in &self.latin_runs {
+                read(&text[start..end]);
+            }
+        } else {
+            read(text);
         }
     }
 
     /// The families found in `text`.
-    pub fn finish(self, text: &str) -> Cues {
+    pub fn finish(mut self, text: &str) -> Cues {
         if self.found != Self::ALL && has_full_width(text) {
             return Cues(Self::ALL);
+        }
+        if !self.latin_runs.is_empty() {
+            self.read_latin(text);
         }
         let refusal = 1 << Family::Refusal as u8;
         if self.latin_refusal && self.found & refusal == 0 {
@@ -358,6 +380,10 @@ mod tests {
             "x",
             "ecosystem",
             "another",
+            " the ",
+            " option ",
+            " is ",
+            " wrong ",
         ] {
             v.push(w.to_string());
         }
@@ -370,7 +396,7 @@ mod tests {
         /// prefilter family the automaton finds.
         #[test]
         fn tokeniser_cues_agree_with_the_automaton(
-            picks in proptest::collection::vec(0usize..1000, 0..12)
+            picks in proptest::collection::vec(0usize..1000, 0..40)
         ) {
             let pieces = pieces();
             let text: String = picks.iter().map(|&i| pieces[i % pieces.len()].as_str()).collect();
