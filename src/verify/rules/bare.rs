@@ -2,7 +2,7 @@
 //! or a copula), the first line is one and nothing later names another choice, or the last
 //! line is a lone label after prose.
 
-use super::option_text::squash;
+use super::option_text::{kept_longer_than, squash};
 use super::words::{answer_keyword, is_negation_word, lower, strip_beon};
 use super::{Ctx, Resolved};
 use crate::verify::scan::Kind;
@@ -127,12 +127,14 @@ impl Ctx<'_> {
         let rest_end = self.toks[range.end - 1].end as usize;
         let raw = &self.text[rest_start..rest_end];
         // The label's own option text, exactly: nothing in it can change the reading. (A
-        // rest far longer than that text cannot be it, and is not squashed for this.)
+        // rest longer than that text, less what `rests` trims and a copula of at most 9
+        // bytes, cannot be it, and is not squashed for this.)
         if let Resolved::In(c) = label {
             let own_text = self.set.option_text(c).map(squash);
-            if let Some(t) =
-                own_text.filter(|t| !t.is_empty() && !kept_longer_than(raw, t.len() + 9))
-            {
+            if let Some(t) = own_text.filter(|t| {
+                !t.is_empty()
+                    && !kept_longer_than(raw, t.len() + 9, &['.', ')', ':', '-', ']', '!', '번'])
+            }) {
                 let (full_rest, raw_rest, rest) = rests(raw);
                 if t == full_rest || t == raw_rest || t.trim_end_matches(['.', '!']) == rest {
                     return Some(decided(rule));
@@ -325,39 +327,4 @@ fn rests(raw: &str) -> (String, String, String) {
         .unwrap_or(rest)
         .to_string();
     (full_rest, raw_rest, rest)
-}
-
-/// Do the characters of `raw` that squashing keeps and `rests` cannot trim (all but
-/// separators, closing marks and 번) take more than `limit` bytes? Each of `rests`' three
-/// forms is at least that long less a copula (9 bytes), so then none equals a text of
-/// `limit - 9` bytes. Stops at the limit.
-fn kept_longer_than(raw: &str, limit: usize) -> bool {
-    let mut kept = 0;
-    for c in raw.chars() {
-        let dropped = c.is_whitespace()
-            || matches!(
-                c,
-                '*' | '_'
-                    | '`'
-                    | '#'
-                    | '$'
-                    | '\\'
-                    | '"'
-                    | '\''
-                    | '.'
-                    | ')'
-                    | ':'
-                    | '-'
-                    | ']'
-                    | '!'
-                    | '번'
-            );
-        if !dropped {
-            kept += c.len_utf8();
-            if kept > limit {
-                return true;
-            }
-        }
-    }
-    false
 }

@@ -19,11 +19,31 @@ pub(super) fn clip(text: &str, at: usize, max: usize) -> &str {
 /// Normalised for option-text matching: no whitespace or decoration, ASCII lower case.
 pub(super) fn squash(s: &str) -> String {
     s.chars()
-        .filter(|c| {
-            !c.is_whitespace() && !matches!(c, '*' | '_' | '`' | '#' | '$' | '\\' | '"' | '\'')
-        })
+        .filter(|&c| squash_keeps(c))
         .map(|c| c.to_ascii_lowercase())
         .collect()
+}
+
+/// Does `squash` keep the character?
+fn squash_keeps(c: char) -> bool {
+    !c.is_whitespace() && !matches!(c, '*' | '_' | '`' | '#' | '$' | '\\' | '"' | '\'')
+}
+
+/// Do the characters of `raw` that `squash` keeps, less those in `trimmable` (which a caller
+/// may trim off afterwards), take more than `limit` bytes? A lower bound on the squashed,
+/// trimmed text's length, so a caller can rule a long text out before squashing it; stops at
+/// the limit.
+pub(super) fn kept_longer_than(raw: &str, limit: usize, trimmable: &[char]) -> bool {
+    let mut kept = 0;
+    for c in raw.chars() {
+        if squash_keeps(c) && !trimmable.contains(&c) {
+            kept += c.len_utf8();
+            if kept > limit {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// The first `max` bytes (or a little more, to a character boundary) of `squash(s)`:
@@ -34,7 +54,7 @@ fn squash_prefix(s: &str, max: usize) -> String {
         if out.len() >= max {
             break;
         }
-        if !c.is_whitespace() && !matches!(c, '*' | '_' | '`' | '#' | '$' | '\\' | '"' | '\'') {
+        if squash_keeps(c) {
             out.push(c.to_ascii_lowercase());
         }
     }

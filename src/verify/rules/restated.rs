@@ -3,7 +3,7 @@
 //! labels in option order, each followed by its option text (or a fragment of it), state no
 //! choice, so the marker before them is not a statement.
 
-use super::option_text::squash;
+use super::option_text::{kept_longer_than, squash};
 use super::words::{answer_keyword, is_negation_word, lower, strip_beon};
 use super::{Ctx, Resolved};
 use crate::verify::scan::Kind;
@@ -89,7 +89,7 @@ impl Ctx<'_> {
             .and_then(|c| self.set.option_text(c))
             .map(squash);
         let limit = option.as_ref().map_or(80 * 4, |o| o.len() + 4 * 4);
-        if longer_than(raw, limit) {
+        if kept_longer_than(raw, limit, &['.', ',', ')', ':', '-', '…']) {
             return false;
         }
         let written = squash(raw);
@@ -160,25 +160,4 @@ impl Ctx<'_> {
         });
         !judged && worded && written.chars().count() <= 80
     }
-}
-
-/// Is `raw`, squashed and trimmed as `restates_option` reads it, surely longer than `limit`
-/// bytes? Counts only what squashing keeps and trimming cannot remove, and stops at the
-/// limit, so a long paragraph costs a few dozen characters.
-fn longer_than(raw: &str, limit: usize) -> bool {
-    let mut kept = 0;
-    for c in raw.chars() {
-        let dropped = c.is_whitespace()
-            || matches!(
-                c,
-                '*' | '_' | '`' | '#' | '$' | '\\' | '"' | '\'' | '.' | ',' | ')' | ':' | '-' | '…'
-            );
-        if !dropped {
-            kept += c.len_utf8();
-            if kept > limit {
-                return true;
-            }
-        }
-    }
-    false
 }
