@@ -58,9 +58,21 @@ async fn handle(fake: Arc<Fake>, body: Value) -> Response {
     response
 }
 
+/// The structured-output form a request asked for (`json_schema`, `json_object` or none).
+fn form_of(body: &Value) -> Option<String> {
+    body["response_format"]["type"].as_str().map(str::to_string)
+}
+
+impl Fake {
+    /// The form of every request received, in order.
+    fn forms(&self) -> Vec<Option<String>> {
+        self.bodies.lock().unwrap().iter().map(form_of).collect()
+    }
+}
+
 fn answer(fake: &Fake, body: Value) -> Response {
     fake.bodies.lock().unwrap().push(body.clone());
-    let form = body["response_format"]["type"].as_str().map(str::to_string);
+    let form = form_of(&body);
     let good =
         || reply(&json!({"reason": "정답은 ②라고 마지막에 말했다", "choice": "②"}).to_string());
     match fake.behaviour {
@@ -233,13 +245,7 @@ fn a_refused_structured_output_form_falls_back_and_is_remembered_for_the_run() {
         out.iter().all(|o| matches!(o, Outcome::Judged { .. })),
         "{out:?}"
     );
-    let forms: Vec<Option<String>> = fake
-        .bodies
-        .lock()
-        .unwrap()
-        .iter()
-        .map(|b| b["response_format"]["type"].as_str().map(str::to_string))
-        .collect();
+    let forms = fake.forms();
     // json_schema once, refused; then json_object for every answer.
     assert_eq!(
         forms,
@@ -341,13 +347,7 @@ fn once_the_form_is_known_answers_are_judged_concurrently() {
         .most_in_flight
         .load(std::sync::atomic::Ordering::SeqCst);
     assert!(most >= 2, "at most {most} request in flight");
-    let forms: Vec<Option<String>> = fake
-        .bodies
-        .lock()
-        .unwrap()
-        .iter()
-        .map(|b| b["response_format"]["type"].as_str().map(str::to_string))
-        .collect();
+    let forms = fake.forms();
     assert_eq!(
         forms
             .iter()
