@@ -246,3 +246,24 @@ fn read_error_keeps_what_was_read() {
         .enumerate()
         .all(|(i, r)| r["id"] == i as u64 && r["choice"] == "②"));
 }
+
+/// An empty input extracts nothing, and says so: exit 3, not a silent success.
+#[test]
+fn empty_input_is_not_a_success() {
+    let tmp = tempfile::tempdir().unwrap();
+    let empty = tmp.path().join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    kgrade()
+        .arg("extract")
+        .arg(&empty)
+        .assert()
+        .code(3)
+        .stdout("")
+        .stderr(predicate::str::contains("no lines to extract"));
+    kgrade()
+        .args(["extract", "-"])
+        .write_stdin("")
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("-: no lines to extract"));
+}

@@ -55,6 +55,11 @@ fn extract(file: &str) -> anyhow::Result<ExitCode> {
             &mut report,
         )?
     };
+    if summary.lines == 0 {
+        // An empty input extracts nothing: that is not a success.
+        eprintln!("kgrade: {file}: no lines to extract");
+        return Ok(ExitCode::from(3));
+    }
     if summary.failed > 0 {
         eprintln!(
             "kgrade: {} of {} lines could not be read",
