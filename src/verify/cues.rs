@@ -148,9 +148,10 @@ impl Cues {
 pub(crate) struct CueScan {
     found: u8,
     latin_refusal: bool,
-    /// Latin runs long enough to hold a pattern, read at the end: one by one when there are
-    /// few (Korean prose with an English word), in one pass over the text when there are many
-    /// (English prose), since a Latin pattern can only match inside a run.
+    /// Latin runs long enough to hold a pattern (those with only ASCII between them joined
+    /// into one), read at the end: one by one when there are few (Korean prose with an English
+    /// sentence), in one pass over the text when there are many, since a Latin pattern can
+    /// only match inside a run.
     latin_runs: Vec<(usize, usize)>,
     syllables: &'static SyllableTable,
 }
@@ -263,11 +264,20 @@ impl CueScan {
         }
     }
 
-    /// A run of Latin letters at bytes `start..end` of the text.
-    pub fn latin(&mut self, start: usize, end: usize) {
-        if end - start >= 3 {
-            self.latin_runs.push((start, end));
+    /// A run of Latin letters at bytes `start..end` of `text`. A run that only ASCII
+    /// separates from the run before (a space, punctuation) extends it, so an English
+    /// sentence in Korean prose is read in one automaton call instead of one per word.
+    pub fn latin(&mut self, text: &str, start: usize, end: usize) {
+        if end - start < 3 {
+            return;
         }
+        if let Some(last) = self.latin_runs.last_mut() {
+            if text.as_bytes()[last.1..start].is_ascii() {
+                last.1 = end;
+                return;
+            }
+        }
+        self.latin_runs.push((start, end));
     }
 
     /// Read the Latin runs for patterns (see `latin_runs`).

@@ -521,7 +521,7 @@ fn scan_latin(text: &str, start: usize, toks: &mut Vec<Tok>, cues: &mut CueScan)
             None => break,
         }
     }
-    cues.latin(start, end);
+    cues.latin(text, start, end);
     let before = prev_char(text, start);
     let after = next_char(text, end);
     let standalone = count == 1
