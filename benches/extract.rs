@@ -168,6 +168,45 @@ fn naive(response: &str) -> Option<u32> {
         .or_else(|| response.chars().find_map(|c| c.to_digit(10)))
 }
 
+/// A floor for any verifier that reads every word: one pass over the answer that classifies
+/// each character (ASCII, a Hangul syllable tested against a bitmap of cue syllables as the
+/// tokeniser does, anything else) and builds no tokens and applies no rule. Reading answers
+/// cannot be faster than this without skipping syllables unread.
+fn floor(response: &str, cue_syllables: &[u64; 175]) -> usize {
+    let bytes = response.as_bytes();
+    let (mut i, mut seen) = (0, 0);
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b < 0x80 {
+            seen += usize::from(b == b' ');
+            i += 1;
+        } else if (0xEA..=0xED).contains(&b) && i + 2 < bytes.len() {
+            let cp = (u32::from(b) & 0x0F) << 12
+                | (u32::from(bytes[i + 1]) & 0x3F) << 6
+                | u32::from(bytes[i + 2]) & 0x3F;
+            if let Some(k) = cp.checked_sub(0xAC00).filter(|&k| k < 11172) {
+                seen += (cue_syllables[k as usize / 64] >> (k % 64) & 1) as usize;
+            }
+            i += 3;
+        } else {
+            i += 1;
+        }
+    }
+    seen
+}
+
+/// Run `work` three times and report the fastest run (this VM's timings vary by 15-20%
+/// between runs; the fastest is the least disturbed).
+fn best_of(name: &str, answers: usize, bytes: usize, mut work: impl FnMut() -> usize) -> f64 {
+    let mut best = f64::INFINITY;
+    for _ in 0..3 {
+        let start = Instant::now();
+        black_box(work());
+        best = best.min(start.elapsed().as_secs_f64());
+    }
+    report(name, answers, bytes, best)
+}
+
 fn report(name: &str, answers: usize, bytes: usize, seconds: f64) -> f64 {
     let per_s = answers as f64 / seconds;
     println!(
@@ -240,45 +279,49 @@ fn measure(name: &str, n: usize, jsonl: &[u8]) {
         bytes as f64 / n as f64
     );
 
-    // Baseline: parse every line with serde_json.
-    let start = Instant::now();
-    let mut parsed: Vec<Line> = Vec::with_capacity(n);
-    for l in text.lines() {
-        parsed.push(serde_json::from_str(l).unwrap());
-    }
-    let parse = report(
-        "serde_json parse (typed)",
-        n,
-        bytes,
-        start.elapsed().as_secs_f64(),
-    );
-    let start = Instant::now();
-    let mut k = 0usize;
-    for l in text.lines() {
-        let v: serde_json::Value = serde_json::from_str(l).unwrap();
-        k += black_box(v).as_object().map_or(0, |o| o.len());
-    }
-    report(
-        "serde_json parse to Value",
-        n,
-        bytes,
-        start.elapsed().as_secs_f64(),
-    );
-    black_box(k);
+    let parsed: Vec<Line> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+
+    // Baselines: parse every line with serde_json (typed and borrowed, then to a Value).
+    let parse = best_of("serde_json parse (typed)", n, bytes, || {
+        let mut k = 0usize;
+        for l in text.lines() {
+            let line: Line = serde_json::from_str(l).unwrap();
+            k += black_box(line).response.len();
+        }
+        k
+    });
+    best_of("serde_json parse to Value", n, bytes, || {
+        let mut k = 0usize;
+        for l in text.lines() {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            k += black_box(v).as_object().map_or(0, |o| o.len());
+        }
+        k
+    });
 
     // The naive rule on the parsed answers.
-    let start = Instant::now();
-    let found = parsed
-        .iter()
-        .filter(|l| black_box(naive(black_box(&l.response))).is_some())
-        .count();
-    report(
-        "naive first symbol/digit",
-        n,
-        bytes,
-        start.elapsed().as_secs_f64(),
-    );
-    black_box(found);
+    best_of("naive first symbol/digit", n, bytes, || {
+        parsed
+            .iter()
+            .filter(|l| black_box(naive(black_box(&l.response))).is_some())
+            .count()
+    });
+
+    // The floor: every syllable read once, nothing else.
+    let mut cue_syllables = [0u64; 175];
+    for c in "답유다나모죄채평프지시선최결따않아틀옳맞적".chars() {
+        let k = c as usize - 0xAC00;
+        cue_syllables[k / 64] |= 1 << (k % 64);
+    }
+    let floor = best_of("floor: read every syllable", n, bytes, || {
+        parsed
+            .iter()
+            .map(|l| floor(black_box(&l.response), &cue_syllables))
+            .sum()
+    });
 
     // The verifier alone, on the parsed answers (choice sets detected once per question).
     let sets: Vec<ChoiceSet> = QUESTIONS
@@ -298,32 +341,32 @@ fn measure(name: &str, n: usize, jsonl: &[u8]) {
         }
         return;
     }
-    let start = Instant::now();
-    let mut decided = 0usize;
-    for (response, set) in &jobs {
-        if black_box(verify(black_box(response), set))
-            .choice()
-            .is_some()
-        {
-            decided += 1;
-        }
-    }
-    let verifier = report("verifier", n, bytes, start.elapsed().as_secs_f64());
+    let decide_all = || {
+        jobs.iter()
+            .filter(|(response, set)| {
+                black_box(verify(black_box(response), set))
+                    .choice()
+                    .is_some()
+            })
+            .count()
+    };
+    let decided = decide_all();
+    let verifier = best_of("verifier", n, bytes, decide_all);
 
     // End to end: what `kgrade extract` does per line.
-    let start = Instant::now();
-    let summary = kgrade::stages::extract::run("bench", jsonl, std::io::sink(), |_| {}).unwrap();
-    report(
-        "kgrade extract (end to end)",
-        n,
-        bytes,
-        start.elapsed().as_secs_f64(),
-    );
-    assert_eq!(summary.failed, 0);
+    let extract = best_of("kgrade extract (end to end)", n, bytes, || {
+        let summary =
+            kgrade::stages::extract::run("bench", jsonl, std::io::sink(), |_| {}).unwrap();
+        assert_eq!(summary.failed, 0);
+        summary.lines as usize
+    });
 
     println!(
-        "decided {decided} of {n} ({:.1}%); verifier / parse throughput = {:.2}x",
+        "decided {decided} of {n} ({:.1}%); verifier / parse = {:.2}x, verifier / floor = {:.2}x, \
+         extract / parse = {:.2}x",
         100.0 * decided as f64 / n as f64,
-        verifier / parse
+        verifier / parse,
+        verifier / floor,
+        extract / parse
     );
 }
