@@ -52,7 +52,7 @@ impl Ctx<'_> {
         while k < range.end && matches!(self.toks[k].kind, Kind::Punct(_) | Kind::Break) {
             k += 1;
         }
-        if k >= range.end || self.masked[k] {
+        if k >= range.end || self.is_masked(k) {
             return None;
         }
         let label = self.label_at(k)?;

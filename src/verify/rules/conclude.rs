@@ -89,7 +89,7 @@ impl Ctx<'_> {
                 _ => return None,
             };
             let other = (0..self.toks.len()).any(|j| {
-                !self.masked[j]
+                !self.is_masked(j)
                     && self.is_label_mark(j)
                     && self.choice_at(j).is_some_and(|o| o != c)
                     && !negations.iter().any(|&(_, at)| at == j)

@@ -61,7 +61,8 @@ struct Ctx<'a> {
     toks: Vec<Tok>,
     set: &'a ChoiceSet,
     /// Tokens inside text that addresses a grader ("[SYSTEM: …]", "Ignore previous
-    /// instructions …"): such text is data and states nothing.
+    /// instructions …"): such text is data and states nothing. Empty when the text has no
+    /// grader cue (read it through `is_masked`).
     masked: Vec<bool>,
     /// Set when an answer marker is followed by a restated option list, so that an answer
     /// with nothing else is `no_answer` with its own reason.
@@ -108,7 +109,7 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
     let masked = if cues.has(Family::Grader) {
         grader_addressed(text, &toks)
     } else {
-        vec![false; toks.len()]
+        Vec::new()
     };
     let ask: Vec<&str> = set
         .ask()
@@ -163,6 +164,11 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
 impl Ctx<'_> {
     fn tok(&self, k: usize) -> Option<&Tok> {
         self.toks.get(k)
+    }
+
+    /// Is token `k` inside text addressed to a grader?
+    fn is_masked(&self, k: usize) -> bool {
+        self.masked.get(k).copied().unwrap_or(false)
     }
 
     fn word(&self, k: usize) -> &str {

@@ -83,7 +83,7 @@ impl Ctx<'_> {
         // Final polarity of each sentence that has O/X words.
         let mut finals: Vec<(bool, usize, Range<usize>)> = Vec::new();
         for s in sentences(&self.toks) {
-            if s.clone().any(|j| self.masked[j]) {
+            if s.clone().any(|j| self.is_masked(j)) {
                 continue;
             }
             let words: Vec<(usize, bool)> = s

@@ -74,7 +74,7 @@ impl Ctx<'_> {
         for s in &sentences {
             let asked = self.negative(s) == asked_negative;
             for j in s.clone() {
-                if self.masked[j] || !self.is_label_mark(j) {
+                if self.is_masked(j) || !self.is_label_mark(j) {
                     continue;
                 }
                 let Resolved::In(c) = self.label_at(j)? else {
