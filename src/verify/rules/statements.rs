@@ -240,20 +240,13 @@ impl Ctx<'_> {
         // Without a keyword cue only labels can start a statement ("③을 선택합니다").
         let keywords = self.cues.has(Family::Keyword);
         let words = keywords || self.echo_possible;
-        // A Hangul word states something only as an answer keyword (every one has 답) or as
-        // the question's own ask: find the 답s once instead of testing every word.
-        let dap: Vec<usize> = if keywords {
-            memchr::memmem::find_iter(self.text.as_bytes(), "답".as_bytes()).collect()
-        } else {
-            Vec::new()
-        };
-        let mut next_dap = 0;
         let korean_ask = self
             .ask
             .first()
+            .copied()
             .filter(|a| self.echo_possible && !a.is_ascii());
-        for k in 0..self.toks.len() {
-            if self.masked[k] {
+        for k in self.statement_candidates(keywords, korean_ask) {
+            if self.is_masked(k) {
                 continue;
             }
             let t = self.toks[k];
@@ -268,13 +261,6 @@ impl Ctx<'_> {
                     }
                 }
                 Kind::Hangul => {
-                    while dap.get(next_dap).is_some_and(|&p| p < t.start as usize) {
-                        next_dap += 1;
-                    }
-                    let has_dap = dap.get(next_dap).is_some_and(|&p| p < t.end as usize);
-                    if !has_dap && korean_ask.is_none_or(|a| self.word(k) != *a) {
-                        continue;
-                    }
                     if let Some(s) = self.ask_echo_at(k, &mut negations) {
                         out.push(s);
                         continue;
@@ -415,6 +401,53 @@ impl Ctx<'_> {
         out.sort_by_key(|s| (s.first, s.last));
         out.dedup_by(|b, a| a.said == b.said && b.first <= a.last);
         (out, negations)
+    }
+
+    /// The tokens that may start a statement, in order: every mark, Latin word and other
+    /// character; and, of the Hangul words, those holding a 답 (every Korean answer keyword
+    /// has one) when the text has a keyword cue, and those that are the question's Korean
+    /// ask word. Both are found by a substring search, so long prose costs no test per word.
+    fn statement_candidates(&self, keywords: bool, korean_ask: Option<&str>) -> Vec<usize> {
+        let toks = &self.toks;
+        let mut candidates: Vec<usize> = toks
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| matches!(t.kind, Kind::Mark(_) | Kind::Latin | Kind::Other))
+            .map(|(k, _)| k)
+            .collect();
+        let unsorted = candidates.len();
+        let bytes = self.text.as_bytes();
+        // The Hangul token holding byte `at`, if there is one.
+        let hangul_at = |at: usize| {
+            let k = toks.partition_point(|t| t.end as usize <= at);
+            toks.get(k)
+                .is_some_and(|t| t.kind == Kind::Hangul && t.start as usize <= at)
+                .then_some(k)
+        };
+        if keywords {
+            for at in memchr::memmem::find_iter(bytes, "답".as_bytes()) {
+                candidates.extend(hangul_at(at));
+            }
+        }
+        if let Some(ask) = korean_ask {
+            // Overlapping matches: a word equal to the ask starts at one of them.
+            let finder = memchr::memmem::Finder::new(ask.as_bytes());
+            let mut from = 0;
+            while let Some(found) = finder.find(&bytes[from..]) {
+                let at = from + found;
+                if let Some(k) =
+                    hangul_at(at).filter(|&k| toks[k].start as usize == at && self.word(k) == ask)
+                {
+                    candidates.push(k);
+                }
+                from = at + 1;
+            }
+        }
+        if candidates.len() > unsorted {
+            candidates.sort_unstable();
+            candidates.dedup();
+        }
+        candidates
     }
 
     /// "③을 선택합니다" (strong), "③이 맞습니다", "②로 보입니다", "(B) is correct" (weak).
