@@ -7,6 +7,7 @@
 use axum::routing::post;
 use axum::{Json, Router};
 use kgrade::cache::{Cache, CachedVerdict};
+use kgrade::client::ClientConfig;
 use kgrade::judge::rubric::Rubric;
 use kgrade::judge::run::{cache_key, judge_all, Counters, JudgeConfig, Outcome, Task};
 use kgrade::judge::JudgeSpec;
@@ -57,14 +58,16 @@ fn tasks(n: usize, tag: &str) -> Vec<Task> {
 fn config(base: &str, rps: f64) -> JudgeConfig {
     JudgeConfig {
         spec: JudgeSpec::parse(&format!("openai:{base}/v1#bench"), None).unwrap(),
-        api_key: None,
-        rps,
-        burst: 1,
-        tpm: None,
-        max_concurrency: 32,
-        timeout: Duration::from_secs(10),
-        max_retries: 3,
-        backoff_base: Duration::from_millis(10),
+        client: ClientConfig {
+            api_key: None,
+            rps,
+            burst: 1,
+            tpm: None,
+            max_concurrency: 32,
+            timeout: Duration::from_secs(10),
+            max_retries: 3,
+            backoff_base: Duration::from_millis(10),
+        },
         max_tokens: 256,
     }
 }

@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
 use kgrade::cache::Cache;
+use kgrade::client::ClientConfig;
 use kgrade::judge::rubric::Rubric;
 use kgrade::judge::run::{judge_all, Counters, JudgeConfig, Outcome, Task};
 use kgrade::judge::JudgeSpec;
@@ -219,14 +220,16 @@ fn rubric() -> Rubric {
 fn config(spec: &str) -> JudgeConfig {
     JudgeConfig {
         spec: JudgeSpec::parse(spec, None).unwrap(),
-        api_key: None,
-        rps: 200.0,
-        burst: 1,
-        tpm: None,
-        max_concurrency: 4,
-        timeout: Duration::from_millis(500),
-        max_retries: 6,
-        backoff_base: Duration::from_millis(5),
+        client: ClientConfig {
+            api_key: None,
+            rps: 200.0,
+            burst: 1,
+            tpm: None,
+            max_concurrency: 4,
+            timeout: Duration::from_millis(500),
+            max_retries: 6,
+            backoff_base: Duration::from_millis(5),
+        },
         max_tokens: 256,
     }
 }
@@ -351,7 +354,7 @@ fn persistent_failures_end_as_judge_errors_with_the_reason() {
     let dir = tempfile::tempdir().unwrap();
     let cache = Arc::new(Cache::open(&dir.path().join("cache")).unwrap());
     let mut cfg = config(&format!("openai:{base}/v1#judge"));
-    cfg.max_retries = 2;
+    cfg.client.max_retries = 2;
     let (out, counters) = run(cfg, &cache, tasks(2));
     for o in &out {
         match o {
@@ -390,12 +393,12 @@ fn the_requested_rate_is_never_exceeded_even_with_faults_and_a_rerun_asks_nothin
     let cache = Arc::new(Cache::open(&dir.path().join("cache")).unwrap());
     let cfg = || {
         let mut cfg = config(&format!("openai:{base}/v1#judge"));
-        cfg.rps = 25.0;
-        cfg.burst = 1;
-        cfg.max_concurrency = 8;
+        cfg.client.rps = 25.0;
+        cfg.client.burst = 1;
+        cfg.client.max_concurrency = 8;
         // No fault here is slow: a generous timeout keeps a loaded machine from adding
         // timeouts of its own.
-        cfg.timeout = Duration::from_secs(10);
+        cfg.client.timeout = Duration::from_secs(10);
         cfg
     };
     let (out, counters) = run(cfg(), &cache, tasks(40));
@@ -670,7 +673,7 @@ fn token_limit_paces_requests_without_failing_them() {
     let mut cfg = config(&format!("openai:{base}/v1#judge"));
     // Each prompt is estimated at several hundred tokens: 60,000/min lets about two a second
     // through after the first minute's allowance; a small limit must still finish them all.
-    cfg.tpm = Some(60_000);
+    cfg.client.tpm = Some(60_000);
     let (out, _) = run(cfg, &cache, tasks(5));
     assert!(out.iter().all(|o| matches!(o, Outcome::Judged { .. })));
     assert_eq!(fake.requests.load(Ordering::SeqCst), 5);

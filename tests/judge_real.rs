@@ -4,6 +4,7 @@
 //! `OPENAI_API_KEY`). Without them these tests say so and pass: CI has no model server.
 
 use kgrade::cache::Cache;
+use kgrade::client::ClientConfig;
 use kgrade::judge::rubric::Rubric;
 use kgrade::judge::run::{judge_all, Counters, JudgeConfig, Outcome, Task};
 use kgrade::judge::JudgeSpec;
@@ -37,15 +38,17 @@ fn judge_with(spec: JudgeSpec) {
     let dir = tempfile::tempdir().unwrap();
     let cache = Arc::new(Cache::open(&dir.path().join("cache")).unwrap());
     let config = JudgeConfig {
-        api_key: std::env::var("OPENAI_API_KEY").ok(),
         spec,
-        rps: 2.0,
-        burst: 1,
-        tpm: None,
-        max_concurrency: 1,
-        timeout: Duration::from_secs(300),
-        max_retries: 2,
-        backoff_base: Duration::from_secs(1),
+        client: ClientConfig {
+            api_key: std::env::var("OPENAI_API_KEY").ok(),
+            rps: 2.0,
+            burst: 1,
+            tpm: None,
+            max_concurrency: 1,
+            timeout: Duration::from_secs(300),
+            max_retries: 2,
+            backoff_base: Duration::from_secs(1),
+        },
         max_tokens: 256,
     };
     let rt = tokio::runtime::Runtime::new().unwrap();

@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
 use kgrade::cache::Cache;
+use kgrade::client::ClientConfig;
 use kgrade::judge::rubric::Rubric;
 use kgrade::judge::run::{judge_all, Counters, JudgeConfig, Outcome, Task};
 use kgrade::judge::JudgeSpec;
@@ -153,14 +154,16 @@ fn run_with(
     let cache = Arc::new(Cache::open(&dir.path().join("cache")).unwrap());
     let config = JudgeConfig {
         spec: JudgeSpec::parse(&format!("openai:{base}/v1#small"), None).unwrap(),
-        api_key: None,
-        rps: 200.0,
-        burst: 1,
-        tpm: None,
-        max_concurrency,
-        timeout: Duration::from_secs(10),
-        max_retries: 3,
-        backoff_base: Duration::from_millis(5),
+        client: ClientConfig {
+            api_key: None,
+            rps: 200.0,
+            burst: 1,
+            tpm: None,
+            max_concurrency,
+            timeout: Duration::from_secs(10),
+            max_retries: 3,
+            backoff_base: Duration::from_millis(5),
+        },
         max_tokens: 200,
     };
     let set = ChoiceSet::detect("기관은? ① 금융위원회 ② 기획재정부 ③ 국방부").unwrap();

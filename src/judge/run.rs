@@ -11,7 +11,6 @@ use crate::client::{now_secs, CallError, CallRules, Client, ClientConfig};
 use crate::verify::{Choice, ChoiceSet};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Duration;
 
 pub use crate::client::Counters;
 
@@ -19,20 +18,9 @@ pub use crate::client::Counters;
 #[derive(Clone, Debug)]
 pub struct JudgeConfig {
     pub spec: JudgeSpec,
-    /// The bearer key for OpenAI-compatible servers (from the environment; never logged,
-    /// cached or reported).
-    pub api_key: Option<String>,
-    /// Requests per second, and the burst allowed above it (governor: up to rps + burst in
-    /// any one second; burst 1 keeps a strict provider limit).
-    pub rps: f64,
-    pub burst: u32,
-    /// Optional tokens-per-minute limit (estimated from the prompt length).
-    pub tpm: Option<u32>,
-    pub max_concurrency: usize,
-    pub timeout: Duration,
-    pub max_retries: u32,
-    /// The first retry waits about this long; each further one doubles it (capped at 60 s).
-    pub backoff_base: Duration,
+    /// How to call the judge's server: the bearer key for OpenAI-compatible servers, rate,
+    /// concurrency, timeouts and retries (tokens per minute are estimated from the prompt).
+    pub client: ClientConfig,
     /// The most tokens a reply may have (`max_tokens`, Ollama's `num_predict`): a judge that
     /// loops inside its reason would otherwise generate until the timeout, on every retry.
     pub max_tokens: u32,
@@ -83,22 +71,6 @@ pub enum JudgeError {
     Cache(#[from] crate::cache::CacheError),
     #[error(transparent)]
     Rubric(#[from] super::rubric::RubricError),
-}
-
-impl JudgeConfig {
-    /// The HTTP client settings of this judge.
-    pub fn client(&self) -> ClientConfig {
-        ClientConfig {
-            api_key: self.api_key.clone(),
-            rps: self.rps,
-            burst: self.burst,
-            tpm: self.tpm,
-            max_concurrency: self.max_concurrency,
-            timeout: self.timeout,
-            max_retries: self.max_retries,
-            backoff_base: self.backoff_base,
-        }
-    }
 }
 
 /// The cache key of a judgement: backend, model, rubric id, version and text, the rendered
@@ -160,15 +132,15 @@ impl Judge {
         cache: Arc<Cache>,
         counters: Arc<Counters>,
     ) -> Result<Judge, JudgeError> {
-        let client =
-            Client::new(config.client(), counters).map_err(|e| JudgeError::Setup(e.to_string()))?;
+        let client = Client::new(config.client.clone(), counters)
+            .map_err(|e| JudgeError::Setup(e.to_string()))?;
         Ok(Judge {
             spec: config.spec,
             rubric,
             cache,
             client,
             max_tokens: config.max_tokens,
-            max_retries: config.max_retries,
+            max_retries: config.client.max_retries,
             form: std::sync::atomic::AtomicU8::new(0),
             form_known: std::sync::atomic::AtomicBool::new(false),
             probing: tokio::sync::Mutex::new(()),
