@@ -4,6 +4,9 @@
 //!
 //! `cargo bench --bench judge`
 
+#[path = "../tests/support/mod.rs"]
+mod support;
+
 use axum::routing::post;
 use axum::{Json, Router};
 use kgrade::cache::{Cache, CachedVerdict};
@@ -18,30 +21,18 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 fn serve(stamps: Arc<Mutex<Vec<Instant>>>) -> String {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let app = Router::new().route(
-                "/v1/chat/completions",
-                post(move |Json(_body): Json<Value>| {
-                    let stamps = stamps.clone();
-                    async move {
-                        stamps.lock().unwrap().push(Instant::now());
-                        let content = json!({"choice": "②", "reason": "bench"}).to_string();
-                        Json(json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}))
-                    }
-                }),
-            );
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            axum::serve(listener, app).await.unwrap();
-        });
-    });
-    format!("http://{}", rx.recv().unwrap())
+    let app = Router::new().route(
+        "/v1/chat/completions",
+        post(move |Json(_body): Json<Value>| {
+            let stamps = stamps.clone();
+            async move {
+                stamps.lock().unwrap().push(Instant::now());
+                let content = json!({"choice": "②", "reason": "bench"}).to_string();
+                Json(json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}))
+            }
+        }),
+    );
+    format!("http://{}", support::serve(app, 0))
 }
 
 fn tasks(n: usize, tag: &str) -> Vec<Task> {

@@ -7,31 +7,25 @@
 //!
 //! Every assertion counts what the test controls (requests, lines, answers), never wall-clock.
 
-use axum::http::{HeaderMap, StatusCode};
+mod support;
+
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-#[derive(Clone, Debug)]
-enum Fault {
-    TooMany(u64),
-    ServerError,
-    Slow(Duration),
-}
+use support::{Fault, Faults};
 
 #[derive(Default)]
 struct Fake {
     requests: AtomicU64,
     answered: AtomicU64,
-    faults: Mutex<VecDeque<Fault>>,
-    /// Every request fails with this, if set.
-    always: Mutex<Option<Fault>>,
+    faults: Faults,
     /// Delay before every good reply.
     delay: Mutex<Duration>,
     auth: Mutex<Vec<String>>,
@@ -55,26 +49,8 @@ async fn handle(fake: Arc<Fake>, chat: bool, headers: HeaderMap, body: Value) ->
         fake.auth.lock().unwrap().push(a.to_string());
     }
     fake.bodies.lock().unwrap().push(body.clone());
-    let fault = fake
-        .always
-        .lock()
-        .unwrap()
-        .clone()
-        .or_else(|| fake.faults.lock().unwrap().pop_front());
-    match fault {
-        Some(Fault::TooMany(secs)) => {
-            return (
-                StatusCode::TOO_MANY_REQUESTS,
-                [("retry-after", secs.to_string())],
-                "slow down",
-            )
-                .into_response()
-        }
-        Some(Fault::ServerError) => {
-            return (StatusCode::INTERNAL_SERVER_ERROR, "boom").into_response()
-        }
-        Some(Fault::Slow(d)) => tokio::time::sleep(d).await,
-        None => {}
+    if let Some(response) = support::apply(fake.faults.next().as_ref()).await {
+        return response;
     }
     let delay = *fake.delay.lock().unwrap();
     if !delay.is_zero() {
@@ -103,34 +79,21 @@ async fn handle(fake: Arc<Fake>, chat: bool, headers: HeaderMap, body: Value) ->
 
 /// Start a fake server on 127.0.0.1 in its own runtime; returns its base URL (`…/v1`).
 fn serve(fake: Arc<Fake>) -> String {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let (f1, f2) = (fake.clone(), fake.clone());
-            let app = Router::new()
-                .route(
-                    "/v1/chat/completions",
-                    post(move |headers: HeaderMap, Json(body): Json<Value>| {
-                        handle(f1.clone(), true, headers, body)
-                    }),
-                )
-                .route(
-                    "/v1/completions",
-                    post(move |headers: HeaderMap, Json(body): Json<Value>| {
-                        handle(f2.clone(), false, headers, body)
-                    }),
-                );
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            axum::serve(listener, app).await.unwrap();
-        });
-    });
-    format!("http://{}/v1", rx.recv().unwrap())
+    let (f1, f2) = (fake.clone(), fake);
+    let app = Router::new()
+        .route(
+            "/v1/chat/completions",
+            post(move |headers: HeaderMap, Json(body): Json<Value>| {
+                handle(f1.clone(), true, headers, body)
+            }),
+        )
+        .route(
+            "/v1/completions",
+            post(move |headers: HeaderMap, Json(body): Json<Value>| {
+                handle(f2.clone(), false, headers, body)
+            }),
+        );
+    format!("http://{}/v1", support::serve(app, 2))
 }
 
 /// A base URL where nothing listens: the port was free a moment ago.
@@ -229,7 +192,7 @@ fn grade(dataset: &Path, generations: &Path, out: &Path) -> Value {
 #[test]
 fn faults_are_retried_keys_stay_secret_and_generate_then_grade_round_trips() {
     let fake = Arc::new(Fake::default());
-    fake.faults.lock().unwrap().extend([
+    fake.faults.queue.lock().unwrap().extend([
         Fault::TooMany(1),
         Fault::ServerError,
         Fault::ServerError,
@@ -409,7 +372,7 @@ fn a_run_killed_with_sigkill_resumes_asking_only_for_missing_answers() {
 fn replicas_share_the_work_and_a_failing_endpoint_leaves_rotation() {
     let good = Arc::new(Fake::default());
     let broken = Arc::new(Fake::default());
-    *broken.always.lock().unwrap() = Some(Fault::ServerError);
+    *broken.faults.always.lock().unwrap() = Some(Fault::ServerError);
     let (good_url, broken_url, down) =
         (serve(good.clone()), serve(broken.clone()), down_endpoint());
     let dir = tempfile::tempdir().unwrap();

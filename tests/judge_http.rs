@@ -4,7 +4,8 @@
 //! every request. Also the CLI end to end: API keys never reach outputs, a warm cache makes
 //! no request, and a SIGKILLed run resumes without repeating finished calls.
 
-use axum::extract::State;
+mod support;
+
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
@@ -21,24 +22,12 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-#[derive(Clone, Debug)]
-enum Fault {
-    TooMany(u64),
-    ServerError,
-    Slow(Duration),
-    MalformedBody,
-    MalformedReply,
-    Drop,
-    Unauthorized,
-}
+use support::{Fault, Faults};
 
 #[derive(Default)]
 struct Fake {
     requests: AtomicU64,
-    faults: Mutex<VecDeque<Fault>>,
-    /// Every request fails with this, if set.
-    always: Mutex<Option<Fault>>,
+    faults: Faults,
     /// Delay before every good reply.
     delay: Mutex<Duration>,
     /// Strict rate limit (requests per second, burst 1) and the violations seen: more than
@@ -103,34 +92,9 @@ async fn handle(fake: Arc<Fake>, ollama: bool, headers: HeaderMap, body: Value) 
                 .into_response();
         }
     }
-    let fault = fake
-        .always
-        .lock()
-        .unwrap()
-        .clone()
-        .or_else(|| fake.faults.lock().unwrap().pop_front());
-    match fault {
-        Some(Fault::TooMany(secs)) => {
-            return (
-                StatusCode::TOO_MANY_REQUESTS,
-                [("retry-after", secs.to_string())],
-                "slow down",
-            )
-                .into_response()
-        }
-        Some(Fault::ServerError) => {
-            return (StatusCode::INTERNAL_SERVER_ERROR, "boom").into_response()
-        }
-        Some(Fault::Unauthorized) => return (StatusCode::UNAUTHORIZED, "no").into_response(),
-        Some(Fault::Slow(d)) => tokio::time::sleep(d).await,
-        Some(Fault::MalformedBody) => return (StatusCode::OK, "{\"choices\": [").into_response(),
-        Some(Fault::Drop) => {
-            // A panicking handler makes hyper drop the connection; the panic message is
-            // kept out of the test output (see `quiet_deliberate_panics`).
-            quiet_deliberate_panics();
-            panic!("{DELIBERATE}")
-        }
-        Some(Fault::MalformedReply) | None => {}
+    let fault = fake.faults.next();
+    if let Some(response) = support::apply(fault.as_ref()).await {
+        return response;
     }
     let delay = *fake.delay.lock().unwrap();
     if !delay.is_zero() {
@@ -149,64 +113,23 @@ async fn handle(fake: Arc<Fake>, ollama: bool, headers: HeaderMap, body: Value) 
     Json(reply).into_response()
 }
 
-const DELIBERATE: &str = "dropping the connection on purpose";
-
-/// Install (once) a panic hook that stays silent for the fake server's deliberate panics
-/// and reports every other panic as usual.
-fn quiet_deliberate_panics() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let default = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            let message = info
-                .payload()
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| info.payload().downcast_ref::<&str>().copied());
-            if message != Some(DELIBERATE) {
-                default(info);
-            }
-        }));
-    });
-}
-
 /// Start a fake judge on 127.0.0.1 in its own runtime; returns its base URL.
 fn serve(fake: Arc<Fake>) -> String {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let f1 = fake.clone();
-            let f2 = fake.clone();
-            let app = Router::new()
-                .route(
-                    "/v1/chat/completions",
-                    post(
-                        move |State(()): State<()>, headers: HeaderMap, Json(body): Json<Value>| {
-                            handle(f1.clone(), false, headers, body)
-                        },
-                    ),
-                )
-                .route(
-                    "/api/chat",
-                    post(
-                        move |State(()): State<()>, headers: HeaderMap, Json(body): Json<Value>| {
-                            handle(f2.clone(), true, headers, body)
-                        },
-                    ),
-                )
-                .with_state(());
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            axum::serve(listener, app).await.unwrap();
-        });
-    });
-    let addr = rx.recv().unwrap();
-    format!("http://{addr}")
+    let (f1, f2) = (fake.clone(), fake);
+    let app = Router::new()
+        .route(
+            "/v1/chat/completions",
+            post(move |headers: HeaderMap, Json(body): Json<Value>| {
+                handle(f1.clone(), false, headers, body)
+            }),
+        )
+        .route(
+            "/api/chat",
+            post(move |headers: HeaderMap, Json(body): Json<Value>| {
+                handle(f2.clone(), true, headers, body)
+            }),
+        );
+    format!("http://{}", support::serve(app, 2))
 }
 
 fn rubric() -> Rubric {
@@ -270,7 +193,7 @@ fn run(config: JudgeConfig, cache: &Arc<Cache>, tasks: Vec<Task>) -> (Vec<Outcom
 #[test]
 fn faults_are_retried_until_every_answer_is_judged_and_a_warm_cache_asks_nothing() {
     let fake = Arc::new(Fake::default());
-    fake.faults.lock().unwrap().extend([
+    fake.faults.queue.lock().unwrap().extend([
         Fault::TooMany(1),
         Fault::ServerError,
         Fault::MalformedBody,
@@ -299,7 +222,7 @@ fn faults_are_retried_until_every_answer_is_judged_and_a_warm_cache_asks_nothing
     // beyond one per task was a retry. (A request that is merely slow under a loaded machine
     // may time out and be retried too, so the exact count is not asserted.)
     assert!(
-        fake.faults.lock().unwrap().is_empty(),
+        fake.faults.queue.lock().unwrap().is_empty(),
         "every fault was served"
     );
     let requests = fake.requests.load(Ordering::SeqCst);
@@ -349,7 +272,7 @@ fn ollama_requests_structured_output_and_is_read_strictly() {
 #[test]
 fn persistent_failures_end_as_judge_errors_with_the_reason() {
     let fake = Arc::new(Fake::default());
-    *fake.always.lock().unwrap() = Some(Fault::ServerError);
+    *fake.faults.always.lock().unwrap() = Some(Fault::ServerError);
     let base = serve(fake.clone());
     let dir = tempfile::tempdir().unwrap();
     let cache = Arc::new(Cache::open(&dir.path().join("cache")).unwrap());
@@ -368,7 +291,7 @@ fn persistent_failures_end_as_judge_errors_with_the_reason() {
     assert_eq!(fake.requests.load(Ordering::SeqCst), 6);
     assert_eq!(counters.failures.load(Ordering::SeqCst), 2);
     // A 401 is not retried: the same request cannot succeed.
-    *fake.always.lock().unwrap() = Some(Fault::Unauthorized);
+    *fake.faults.always.lock().unwrap() = Some(Fault::Unauthorized);
     let before = fake.requests.load(Ordering::SeqCst);
     let (out, _) = run(config(&format!("openai:{base}/v1#judge")), &cache, tasks(1));
     assert!(matches!(&out[0], Outcome::Failed { reason } if reason.contains("401")));
@@ -381,7 +304,7 @@ fn the_requested_rate_is_never_exceeded_even_with_faults_and_a_rerun_asks_nothin
         limit: Some(25.0),
         ..Fake::default()
     });
-    fake.faults.lock().unwrap().extend([
+    fake.faults.queue.lock().unwrap().extend([
         Fault::TooMany(1),
         Fault::ServerError,
         Fault::MalformedBody,
@@ -408,7 +331,7 @@ fn the_requested_rate_is_never_exceeded_even_with_faults_and_a_rerun_asks_nothin
         0,
         "the server saw requests above its limit"
     );
-    assert!(fake.faults.lock().unwrap().is_empty());
+    assert!(fake.faults.queue.lock().unwrap().is_empty());
     let requests = fake.requests.load(Ordering::SeqCst);
     let retries = counters.retries.load(Ordering::SeqCst);
     // The whole run kept the pace: n requests at 25/s with burst 1 take at least
@@ -478,7 +401,7 @@ fn grade_args(base: &str, out: &Path, cache: &Path) -> Vec<String> {
 #[test]
 fn cli_judges_escalations_keeps_keys_secret_and_reruns_from_cache() {
     let fake = Arc::new(Fake::default());
-    fake.faults.lock().unwrap().extend([
+    fake.faults.queue.lock().unwrap().extend([
         Fault::TooMany(1),
         Fault::ServerError,
         Fault::MalformedReply,
@@ -617,7 +540,7 @@ fn cli_judge_command_judges_a_graded_run_and_unresolved_answers_fail_the_exit_co
     .unwrap();
     assert!(status.success(), "no judge configured: exit 0");
     // A judge that always fails: the unresolved answers make the exit code 4.
-    *fake.always.lock().unwrap() = Some(Fault::ServerError);
+    *fake.faults.always.lock().unwrap() = Some(Fault::ServerError);
     let judge = |extra: &[&str]| {
         let mut c = kgrade_cmd();
         c.args([
@@ -652,7 +575,7 @@ fn cli_judge_command_judges_a_graded_run_and_unresolved_answers_fail_the_exit_co
     );
     assert!(judge(&["--allow-unresolved"]).success());
     // The judge recovers: judging again resolves every escalated answer.
-    *fake.always.lock().unwrap() = None;
+    *fake.faults.always.lock().unwrap() = None;
     assert!(judge(&[]).success());
     let report: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();

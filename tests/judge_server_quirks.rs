@@ -5,6 +5,8 @@
 //! names another option than their choice, and HTTP 400 for a prompt over the context size.
 //! Each server here is started by the test on 127.0.0.1 and counts what it receives.
 
+mod support;
+
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
@@ -110,24 +112,11 @@ fn answer(fake: &Fake, body: Value) -> Response {
 }
 
 fn serve(fake: Arc<Fake>) -> String {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let app = Router::new().route(
-                "/v1/chat/completions",
-                post(move |Json(body): Json<Value>| handle(fake.clone(), body)),
-            );
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            axum::serve(listener, app).await.unwrap();
-        });
-    });
-    format!("http://{}", rx.recv().unwrap())
+    let app = Router::new().route(
+        "/v1/chat/completions",
+        post(move |Json(body): Json<Value>| handle(fake.clone(), body)),
+    );
+    format!("http://{}", support::serve(app, 1))
 }
 
 fn run(behaviour: Behaviour, tasks: usize) -> (Vec<Outcome>, Arc<Fake>, Arc<Counters>) {

@@ -1,0 +1,126 @@
+//! What the loopback-server tests and benches share: a server on 127.0.0.1 in a runtime of
+//! its own, and the faults a fake model or judge server injects before its reply. Each test
+//! crate that needs them says `mod support;` (benches: `#[path = "../tests/support/mod.rs"]`),
+//! so not every crate uses every item.
+#![allow(dead_code)]
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Serve `app` on a free port of 127.0.0.1 from a runtime of its own (a current-thread one
+/// when `workers` is 0), on a thread that lives as long as the test; returns the address.
+pub fn serve(app: Router, workers: usize) -> SocketAddr {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = if workers == 0 {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+        } else {
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(workers)
+                .enable_all()
+                .build()
+        }
+        .unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            axum::serve(listener, app).await.unwrap();
+        });
+    });
+    rx.recv().unwrap()
+}
+
+/// A fault a fake server injects instead of (or before) its reply.
+#[derive(Clone, Debug)]
+pub enum Fault {
+    /// 429 with `Retry-After` in seconds.
+    TooMany(u64),
+    /// 500.
+    ServerError,
+    /// 401.
+    Unauthorized,
+    /// Wait this long, then reply as usual.
+    Slow(Duration),
+    /// 200 with a body that is not JSON.
+    MalformedBody,
+    /// 200 with JSON whose content the caller cannot use (the server writes it).
+    MalformedReply,
+    /// Drop the connection with no reply.
+    Drop,
+}
+
+/// A fake server's faults: one for every request, or a queue taken one per request.
+#[derive(Default)]
+pub struct Faults {
+    pub queue: Mutex<VecDeque<Fault>>,
+    /// Every request fails with this, if set.
+    pub always: Mutex<Option<Fault>>,
+}
+
+impl Faults {
+    /// The fault for this request, taken off the queue unless one applies to every request.
+    pub fn next(&self) -> Option<Fault> {
+        self.always
+            .lock()
+            .unwrap()
+            .clone()
+            .or_else(|| self.queue.lock().unwrap().pop_front())
+    }
+}
+
+/// Apply `fault`: the response to send instead of the reply, if any. A slow fault waits and
+/// lets the reply go on; so does a malformed reply, which the server writes itself.
+pub async fn apply(fault: Option<&Fault>) -> Option<Response> {
+    match fault? {
+        Fault::TooMany(secs) => Some(
+            (
+                StatusCode::TOO_MANY_REQUESTS,
+                [("retry-after", secs.to_string())],
+                "slow down",
+            )
+                .into_response(),
+        ),
+        Fault::ServerError => Some((StatusCode::INTERNAL_SERVER_ERROR, "boom").into_response()),
+        Fault::Unauthorized => Some((StatusCode::UNAUTHORIZED, "no").into_response()),
+        Fault::MalformedBody => Some((StatusCode::OK, "{\"choices\": [").into_response()),
+        Fault::Slow(d) => {
+            tokio::time::sleep(*d).await;
+            None
+        }
+        Fault::Drop => {
+            // A panicking handler makes hyper drop the connection; the panic message is kept
+            // out of the test output.
+            quiet_deliberate_panics();
+            panic!("{DELIBERATE}")
+        }
+        Fault::MalformedReply => None,
+    }
+}
+
+const DELIBERATE: &str = "dropping the connection on purpose";
+
+/// Install (once) a panic hook that stays silent for the fake servers' deliberate panics
+/// and reports every other panic as usual.
+fn quiet_deliberate_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let message = info
+                .payload()
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| info.payload().downcast_ref::<&str>().copied());
+            if message != Some(DELIBERATE) {
+                default(info);
+            }
+        }));
+    });
+}
