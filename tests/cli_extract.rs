@@ -1,13 +1,11 @@
 //! `kgrade extract` driven as a user would: files, stdin, malformed lines, exit codes, pipes.
 
-use assert_cmd::Command;
+mod support;
+
 use predicates::prelude::*;
 use std::io::Write;
 use std::process::Stdio;
-
-fn kgrade() -> Command {
-    Command::cargo_bin("kgrade").unwrap()
-}
+use support::kgrade;
 
 fn lines(out: &[u8]) -> Vec<serde_json::Value> {
     String::from_utf8(out.to_vec())

@@ -1,38 +1,12 @@
 //! `kgrade grade` and `kgrade report` driven as a user would: the bundled samples, real KMMLU
 //! data from ../shared, every generations shape, and bad input of each kind.
 
-use assert_cmd::Command;
+mod support;
+
 use predicates::prelude::*;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-fn kgrade() -> Command {
-    Command::cargo_bin("kgrade").unwrap()
-}
-
-/// `kgrade grade [FLAGS…] --dataset D --generations G --out OUT`.
-fn grade(flags: &[&str], dataset: &Path, generations: &Path, out: &Path) -> Command {
-    let mut cmd = kgrade();
-    cmd.arg("grade")
-        .args(flags)
-        .arg("--dataset")
-        .arg(dataset)
-        .arg("--generations")
-        .arg(generations)
-        .arg("--out")
-        .arg(out);
-    cmd
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-fn write(dir: &Path, name: &str, body: impl AsRef<[u8]>) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, body).unwrap();
-    p
-}
+use std::path::PathBuf;
+use support::{grade, kgrade, read_json, write};
 
 #[test]
 fn quick_start_sample_report_has_everything() {

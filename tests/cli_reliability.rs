@@ -2,33 +2,12 @@
 //! the judge and its cache working from any directory, and clear words for mistakes. Each
 //! test drives the real binary with a time limit, so a hang is a failure, not a stuck CI.
 
-use assert_cmd::Command;
+mod support;
+
 use predicates::prelude::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
-
-const LIMIT: Duration = Duration::from_secs(60);
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn kgrade() -> Command {
-    let mut c = Command::cargo_bin("kgrade").unwrap();
-    c.timeout(LIMIT);
-    c
-}
-
-fn write(dir: &Path, name: &str, body: impl AsRef<[u8]>) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, body).unwrap();
-    p
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
+use support::{grade, kgrade, read_json, root, write};
 
 /// A judge spec nobody answers at (port 9, discard, is closed on loopback).
 const DEAD_JUDGE: &str = "openai:http://127.0.0.1:9/v1#none";
@@ -54,19 +33,17 @@ fn a_judge_stage_with_nothing_to_judge_ends_at_once() {
     let (data, gens) = decided_run(tmp.path());
     let out = tmp.path().join("out");
     let cache = tmp.path().join("cache");
-    kgrade()
-        .args(["grade", "--judge", DEAD_JUDGE, "--max-retries", "0"])
-        .arg("--dataset")
-        .arg(&data)
-        .arg("--generations")
-        .arg(&gens)
-        .arg("--out")
-        .arg(&out)
-        .arg("--cache")
-        .arg(&cache)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("0 escalated"));
+    grade(
+        &["--judge", DEAD_JUDGE, "--max-retries", "0"],
+        &data,
+        &gens,
+        &out,
+    )
+    .arg("--cache")
+    .arg(&cache)
+    .assert()
+    .success()
+    .stdout(predicate::str::contains("0 escalated"));
     kgrade()
         .args(["judge", "--judge", DEAD_JUDGE, "--cache"])
         .arg(&cache)
@@ -94,18 +71,15 @@ fn bad_numeric_flags_are_refused_before_any_work() {
         ("--max-retries", "1000"),
     ] {
         let out = tmp.path().join("never");
-        kgrade()
-            .args(["grade", "--judge", DEAD_JUDGE])
-            .arg(format!("{flag}={value}"))
-            .arg("--dataset")
-            .arg(&data)
-            .arg("--generations")
-            .arg(&gens)
-            .arg("--out")
-            .arg(&out)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(flag));
+        grade(
+            &["--judge", DEAD_JUDGE, &format!("{flag}={value}")],
+            &data,
+            &gens,
+            &out,
+        )
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(flag));
         assert!(!out.exists(), "{flag} {value}: work was done");
     }
 }
@@ -114,14 +88,7 @@ fn bad_numeric_flags_are_refused_before_any_work() {
 fn a_directory_or_unreadable_input_ends_at_once_with_one_message() {
     let tmp = tempfile::tempdir().unwrap();
     let (data, _) = decided_run(tmp.path());
-    let out = kgrade()
-        .arg("grade")
-        .arg("--dataset")
-        .arg(&data)
-        .arg("--generations")
-        .arg(tmp.path())
-        .arg("--out")
-        .arg(tmp.path().join("out"))
+    let out = grade(&[], &data, tmp.path(), &tmp.path().join("out"))
         .assert()
         .code(2)
         .get_output()
@@ -157,14 +124,7 @@ fn a_run_that_grades_nothing_is_an_error_that_says_why() {
         (&data, &strangers, "`q-1`"),
         (&kmmlu, &domain_gens, "row numbers"),
     ] {
-        kgrade()
-            .arg("grade")
-            .arg("--dataset")
-            .arg(dataset)
-            .arg("--generations")
-            .arg(generations)
-            .arg("--out")
-            .arg(tmp.path().join("out"))
+        grade(&[], dataset, generations, &tmp.path().join("out"))
             .assert()
             .code(3)
             .stderr(predicate::str::contains("nothing was graded"))
@@ -176,14 +136,7 @@ fn a_run_that_grades_nothing_is_an_error_that_says_why() {
         "m.jsonl",
         "{\"id\":\"a\",\"response\":\"①\"}\n{\"id\":\"zz\",\"response\":\"②\"}\n",
     );
-    kgrade()
-        .arg("grade")
-        .arg("--dataset")
-        .arg(&data)
-        .arg("--generations")
-        .arg(&mixed)
-        .arg("--out")
-        .arg(tmp.path().join("out2"))
+    grade(&[], &data, &mixed, &tmp.path().join("out2"))
         .assert()
         .success()
         .stderr(predicate::str::contains(
@@ -233,14 +186,7 @@ fn crlf_dataset_errors_name_the_line_an_editor_shows() {
         "id,question,answer,domain\r\na,\"① x\r\n② y\",1,p\r\nb,\"① x ② y\",7,p\r\n",
     );
     let (_, gens) = decided_run(tmp.path());
-    kgrade()
-        .arg("grade")
-        .arg("--dataset")
-        .arg(&data)
-        .arg("--generations")
-        .arg(&gens)
-        .arg("--out")
-        .arg(tmp.path().join("out"))
+    grade(&[], &data, &gens, &tmp.path().join("out"))
         .assert()
         .code(3)
         .stderr(predicate::str::contains("crlf.csv:4: field `answer`"));
@@ -288,19 +234,17 @@ fn the_judge_works_from_another_directory_with_its_built_in_rubric_and_user_cach
     let elsewhere = tempfile::tempdir().unwrap();
     let xdg = tmp.path().join("xdg");
     let out = tmp.path().join("out");
-    let assert = kgrade()
-        .current_dir(elsewhere.path())
-        .env_remove("KGRADE_CACHE")
-        .env("XDG_CACHE_HOME", &xdg)
-        .args(["grade", "--judge", DEAD_JUDGE, "--max-retries", "0"])
-        .arg("--dataset")
-        .arg(root().join("data/domain_eval_sample.csv"))
-        .arg("--generations")
-        .arg(root().join("data/generations_reasoning.jsonl"))
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .code(4);
+    let assert = grade(
+        &["--judge", DEAD_JUDGE, "--max-retries", "0"],
+        &root().join("data/domain_eval_sample.csv"),
+        &root().join("data/generations_reasoning.jsonl"),
+        &out,
+    )
+    .current_dir(elsewhere.path())
+    .env_remove("KGRADE_CACHE")
+    .env("XDG_CACHE_HOME", &xdg)
+    .assert()
+    .code(4);
     let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
     assert!(
         stdout.contains(&xdg.join("kgrade").display().to_string()),
@@ -329,16 +273,7 @@ fn judging_a_run_whose_inputs_moved_says_so() {
     let tmp = tempfile::tempdir().unwrap();
     let (data, gens) = decided_run(tmp.path());
     let out = tmp.path().join("out");
-    kgrade()
-        .arg("grade")
-        .arg("--dataset")
-        .arg(&data)
-        .arg("--generations")
-        .arg(&gens)
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    grade(&[], &data, &gens, &out).assert().success();
     std::fs::remove_file(&gens).unwrap();
     kgrade()
         .args(["judge", "--judge", DEAD_JUDGE, "--cache"])
@@ -356,14 +291,7 @@ fn a_cache_in_use_by_another_process_fails_before_any_work() {
     let cache = tmp.path().join("cache");
     let held = kgrade::cache::Cache::open(&cache).unwrap();
     let out = tmp.path().join("out");
-    kgrade()
-        .args(["grade", "--judge", DEAD_JUDGE])
-        .arg("--dataset")
-        .arg(&data)
-        .arg("--generations")
-        .arg(&gens)
-        .arg("--out")
-        .arg(&out)
+    grade(&["--judge", DEAD_JUDGE], &data, &gens, &out)
         .arg("--cache")
         .arg(&cache)
         .assert()

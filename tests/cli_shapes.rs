@@ -3,17 +3,12 @@
 //! with `n` choices, the Responses API), Ollama `/api/chat` replies, and vLLM chat replies
 //! with reasoning kept apart (`reasoning_content`, `content: null`).
 
-use assert_cmd::Command;
+mod support;
+
 use predicates::prelude::*;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
-
-fn kgrade() -> Command {
-    let mut c = Command::cargo_bin("kgrade").unwrap();
-    c.timeout(Duration::from_secs(60));
-    c
-}
+use support::{grade, kgrade};
 
 fn write_lines(dir: &Path, name: &str, lines: &[Value]) -> PathBuf {
     let p = dir.join(name);
@@ -42,14 +37,7 @@ fn verdicts(out: &Path) -> Vec<Value> {
 
 fn grade_ok(dir: &Path, generations: &Path, extra: &[&str]) -> (Vec<Value>, Value) {
     let out = dir.join("out");
-    kgrade()
-        .arg("grade")
-        .arg("--dataset")
-        .arg(dataset(dir))
-        .arg("--generations")
-        .arg(generations)
-        .arg("--out")
-        .arg(&out)
+    grade(&[], &dataset(dir), generations, &out)
         .args(extra)
         .assert()
         .success();
@@ -104,14 +92,7 @@ fn failed_requests_are_request_errors_with_the_provider_s_message() {
         ],
     );
     let out = tmp.path().join("out");
-    kgrade()
-        .arg("grade")
-        .arg("--dataset")
-        .arg(dataset(tmp.path()))
-        .arg("--generations")
-        .arg(&g)
-        .arg("--out")
-        .arg(&out)
+    grade(&[], &dataset(tmp.path()), &g, &out)
         .assert()
         .success()
         .stdout(predicate::str::contains("failed requests: 2"));
@@ -165,14 +146,7 @@ fn custom_ids_map_to_dataset_ids_with_an_id_pattern() {
         ],
     );
     // Without a pattern: nothing matches, and the error shows both id shapes.
-    kgrade()
-        .arg("grade")
-        .arg("--dataset")
-        .arg(dataset(tmp.path()))
-        .arg("--generations")
-        .arg(&g)
-        .arg("--out")
-        .arg(tmp.path().join("none"))
+    grade(&[], &dataset(tmp.path()), &g, &tmp.path().join("none"))
         .assert()
         .code(3)
         .stderr(predicate::str::contains("`kmmlu-finance-q1`"))
@@ -248,14 +222,7 @@ fn choices_is_honoured_for_kmmlu_datasets() {
         ],
     );
     let out = tmp.path().join("out");
-    kgrade()
-        .arg("grade")
-        .arg("--dataset")
-        .arg(&kmmlu)
-        .arg("--generations")
-        .arg(&g)
-        .args(["--choices", "letter:4", "--out"])
-        .arg(&out)
+    grade(&["--choices", "letter:4"], &kmmlu, &g, &out)
         .assert()
         .success();
     let v = verdicts(&out);

@@ -4,19 +4,13 @@
 //! a copy of the terse file without `fin-21` gives two runs over the same items, whose
 //! leaderboard accuracies must equal each run's own report.
 
-use assert_cmd::Command;
+mod support;
+
 use serde_json::Value;
 use std::path::Path;
+use support::{kgrade, read_json};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-fn kgrade() -> Command {
-    Command::cargo_bin("kgrade").unwrap()
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
 
 /// Grade `generations` into `cwd/out` (run directories named relatively, so the
 /// leaderboard's `run` fields do not depend on where the test runs).

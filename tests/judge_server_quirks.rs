@@ -293,16 +293,7 @@ fn a_reason_naming_another_option_is_flagged_in_the_verdict_and_the_report() {
     let gens = tmp.path().join("g.jsonl");
     std::fs::write(&gens, "{\"id\":\"q1\",\"response\":\"① 아니면 ③\"}\n").unwrap();
     let out = tmp.path().join("out");
-    assert_cmd::Command::cargo_bin("kgrade")
-        .unwrap()
-        .timeout(Duration::from_secs(60))
-        .arg("grade")
-        .arg("--dataset")
-        .arg(&data)
-        .arg("--generations")
-        .arg(&gens)
-        .arg("--out")
-        .arg(&out)
+    support::grade(&[], &data, &gens, &out)
         .arg("--cache")
         .arg(tmp.path().join("cache"))
         .args(["--judge", &format!("openai:{base}/v1#small")])

@@ -1,5 +1,6 @@
-//! What the loopback-server tests and benches share: a server on 127.0.0.1 in a runtime of
-//! its own, and the faults a fake model or judge server injects before its reply. Each test
+//! What the integration tests and benches share: a server on 127.0.0.1 in a runtime of its
+//! own, the faults a fake model or judge server injects before its reply, and the `kgrade`
+//! binary with a time limit (and `kgrade grade` on a dataset and generations). Each test
 //! crate that needs them says `mod support;` (benches: `#[path = "../tests/support/mod.rs"]`),
 //! so not every crate uses every item.
 #![allow(dead_code)]
@@ -9,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Router;
 use std::collections::VecDeque;
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -123,4 +125,47 @@ fn quiet_deliberate_panics() {
             }
         }));
     });
+}
+
+/// The `kgrade` binary, stopped (and the test failed) if it runs for more than two minutes:
+/// a hang is a failure, not a stuck CI job.
+pub fn kgrade() -> assert_cmd::Command {
+    let mut c = assert_cmd::Command::cargo_bin("kgrade").unwrap();
+    c.timeout(Duration::from_secs(120));
+    c
+}
+
+/// `kgrade grade [FLAGS…] --dataset D --generations G --out OUT`.
+pub fn grade(
+    flags: &[&str],
+    dataset: &Path,
+    generations: &Path,
+    out: &Path,
+) -> assert_cmd::Command {
+    let mut cmd = kgrade();
+    cmd.arg("grade")
+        .args(flags)
+        .arg("--dataset")
+        .arg(dataset)
+        .arg("--generations")
+        .arg(generations)
+        .arg("--out")
+        .arg(out);
+    cmd
+}
+
+/// The repository root (bundled data, rubrics).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Write `body` to `dir/name`; returns the path.
+pub fn write(dir: &Path, name: &str, body: impl AsRef<[u8]>) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, body).unwrap();
+    p
 }
