@@ -68,14 +68,7 @@ fn limit(
 
 /// Circled options in order of appearance: ① first, then the first ② after it, and so on.
 fn find_circled(q: &str) -> Option<Found> {
-    let mut found: Vec<(usize, usize)> = Vec::new();
-    let mut want = 1u8;
-    for (i, c) in q.char_indices() {
-        if circled_value(c) == Some(want) && found.last().is_none_or(|&(_, e)| i >= e) {
-            found.push((i, i + c.len_utf8()));
-            want += 1;
-        }
-    }
+    let found = circled_marks(q);
     if found.len() < 2 {
         return None;
     }
@@ -85,6 +78,23 @@ fn find_circled(q: &str) -> Option<Found> {
         options,
         truncated_from: None,
     })
+}
+
+/// The byte ranges of ①, then the first ② after it, and so on. Every circled form is
+/// U+2460…U+24FF or U+2776…U+2793, three bytes led by E2: only those characters are decoded.
+fn circled_marks(q: &str) -> Vec<(usize, usize)> {
+    let mut found: Vec<(usize, usize)> = Vec::new();
+    let mut want = 1u8;
+    for i in memchr::memchr_iter(0xE2, q.as_bytes()) {
+        let Some(c) = q[i..].chars().next() else {
+            continue;
+        };
+        if circled_value(c) == Some(want) && found.last().is_none_or(|&(_, e)| i >= e) {
+            found.push((i, i + c.len_utf8()));
+            want += 1;
+        }
+    }
+    found
 }
 
 /// The text after each marker up to the next one; the last option stops at its line's end.
@@ -288,11 +298,23 @@ pub(crate) fn ask_phrase(q: &str) -> Option<String> {
     korean_ask(q).or_else(|| english_ask(q))
 }
 
+const ENGLISH_LEAD: &str = "which of the following";
+
+/// Where the first "which of the following" starts, in any case, found without a
+/// lower-cased copy of the question (ASCII case folding keeps offsets).
+fn english_lead(q: &str) -> Option<usize> {
+    let bytes = q.as_bytes();
+    memchr::memchr2_iter(b'w', b'W', bytes).find(|&i| {
+        bytes
+            .get(i..i + ENGLISH_LEAD.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(ENGLISH_LEAD.as_bytes()))
+    })
+}
+
 /// "Which of the following (statements) is NOT correct?" → "NOT correct"; at most six
 /// words, so that an answer can echo it ("The one that is NOT correct is (C)").
 fn english_ask(q: &str) -> Option<String> {
-    const LEAD: &str = "which of the following";
-    let at = q.to_ascii_lowercase().find(LEAD)? + LEAD.len();
+    let at = english_lead(q)? + ENGLISH_LEAD.len();
     let rest = &q[at..];
     let rest = &rest[..rest.find(['?', '\n']).unwrap_or(rest.len())];
     let words: Vec<&str> = rest
@@ -317,20 +339,20 @@ fn english_ask(q: &str) -> Option<String> {
     ok.then(|| words.join(" "))
 }
 
+/// Where the first asking ending ("것은?", "것은 ?", "것을 고르…", "것은 무엇…", "것을 모두…",
+/// "것만을 모두…") starts: the first 것 that one of them continues.
+fn first_asking_ending(q: &str) -> Option<usize> {
+    const ENDINGS: [&str; 6] = ["은?", "은 ?", "을 고르", "은 무엇", "을 모두", "만을 모두"];
+    memchr::memmem::find_iter(q.as_bytes(), "것".as_bytes()).find(|&at| {
+        let rest = &q[at + "것".len()..];
+        ENDINGS.iter().any(|e| rest.starts_with(e))
+    })
+}
+
 fn korean_ask(q: &str) -> Option<String> {
     // The stem asks before the options list, so the first asking ending counts; "것은" alone
     // is too common inside option texts to count.
-    let at = [
-        "것은?",
-        "것은 ?",
-        "것을 고르",
-        "것은 무엇",
-        "것을 모두",
-        "것만을 모두",
-    ]
-    .iter()
-    .filter_map(|k| q.find(k))
-    .min()?;
+    let at = first_asking_ending(q)?;
     let before: Vec<&str> = q[..at].split_whitespace().rev().take(2).collect();
     let last = *before.first()?;
     if !last.chars().all(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)) {
@@ -471,5 +493,101 @@ mod tests {
         let q: String = (1..=22).map(|k| format!("\n({k}) 보기{k}")).collect();
         let f = find(&format!("고르시오.{q}")).unwrap();
         assert_eq!((f.options.len(), f.truncated_from), (20, Some(22)));
+    }
+
+    use proptest::prelude::*;
+
+    /// The plain readings the fast ones must agree with: every character decoded, every
+    /// ending searched for on its own, a lower-cased copy of the question.
+    fn circled_marks_by_chars(q: &str) -> Vec<(usize, usize)> {
+        let mut found: Vec<(usize, usize)> = Vec::new();
+        let mut want = 1u8;
+        for (i, c) in q.char_indices() {
+            if circled_value(c) == Some(want) && found.last().is_none_or(|&(_, e)| i >= e) {
+                found.push((i, i + c.len_utf8()));
+                want += 1;
+            }
+        }
+        found
+    }
+
+    fn first_ending_by_find(q: &str) -> Option<usize> {
+        [
+            "것은?",
+            "것은 ?",
+            "것을 고르",
+            "것은 무엇",
+            "것을 모두",
+            "것만을 모두",
+        ]
+        .iter()
+        .filter_map(|k| q.find(k))
+        .min()
+    }
+
+    fn lead_by_lowercase(q: &str) -> Option<usize> {
+        q.to_ascii_lowercase().find("which of the following")
+    }
+
+    /// Pieces that make and break option marks and ask endings.
+    const PIECES: &[&str] = &[
+        "①",
+        "②",
+        "③",
+        "④",
+        "⑤",
+        "⑩",
+        "⑪",
+        "⑳",
+        "❶",
+        "❷",
+        "➀",
+        "➁",
+        "⓫",
+        "⓬",
+        "—",
+        "…",
+        "→",
+        "※",
+        "것",
+        "것은",
+        "은?",
+        "은 ?",
+        "것을 고르",
+        "을 모두",
+        "만을 모두",
+        "것은 무엇",
+        "않은",
+        "적절하지",
+        " ",
+        "\n",
+        "?",
+        "which of the following",
+        "WHICH OF THE FOLLOWING",
+        "Which",
+        " of the following",
+        "w",
+        "W",
+        "hich",
+        "1.",
+        "A.",
+        "(1)",
+        "국방부",
+        "옳은",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        /// The option marks and ask phrases found by byte search are the ones a reading of
+        /// every character finds.
+        #[test]
+        fn fast_option_and_ask_readings_agree_with_the_plain_ones(
+            picks in proptest::collection::vec(0usize..1000, 0..30)
+        ) {
+            let q: String = picks.iter().map(|&i| PIECES[i % PIECES.len()]).collect();
+            prop_assert_eq!(circled_marks(&q), circled_marks_by_chars(&q), "{:?}", q);
+            prop_assert_eq!(first_asking_ending(&q), first_ending_by_find(&q), "{:?}", q);
+            prop_assert_eq!(english_lead(&q), lead_by_lowercase(&q), "{:?}", q);
+        }
     }
 }
