@@ -201,8 +201,11 @@ type SetOrError = Result<ChoiceSet, String>;
 
 #[derive(Default)]
 struct SetCache {
-    /// By question, then by `choices` spec.
-    sets: HashMap<String, Vec<(Option<String>, SetOrError)>>,
+    /// Each question's slot in `entries` (foldhash: a question is hashed once per line, and
+    /// SipHash cost as much as detecting a set on long questions).
+    slots: HashMap<String, usize, foldhash::fast::RandomState>,
+    /// By slot, the sets for each `choices` spec.
+    entries: Vec<Vec<(Option<String>, SetOrError)>>,
 }
 
 impl SetCache {
@@ -210,13 +213,19 @@ impl SetCache {
 
     fn get(&mut self, question: Option<&str>, spec: Option<&str>) -> &Result<ChoiceSet, String> {
         let q = question.unwrap_or("");
-        if !self.sets.contains_key(q) {
-            if self.sets.len() >= Self::CAPACITY {
-                self.sets.clear();
+        let slot = match self.slots.get(q) {
+            Some(&slot) => slot,
+            None => {
+                if self.entries.len() >= Self::CAPACITY {
+                    self.slots.clear();
+                    self.entries.clear();
+                }
+                self.entries.push(Vec::new());
+                self.slots.insert(q.to_string(), self.entries.len() - 1);
+                self.entries.len() - 1
             }
-            self.sets.insert(q.to_string(), Vec::new());
-        }
-        let specs = self.sets.get_mut(q).expect("inserted above");
+        };
+        let specs = &mut self.entries[slot];
         let at = match specs.iter().position(|(s, _)| s.as_deref() == spec) {
             Some(at) => at,
             None => {
