@@ -130,7 +130,7 @@ impl Ctx<'_> {
         // rest longer than that text, less what `rests` trims and a copula of at most 9
         // bytes, cannot be it, and is not squashed for this.)
         if let Resolved::In(c) = label {
-            let own_text = self.set.option_text(c).map(squash);
+            let own_text = self.squashed_option(c);
             if let Some(t) = own_text.filter(|t| {
                 !t.is_empty()
                     && !kept_longer_than(raw, t.len() + 9, &['.', ')', ':', '-', ']', '!', '번'])
@@ -182,13 +182,12 @@ impl Ctx<'_> {
         };
         // 2: the text is the option's text; 1: one contains the other; 0: unrelated.
         let score = |o: Choice| {
-            self.set.option_text(o).map_or(0, |t| {
-                let t = squash(t);
+            self.squashed_option(o).map_or(0, |t| {
                 if t.is_empty() {
                     0
                 } else if t == rest {
                     2
-                } else if rest.chars().count() >= 2 && (t.contains(rest) || rest.contains(&t)) {
+                } else if rest.chars().count() >= 2 && (t.contains(rest) || rest.contains(t)) {
                     1
                 } else {
                     0

@@ -76,6 +76,9 @@ struct Ctx<'a> {
     /// The statements and negated labels, read once and shared by the strong and weak
     /// passes.
     statements: OnceCell<Statements>,
+    /// The set's option texts squashed for matching (see `option_text::squash`), each once
+    /// per answer when a rule first compares against them, and the longest one's length.
+    squashed: OnceCell<(Vec<String>, usize)>,
 }
 
 impl Statement {
@@ -128,6 +131,7 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
         echo_possible,
         cues,
         statements: OnceCell::new(),
+        squashed: OnceCell::new(),
     };
     if let Some(e) = ctx.decide_by_statements(Strength::Strong) {
         return e;

@@ -62,14 +62,22 @@ fn squash_prefix(s: &str, max: usize) -> String {
 }
 
 impl Ctx<'_> {
+    fn squashed_options(&self) -> &(Vec<String>, usize) {
+        self.squashed.get_or_init(|| {
+            let squashed: Vec<String> = self.set.options().iter().map(|o| squash(o)).collect();
+            let longest = squashed.iter().map(String::len).max().unwrap_or(0);
+            (squashed, longest)
+        })
+    }
+
+    /// Choice `c`'s option text, squashed; None when the question showed no texts.
+    pub(super) fn squashed_option(&self, c: Choice) -> Option<&str> {
+        self.squashed_options().0.get(c.index()).map(String::as_str)
+    }
+
     /// The longest squashed option text, in bytes: how much of an answer an option can start.
     fn longest_option(&self) -> usize {
-        self.set
-            .options()
-            .iter()
-            .map(|o| squash(o).len())
-            .max()
-            .unwrap_or(0)
+        self.squashed_options().1
     }
 
     /// Option text written right after a keyword: "정답은 금융위원회입니다".
@@ -78,9 +86,9 @@ impl Ctx<'_> {
         let rest = squash_prefix(clip(self.text, at, 400), self.longest_option());
         let mut best: Option<(usize, Choice)> = None;
         for c in self.set.choices() {
-            let opt = squash(self.set.option_text(c)?);
+            let opt = self.squashed_option(c)?;
             if opt.chars().count() >= 2
-                && rest.starts_with(&opt)
+                && rest.starts_with(opt)
                 && best.is_none_or(|(l, _)| opt.len() > l)
             {
                 best = Some((opt.len(), c));
@@ -113,10 +121,8 @@ impl Ctx<'_> {
             self.longest_option(),
         );
         let starts = |o: Choice| {
-            self.set
-                .option_text(o)
-                .map(squash)
-                .is_some_and(|t| t.chars().count() >= 2 && rest.starts_with(&t))
+            self.squashed_option(o)
+                .is_some_and(|t| t.chars().count() >= 2 && rest.starts_with(t))
         };
         if starts(c) {
             return None;
@@ -131,10 +137,10 @@ impl Ctx<'_> {
             clip(self.text, t.start as usize, 300),
             self.longest_option(),
         );
-        self.set.options().iter().any(|o| {
-            let o = squash(o);
-            !o.is_empty() && rest.starts_with(&o)
-        })
+        self.squashed_options()
+            .0
+            .iter()
+            .any(|o| !o.is_empty() && rest.starts_with(o.as_str()))
     }
 
     /// Are the labels at `a` and `b` written in two notations ("③ (3)", "3번(③)")? Only
@@ -166,8 +172,7 @@ impl Ctx<'_> {
             .map(|ch| char::from_digit(ch.to_digit(10).unwrap_or(0), 10).unwrap_or('0'))
             .collect();
         let valued = |o: Choice| {
-            self.set.option_text(o).is_some_and(|text| {
-                let text = squash(text);
+            self.squashed_option(o).is_some_and(|text| {
                 let digits: String = text.chars().take_while(|ch| ch.is_ascii_digit()).collect();
                 digits == value && !text[digits.len()..].starts_with(['.', ','])
             })
@@ -192,21 +197,21 @@ impl Ctx<'_> {
             return None;
         }
         let hay = squash(self.text);
-        let found: Vec<(Choice, String)> = self
+        let found: Vec<(Choice, &str)> = self
             .set
             .choices()
             .filter_map(|c| {
-                let o = squash(self.set.option_text(c)?);
-                (o.chars().count() >= 2 && hay.contains(&o)).then_some((c, o))
+                let o = self.squashed_option(c)?;
+                (o.chars().count() >= 2 && hay.contains(o)).then_some((c, o))
             })
             .collect();
         // An option contained in a longer matched option is not named on its own.
-        let named: Vec<&(Choice, String)> = found
+        let named: Vec<&(Choice, &str)> = found
             .iter()
             .filter(|(c, o)| {
                 !found
                     .iter()
-                    .any(|(d, p)| d != c && p.len() > o.len() && p.contains(o.as_str()))
+                    .any(|(d, p)| d != c && p.len() > o.len() && p.contains(*o))
             })
             .collect();
         let span = 0..self.text.len();
