@@ -14,11 +14,15 @@
 //! - mixed: realistic answers from bare labels to 8 KB reasoning traces behind gpt-oss
 //!   markers or think tags (the verifier skips most of their bytes);
 //! - long prose: about 900 bytes of Korean explanation with no reasoning markers, so every
-//!   byte is final text the verifier must read: the most common answer of chat models.
+//!   byte is final text the verifier must read: the most common answer of chat models;
+//! - the same prose, each line answering a real KMMLU question of its own (read from
+//!   `../shared/data/kmmlu` when it is there), so the choice set is detected on every line,
+//!   as in a real run with one generation per item.
 
 use kgrade::verify::{verify, ChoiceSet};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -142,11 +146,15 @@ fn answer(rng: &mut Rng, q: usize) -> String {
 
 /// Long explanatory prose with no reasoning markers, ending (usually) in an answer.
 fn long_prose(rng: &mut Rng, q: usize) -> String {
-    let n = [5, 4, 4, 2][q];
+    long_prose_of(rng, [5, 4, 4, 2][q], |i| label(q, i))
+}
+
+/// Long prose for a question with `n` options written by `label`.
+fn long_prose_of(rng: &mut Rng, n: usize, label: impl Fn(usize) -> String) -> String {
     let len = 700 + rng.below(400);
     let mut fin = rng.pick(&FINALS[..9]).to_string();
     while fin.contains("{}") {
-        fin = fin.replacen("{}", &label(q, rng.below(n)), 1);
+        fin = fin.replacen("{}", &label(rng.below(n)), 1);
     }
     let body = reasoning(rng, len);
     match rng.below(4) {
@@ -231,18 +239,73 @@ fn main() {
     let mut rng = Rng(0x6C6F_6E67);
     let prose = corpus(n, |q| long_prose(&mut rng, q));
     measure("long prose, no markers", n, &prose);
+    // The same prose, each answer to a question of its own, as in a real run: the choice set
+    // is detected for every line. The questions are the KMMLU test splits beside the
+    // repository (../shared, read here and never copied in), each shown with circled options.
+    let kmmlu = kmmlu_questions();
+    if kmmlu.is_empty() {
+        println!("\n(no ../shared/data/kmmlu: the KMMLU-question corpus is skipped)");
+        return;
+    }
+    let mut rng = Rng(0x6C6F_6E67);
+    let mut next = 0;
+    let real = corpus_with(n, || {
+        next += 1;
+        let question = kmmlu[next % kmmlu.len()].clone();
+        let response = long_prose_of(&mut rng, 4, |i| label(0, i));
+        (Cow::Owned(question), response)
+    });
+    measure("long prose, a KMMLU question per line", n, &real);
+}
+
+/// The KMMLU test questions in `../shared/data/kmmlu`, with circled options.
+fn kmmlu_questions() -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/kmmlu");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<_> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "csv"))
+        .collect();
+    files.sort();
+    let mut questions = Vec::new();
+    for file in files {
+        let mut reader = csv::Reader::from_path(&file).unwrap();
+        let headers = reader.headers().unwrap().clone();
+        let column = |name: &str| headers.iter().position(|h| h == name).unwrap();
+        let (q, options) = (column("question"), ["A", "B", "C", "D"].map(column));
+        for row in reader.records() {
+            let row = row.unwrap();
+            let mut text = row[q].to_string();
+            for (k, &o) in options.iter().enumerate() {
+                text.push_str(&format!("\n{} {}", label(0, k), &row[o]));
+            }
+            questions.push(text);
+        }
+    }
+    questions
 }
 
 /// N JSONL lines of (id, question, response) with responses from `make(question index)`.
 fn corpus(n: usize, mut make: impl FnMut(usize) -> String) -> Vec<u8> {
     let mut pick = Rng(n as u64);
+    corpus_with(n, || {
+        let q = pick.below(QUESTIONS.len());
+        (Cow::Borrowed(QUESTIONS[q]), make(q))
+    })
+}
+
+/// N JSONL lines of (id, question, response) from `make`.
+fn corpus_with<'q>(n: usize, mut make: impl FnMut() -> (Cow<'q, str>, String)) -> Vec<u8> {
     let mut jsonl = Vec::with_capacity(n * 1200);
     for id in 0..n as u64 {
-        let q = pick.below(QUESTIONS.len());
+        let (question, response) = make();
         let line = Line {
             id,
-            question: Cow::Borrowed(QUESTIONS[q]),
-            response: Cow::Owned(make(q)),
+            question,
+            response: Cow::Owned(response),
         };
         serde_json::to_writer(&mut jsonl, &line).unwrap();
         jsonl.push(b'\n');
@@ -256,6 +319,8 @@ fn measure(name: &str, n: usize, jsonl: &[u8]) {
     if let Some(dir) = std::env::var_os("KGRADE_BENCH_CORPUS") {
         let file = if name.starts_with("mixed") {
             "mixed"
+        } else if name.contains("KMMLU") {
+            "prose-kmmlu"
         } else {
             "prose"
         };
@@ -324,14 +389,14 @@ fn measure(name: &str, n: usize, jsonl: &[u8]) {
     });
 
     // The verifier alone, on the parsed answers (choice sets detected once per question).
-    let sets: Vec<ChoiceSet> = QUESTIONS
-        .iter()
-        .map(|q| ChoiceSet::detect(q).unwrap())
-        .collect();
-    let set_of = |q: &str| QUESTIONS.iter().position(|x| *x == q).unwrap();
+    let mut sets: HashMap<&str, ChoiceSet> = HashMap::new();
+    for l in &parsed {
+        sets.entry(l.question.as_ref())
+            .or_insert_with(|| ChoiceSet::detect(&l.question).unwrap());
+    }
     let jobs: Vec<(&str, &ChoiceSet)> = parsed
         .iter()
-        .map(|l| (l.response.as_ref(), &sets[set_of(&l.question)]))
+        .map(|l| (l.response.as_ref(), &sets[l.question.as_ref()]))
         .collect();
     if arg("verifier-only") {
         for _ in 0..5 {
