@@ -334,8 +334,10 @@ fn english_ask(q: &str) -> Option<String> {
                     | ""
             )
         })
+        // A longer ask keeps its first six words: enough for its polarity and an echo.
+        .take(6)
         .collect();
-    let ok = (1..=6).contains(&words.len()) && words.iter().all(|w| !w.is_empty() && w.is_ascii());
+    let ok = !words.is_empty() && words.iter().all(|w| !w.is_empty() && w.is_ascii());
     ok.then(|| words.join(" "))
 }
 

@@ -2,8 +2,9 @@
 //! precedes it, conflicting ones are ambiguous, a weak claim decides only when nothing else
 //! names another choice, and a label written with another option's text is a mismatch.
 
-use super::words::is_correction;
+use super::words::{is_correction, lower};
 use super::{Ctx, Said, Statement, Strength};
+use crate::verify::scan::Kind;
 use crate::verify::{Choice, Extraction, Rule};
 
 impl Ctx<'_> {
@@ -115,6 +116,19 @@ impl Ctx<'_> {
                         span,
                     });
                 }
+                // "정답: ③ (정정: ②)", "The answer is C. Wait, actually, maybe D": another
+                // choice after an explicit self-correction that made no statement of its own.
+                if let Some(other) = self.label_after_correction(last.last, *c) {
+                    return Some(Extraction::Ambiguous {
+                        candidates: if other < *c {
+                            vec![other, *c]
+                        } else {
+                            vec![*c, other]
+                        },
+                        rule: Rule::ConflictingStatements,
+                        span,
+                    });
+                }
                 if negations.iter().any(|&(n, at)| n == *c && at > last.last) {
                     return Some(Extraction::Ambiguous {
                         candidates: vec![*c],
@@ -141,6 +155,25 @@ impl Ctx<'_> {
         })
     }
 
+    /// After token `after`, an explicit self-correction ("정정", "수정", "다시 생각해 보면",
+    /// "wait", "actually", "correction") and a label of another choice than `c` that is not
+    /// denied: the choice that label names.
+    fn label_after_correction(&self, after: usize, c: Choice) -> Option<Choice> {
+        let negations = &self.statements().1;
+        (after + 1..self.toks.len())
+            .any(|j| is_explicit_correction(self, j))
+            .then(|| {
+                (after + 1..self.toks.len()).find_map(|j| {
+                    let o = self.choice_at(j).filter(|&o| o != c)?;
+                    (self.is_label_mark(j)
+                        && !self.is_masked(j)
+                        && !negations.iter().any(|&(_, at)| at == j))
+                    .then_some(o)
+                })
+            })
+            .flatten()
+    }
+
     pub(super) fn conflict(&self, stmts: &[&Statement], rule: Rule) -> Extraction {
         let mut candidates: Vec<Choice> = Vec::new();
         for s in stmts {
@@ -159,5 +192,37 @@ impl Ctx<'_> {
             rule,
             span: self.span(first, last),
         }
+    }
+}
+
+/// Words that take a statement back in so many words (narrower than `is_correction`, which
+/// also counts "하지만" and "사실": an explanation after the answer uses those freely).
+fn is_explicit_correction(ctx: &Ctx<'_>, j: usize) -> bool {
+    match ctx.toks[j].kind {
+        Kind::Hangul => {
+            let w = ctx.word(j);
+            [
+                "정정",
+                "수정",
+                "번복",
+                "착각",
+                "재검토",
+                "재계산",
+                "재확인",
+                "고쳐",
+            ]
+            .iter()
+            .any(|p| w.starts_with(p))
+                || (w == "다시"
+                    && ctx.is_hangul(j + 1)
+                    && ["생각", "보", "확인", "검토", "계산", "살펴"]
+                        .iter()
+                        .any(|p| ctx.word(j + 1).starts_with(p)))
+        }
+        Kind::Latin => matches!(
+            lower(ctx.word(j)).as_str(),
+            "wait" | "actually" | "hmm" | "correction" | "corrected" | "edit" | "oops"
+        ),
+        _ => false,
     }
 }

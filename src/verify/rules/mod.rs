@@ -5,6 +5,7 @@
 
 mod bare;
 mod conclude;
+mod denial;
 mod mask;
 mod option_text;
 mod ox;

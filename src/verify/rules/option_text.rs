@@ -217,6 +217,10 @@ impl Ctx<'_> {
         let span = 0..self.text.len();
         match named.as_slice() {
             [] => None,
+            // The option's text must be the answer, not a word of a sentence about it:
+            // "금융위원회입니다", "정답은 150만원", not "50만원은 너무 적습니다" or "과태료는 최대
+            // 200만원이며 …".
+            [(_, o)] if !is_framing(&hay.replacen(*o, "\u{0}", 1)) => None,
             [(c, _)] => Some(Extraction::Answer {
                 choice: *c,
                 rule: Rule::OptionText,
@@ -229,4 +233,44 @@ impl Ctx<'_> {
             }),
         }
     }
+}
+
+/// Is what is left of a squashed answer around its one option text (marked by a NUL) only a
+/// frame for it: an answer marker before ("정답은", "답:", "answer:"), a copula or "is the
+/// answer" after ("입니다", "가정답입니다", "istheanswer"), and punctuation?
+fn is_framing(rest: &str) -> bool {
+    const BEFORE: [&str; 7] = [
+        "정답은",
+        "정답",
+        "답은",
+        "답",
+        "answer",
+        "theansweris",
+        "itis",
+    ];
+    const AFTER: [&str; 15] = [
+        "입니다",
+        "이다",
+        "다",
+        "이에요",
+        "예요",
+        "요",
+        "임",
+        "이정답입니다",
+        "가정답입니다",
+        "이정답",
+        "가정답",
+        "이답입니다",
+        "가답입니다",
+        "istheanswer",
+        "isthecorrectanswer",
+    ];
+    let rest: String = rest
+        .chars()
+        .filter(|c| !matches!(c, '.' | ',' | '!' | ':' | '(' | ')' | '[' | ']' | '-' | '~'))
+        .collect();
+    rest.split_once('\u{0}').is_some_and(|(before, after)| {
+        (before.is_empty() || BEFORE.contains(&before))
+            && (after.is_empty() || AFTER.contains(&after))
+    })
 }

@@ -79,6 +79,48 @@ pub(super) fn ox_polarity(toks: &[Tok], k: usize, text: &str) -> Option<bool> {
 }
 
 impl Ctx<'_> {
+    /// In sentence `s` with O/X words `words`, a judgement quoted ("옳다고", "설명이라고",
+    /// "O라고") and then doubted or denied ("보기 어렵다", "할 수 없다"): the opposite of the
+    /// quoted judgement (None when it cannot be told, or for a mark named and denied: "X는
+    /// 아닙니다"), and the token that decided.
+    fn judgement_denied(
+        &self,
+        s: &Range<usize>,
+        words: &[(usize, bool)],
+    ) -> Option<(Option<bool>, usize)> {
+        let denial = |j: usize| {
+            self.is_hangul(j) && {
+                let w = self.word(j);
+                ["어렵", "어려", "힘들", "힘듭", "없", "않", "못"]
+                    .iter()
+                    .any(|d| w.starts_with(d))
+                    || is_negation_word(w)
+            }
+        };
+        s.clone().find_map(|j| {
+            let quoted = match self.toks[j].kind {
+                Kind::Hangul => {
+                    let w = self.word(j);
+                    (w.ends_with("다고") || w.ends_with("라고"))
+                        .then(|| words.iter().rev().find(|&&(x, _)| x <= j).map(|&(_, p)| p))
+                }
+                Kind::Mark(Mark::Ox(o)) if self.is_hangul(j + 1) => {
+                    let p = self.word(j + 1);
+                    if p.starts_with("라고") || p.starts_with("이라고") {
+                        Some(Some(o))
+                    } else if matches!(p, "는" | "은" | "가" | "이" | "도") && denial(j + 2) {
+                        return Some((None, j));
+                    } else {
+                        None
+                    }
+                }
+                _ => None,
+            }?;
+            let denied = (j + 1..s.end).find(|&x| denial(x))?;
+            Some((quoted.map(|p| !p), denied))
+        })
+    }
+
     pub(super) fn ox_words(&self) -> Option<Extraction> {
         // Final polarity of each sentence that has O/X words.
         let mut finals: Vec<(bool, usize, Range<usize>)> = Vec::new();
@@ -100,6 +142,23 @@ impl Ctx<'_> {
             let Some(&(last_j, last_p)) = words.last() else {
                 continue;
             };
+            // "옳다고 보기 어렵다" (×), "틀린 설명이라고 할 수 없다" (○), "O라고 하기 어렵다" (×): a
+            // judgement quoted and then doubted or denied is its opposite; "X는 아닙니다" (a
+            // mark named and denied) reads both ways.
+            match self.judgement_denied(&s, &words) {
+                Some((Some(p), j)) => {
+                    finals.push((p, j, s));
+                    continue;
+                }
+                Some((None, _)) => {
+                    return Some(Extraction::Ambiguous {
+                        candidates: self.set.choices().collect(),
+                        rule: Rule::OxWordConflict,
+                        span: self.span(s.start, s.end - 1),
+                    })
+                }
+                None => {}
+            }
             let connective = |j: usize| {
                 let w = self.word(j);
                 [

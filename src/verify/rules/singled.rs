@@ -30,7 +30,7 @@ const NEGATIVE: [&str; 16] = [
     "거짓",
     "그르",
     "못",
-    "부합하지",
+    "어긋",
     // "사실과 다르다/다릅니다/다르며" (not 다른, "other").
     "다르",
     "다릅",
@@ -50,6 +50,13 @@ const POSITIVE: [&str; 10] = [
     "사실이",
 ];
 
+/// Words that deny what comes before them ("옳지 않다", "맞지 않는", "틀리지 않았다").
+const NEGATORS: [&str; 4] = ["않", "아니", "아닌", "없"];
+
+/// Stems that call a thing wrong by themselves (not by denying it): denied, they say it is
+/// right ("틀리지 않은").
+const INHERENTLY_NEGATIVE: [&str; 7] = ["틀", "잘못", "부적절", "오류", "거짓", "그르", "다르"];
+
 /// Words that, before a noun for options, refer to the other options as a group (each
 /// covered by a `Singling` cue in cues.rs).
 const OTHERS: [&str; 2] = ["다른", "나머지"];
@@ -60,60 +67,58 @@ const OPTION_NOUNS: [&str; 5] = ["선택지", "보기", "옵션", "항목", "답
 impl Ctx<'_> {
     pub(super) fn singled_out(&self) -> Option<Extraction> {
         let sentences = super::mask::sentences(&self.toks);
-        let asked_negative = self.ask.iter().any(|w| {
-            is_negative(w)
-                || matches!(
-                    lower(w).as_str(),
-                    "not" | "false" | "incorrect" | "except" | "least" | "untrue" | "wrong"
-                )
-        });
-        // Every label, by the judgement of its sentence: the one the question asks for
+        let asked_negative = self.asks_negative();
+        // Every label, by the judgement of its clause: the one the question asks for
         // (`named`, at most one choice) and the options rejected ("①은 틀렸고 ②도 틀렸다").
-        let mut named: Option<(usize, Range<usize>)> = None;
+        // A sentence that also speaks of "the others" is judged in two parts, the label's
+        // and the others' ("②는 유일하게 옳고, 나머지는 틀렸다").
+        let mut named: Option<(usize, Range<usize>, usize)> = None;
         let mut rejected = Vec::new();
-        for s in &sentences {
-            let asked = self.negative(s) == asked_negative;
-            for j in s.clone() {
-                if self.is_masked(j) || !self.is_label_mark(j) {
-                    continue;
-                }
-                let Resolved::In(c) = self.label_at(j)? else {
-                    return None;
-                };
-                // A label that starts a copy of the option list restates options; it judges
-                // none ("(1) 사실의 인정은 …\n(2) …").
-                if self.restated_list_at(j) {
-                    return None;
-                }
-                if !asked {
-                    // A rejection says so: for a question asking what is not so, the other
-                    // options must be called so ("①은 옳다"), not merely mentioned.
-                    if asked_negative && !self.positive(s) {
+        for (n, s) in sentences.iter().enumerate() {
+            for part in self.parts(s) {
+                let asked = self.negative(&part) == asked_negative;
+                for j in part.clone() {
+                    if self.is_masked(j) || !self.is_label_mark(j) {
+                        continue;
+                    }
+                    let Resolved::In(c) = self.label_at(j)? else {
+                        return None;
+                    };
+                    // A label that starts a copy of the option list restates options; it judges
+                    // none ("(1) 사실의 인정은 …\n(2) …").
+                    if self.restated_list_at(j) {
                         return None;
                     }
-                    // A label in a sentence that singles out or sets apart "the others" is
-                    // the one singled out, whatever that sentence's polarity.
-                    if s.clone()
-                        .any(|x| self.is_only_cue(x) || self.is_others_cue(x))
-                    {
-                        return None;
+                    if !asked {
+                        // A rejection says so: for a question asking what is not so, the other
+                        // options must be called so ("①은 옳다"), not merely mentioned.
+                        if asked_negative && !self.positive(s) {
+                            return None;
+                        }
+                        // A label in a sentence that singles out or sets apart "the others" is
+                        // the one singled out, whatever that sentence's polarity.
+                        if s.clone()
+                            .any(|x| self.is_only_cue(x) || self.is_others_cue(x))
+                        {
+                            return None;
+                        }
+                        // Nor is a label followed by its own option's words a rejection of it.
+                        let next = (j + 1..s.end).find(|&x| self.is_label_mark(x));
+                        if self.restates_option(j, next.unwrap_or(s.end), c.position()) {
+                            return None;
+                        }
+                        rejected.push(c);
+                        continue;
                     }
-                    // Nor is a label followed by its own option's words a rejection of it.
-                    let next = (j + 1..s.end).find(|&x| self.is_label_mark(x));
-                    if self.restates_option(j, next.unwrap_or(s.end), c.position()) {
-                        return None;
+                    match &named {
+                        Some((k, ..)) if self.choice_at(*k) != Some(c) => return None,
+                        Some(_) => {}
+                        None => named = Some((j, part.clone(), n)),
                     }
-                    rejected.push(c);
-                    continue;
-                }
-                match &named {
-                    Some((k, _)) if self.choice_at(*k) != Some(c) => return None,
-                    Some(_) => {}
-                    None => named = Some((j, s.clone())),
                 }
             }
         }
-        let (label, home) = named?;
+        let (label, home, home_sentence) = named?;
         // An answer that also declines ("모르겠습니다", "I cannot tell") singles nothing out;
         // nor, when it names other options too, one with answer statements that decided
         // nothing or text addressed to a grader: such a text is not a plain elimination.
@@ -130,18 +135,35 @@ impl Ctx<'_> {
         {
             return None;
         }
-        let only = home.clone().any(|j| self.is_only_cue(j));
-        let others: Vec<&Range<usize>> = sentences
-            .iter()
-            .filter(|s| (*s).clone().any(|j| self.is_others_cue(j)))
-            .collect();
-        if !only && others.is_empty() {
+        // The label's own clause must say one thing: not "유일하게 옳은 것은 ②이고 그 외는
+        //틀렸다" (both judgements, one of them about something else) nor "틀리지 않은"
+        // (a double negative).
+        if self.polarity_unclear(&home) {
             return None;
         }
-        // The other options, where discussed on their own, get the opposite judgement.
+        let only = home.clone().any(|j| self.is_only_cue(j));
+        // What is said of the other options: whole sentences about them, and the others'
+        // part of the label's own sentence.
+        let mut others: Vec<Range<usize>> = Vec::new();
+        let mut others_named = false;
+        for (n, s) in sentences.iter().enumerate() {
+            if !s.clone().any(|j| self.is_others_cue(j)) {
+                continue;
+            }
+            others_named = true;
+            if n == home_sentence {
+                others.extend(self.parts(s).into_iter().filter(|p| *p != home));
+            } else {
+                others.push(s.clone());
+            }
+        }
+        if !only && !others_named {
+            return None;
+        }
+        // The other options get the opposite judgement, said plainly.
         if others
             .iter()
-            .any(|s| **s != home && self.negative(s) == asked_negative)
+            .any(|s| self.negative(s) == asked_negative || self.polarity_unclear(s))
         {
             return None;
         }
@@ -152,12 +174,124 @@ impl Ctx<'_> {
         })
     }
 
+    /// Does the question ask for what is not so ("…적절하지 않은 것은?", "Which … is NOT")?
+    pub(super) fn asks_negative(&self) -> bool {
+        self.ask.iter().any(|w| {
+            is_negative(w)
+                || matches!(
+                    lower(w).as_str(),
+                    "not" | "false" | "incorrect" | "except" | "least" | "untrue" | "wrong"
+                )
+        })
+    }
+
+    /// A sentence that speaks of "the others" as well, in two parts: the clause without the
+    /// cue and the clause from it ("②만 틀렸고 | 나머지는 모두 옳다", "나머지는 옳지만 | ③은
+    /// 그렇지 않다"). With the cue first, the others' clause ends at a comma or a clause
+    /// ending (-고, -며, -지만, -으나, -는데); with none, the sentence stays whole.
+    fn parts(&self, s: &Range<usize>) -> Vec<Range<usize>> {
+        let Some(cue) = s.clone().find(|&j| self.is_others_cue(j)) else {
+            return vec![s.clone()];
+        };
+        if s.clone()
+            .take_while(|&j| j < cue)
+            .any(|j| self.is_label_mark(j))
+        {
+            return vec![s.start..cue, cue..s.end];
+        }
+        match (cue..s.end).find(|&j| self.ends_clause(j)) {
+            Some(b) if b + 1 < s.end => vec![s.start..b + 1, b + 1..s.end],
+            _ => vec![s.clone()],
+        }
+    }
+
+    /// Does token `j` end a clause: a comma or semicolon, or a connective ending ("틀렸고",
+    /// "옳으며", "옳지만", "맞으나", "다른데", "while")? Quotatives ("옳다고") do not.
+    fn ends_clause(&self, j: usize) -> bool {
+        match self.toks[j].kind {
+            Kind::Punct(',' | ';') => true,
+            Kind::Hangul => {
+                let w = self.word(j);
+                ["고", "며", "지만", "으나", "는데", "반면"]
+                    .iter()
+                    .any(|e| w.ends_with(e))
+                    && !["다고", "라고", "냐고", "자고"]
+                        .iter()
+                        .any(|e| w.ends_with(e))
+            }
+            Kind::Latin => matches!(lower(self.word(j)).as_str(), "while" | "whereas" | "but"),
+            _ => false,
+        }
+    }
+
+    /// Is the Hangul word `j` denied by the next one ("옳지 않다", "부합하지 않는")?
+    fn denied(&self, j: usize) -> bool {
+        self.is_hangul(j + 1) && NEGATORS.iter().any(|n| self.word(j + 1).starts_with(n))
+    }
+
+    /// Does a clause say two things: a judgement and its opposite ("유일하게 옳은 것은 ②이고
+    /// 그 외는 틀렸다", "the only true one … the rest are false"), or a double negative
+    /// ("틀리지 않은", "not incorrect")? Which judgement a label gets is then not plain.
+    fn polarity_unclear(&self, s: &Range<usize>) -> bool {
+        let latin_negated = |j: usize| {
+            (j.saturating_sub(3)..j).any(|k| {
+                self.is_latin(k)
+                    && matches!(
+                        lower(self.word(k)).as_str(),
+                        "not" | "isn" | "aren" | "doesn" | "don" | "never" | "no"
+                    )
+            })
+        };
+        let mut bare_positive = false;
+        let mut negative = false;
+        for j in s.clone() {
+            match self.toks[j].kind {
+                Kind::Hangul => {
+                    let w = self.word(j);
+                    if is_negative(w) {
+                        negative = true;
+                        // "틀리지 않은", "잘못되지 않았다": a wrong thing denied.
+                        if INHERENTLY_NEGATIVE.iter().any(|n| w.contains(n)) && self.denied(j) {
+                            return true;
+                        }
+                    } else if POSITIVE.iter().any(|p| w.starts_with(p)) && !self.denied(j) {
+                        bare_positive = true;
+                    }
+                }
+                Kind::Latin => {
+                    let w = lower(self.word(j));
+                    let positive = matches!(
+                        w.as_str(),
+                        "correct" | "true" | "right" | "appropriate" | "accurate" | "valid"
+                    );
+                    let wrong = matches!(
+                        w.as_str(),
+                        "incorrect" | "wrong" | "false" | "inaccurate" | "inappropriate"
+                    );
+                    if wrong && latin_negated(j) {
+                        return true;
+                    }
+                    if positive && !latin_negated(j) {
+                        bare_positive = true;
+                    }
+                    negative |= wrong
+                        || matches!(
+                            w.as_str(),
+                            "not" | "isn" | "aren" | "doesn" | "don" | "never" | "cannot"
+                        );
+                }
+                _ => {}
+            }
+        }
+        bare_positive && negative
+    }
+
     /// Does the sentence call something so ("옳다", "적절합니다", "is correct")?
     fn positive(&self, s: &Range<usize>) -> bool {
         s.clone().any(|j| match self.toks[j].kind {
             Kind::Hangul => {
                 let w = self.word(j);
-                POSITIVE.iter().any(|p| w.starts_with(p)) && !is_negative(w)
+                POSITIVE.iter().any(|p| w.starts_with(p)) && !is_negative(w) && !self.denied(j)
             }
             Kind::Latin => matches!(
                 lower(self.word(j)).as_str(),

@@ -398,6 +398,7 @@ impl Ctx<'_> {
                 _ => {}
             }
         }
+        self.drop_taken_back(&mut out, &mut negations);
         out.sort_by_key(|s| (s.first, s.last));
         out.dedup_by(|b, a| a.said == b.said && b.first <= a.last);
         (out, negations)
@@ -495,7 +496,11 @@ impl Ctx<'_> {
             } else {
                 next
             };
+            // Calling an option right answers a question that asks what is wrong only if
+            // "right" meant "the right answer": such a claim is left undecided there.
+            let asks_negative = self.asks_negative();
             if matches!(p, "이" | "가")
+                && !asks_negative
                 && starts(judged, &["적절", "타당", "올바르", "올바릅"])
                 && !starts(judged, &["적절하지", "타당하지", "올바르지"])
             {
@@ -519,7 +524,7 @@ impl Ctx<'_> {
                 && self.word(k + 3).starts_with('것')
                 && self.is_hangul(k + 4)
                 && self.word(k + 4).starts_with('같'));
-            if matches!(p, "이" | "가") && predicate {
+            if matches!(p, "이" | "가") && predicate && !asks_negative {
                 return Some(make(Strength::Weak, Rule::WeakStatement, k + 2));
             }
             // "④번입니다." as a sentence of its own (or closing a clause).
@@ -534,8 +539,12 @@ impl Ctx<'_> {
                 "입니다만",
             ];
             let after_label = k > 0 && self.is_label_mark(k - 1);
+            // "오답은 ③번입니다": the wrong answer named, not the answer.
+            let wrong_named =
+                k > 0 && self.is_hangul(k - 1) && self.word(k - 1).starts_with("오답");
             if copula.contains(&p)
                 && !after_label
+                && !wrong_named
                 && !self.answers_another_ask(k)
                 && self
                     .tok(k + 2)
@@ -556,7 +565,7 @@ impl Ctx<'_> {
         }
         if self.is_latin(k + 1) && lower(self.word(k + 1)) == "is" && self.is_latin(k + 2) {
             let w = lower(self.word(k + 2));
-            if w == "correct" || w == "right" {
+            if (w == "correct" || w == "right") && !self.asks_negative() {
                 return Some(make(Strength::Weak, Rule::WeakStatement, k + 2));
             }
         }

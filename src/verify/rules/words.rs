@@ -33,6 +33,15 @@ pub(super) fn is_negation_word(w: &str) -> bool {
     ["아니", "아닌", "아님", "아닙", "아냐"]
         .iter()
         .any(|p| w.starts_with(p))
+        // "③ 아니면 ④", "③이 아니라면 ④": a disjunction or a condition, not a denial.
+        && !is_conditional_negation(w)
+}
+
+/// "아니면", "아니라면", "아니면은": "or" / "if not", which deny nothing.
+pub(super) fn is_conditional_negation(w: &str) -> bool {
+    ["아니면", "아니라면", "아니었다면", "아니었으면"]
+        .iter()
+        .any(|p| w.starts_with(p))
 }
 
 /// Particles (with an optional leading 번) that may sit between a label and what follows.
@@ -138,6 +147,7 @@ pub(super) fn is_alternative_connector(t: &Tok, text: &str) -> bool {
                 | "또는"
                 | "혹은"
                 | "아니면"
+                | "내지"
                 | "및"
                 | "이랑"
                 | "랑"
@@ -166,7 +176,8 @@ pub(super) fn is_hedge(t: &Tok, text: &str) -> bool {
             w.starts_with("수도")
                 || w.starts_with("또는")
                 || w.starts_with("혹은")
-                || w.starts_with("아니면")
+                || is_conditional_negation(w)
+                || w.starts_with("내지")
                 || w.starts_with("아마")
                 || w.contains("거나")
                 || w.contains("가능")
@@ -215,6 +226,9 @@ pub(super) fn is_correction(t: &Tok, text: &str) -> bool {
             lower(t.text(text)).as_str(),
             "wait"
                 | "actually"
+                | "hmm"
+                | "edit"
+                | "corrected"
                 | "correction"
                 | "oops"
                 | "mistake"
@@ -293,4 +307,14 @@ pub(super) const CJK_FILLERS: [&str; 16] = [
 
 /// Nouns an answer puts after the question's ask phrase: "적절하지 않은 것은 ③",
 /// "옳은 선택지는 ②", "일치하지 않는 보기는 ④".
-pub(super) const ASK_NOUNS: [&str; 7] = ["것", "선택지", "보기", "항목", "답", "옵션", "번호"];
+pub(super) const ASK_NOUNS: [&str; 9] = [
+    "것",
+    "선택지",
+    "보기",
+    "항목",
+    "답",
+    "옵션",
+    "번호",
+    "설명",
+    "내용",
+];

@@ -1,0 +1,235 @@
+//! Statements whose own clause takes them back: "③번을 정답으로 보기 어렵습니다", "정답은
+//! ③이라고 할 수 없다", "②를 선택하면 틀립니다", "정답은 ②번으로 보이지만, …", "I would not
+//! choose C", "The answer is B, but …". The words that make the statement ("정답은 ③",
+//! "③을 선택") are there, but the clause denies, doubts, supposes or concedes them, so they
+//! state nothing; what the answer does state is left to the other statements, or to the judge.
+//!
+//! Only the statement's own clause is read: from its last token (the label, or the keyword or
+//! verb after the label) to the end of the sentence or of the clause ("정답은 ③번이며, 나머지는
+//! 틀렸다" states ③).
+
+use super::option_text::squash;
+use super::words::{is_conditional_negation, lower, strip_beon};
+use super::{Ctx, Said, Statement, Strength};
+use crate::verify::scan::Kind;
+use crate::verify::{Choice, Rule};
+
+/// Stems that deny or doubt what the clause says: "어렵다", "할 수 없다", "않다", "안 된다",
+/// "못하다", "아니다", "틀렸다", "잘못이다", "오답이다", "착각", "부족하다", "낮다", "마세요".
+const DENIALS: [&str; 21] = [
+    "어렵", "어려", "힘들", "힘듭", "없", "않", "못", "아니", "아닌", "아닙", "아님", "아냐",
+    "틀리", "틀렸", "틀린", "틀립", "틀릴", "잘못", "오답", "착각", "부족",
+];
+
+/// Further stems that deny only as their own word: "낮습니다" (of a likelihood), "마세요",
+/// "말아야", "의문", "의심", "불가".
+const DENIAL_PREFIXES: [&str; 8] = ["낮", "마세", "마십", "말아", "말고", "의문", "의심", "불가"];
+
+/// Endings that ask: "정답은 ③이라고 할 수 있을까요", "③인지", "③일지".
+const ASKING: [&str; 7] = ["까요", "까", "는가", "나요", "인지", "일지", "을지"];
+
+/// Endings of a statement's own last word that suppose or concede: "선택하면", "정답이라면",
+/// "정답이지만", "고르나". Later in the clause only "-라면/-다면" suppose ("계산해 보면" and
+/// "살펴보면" open the next clause).
+const SUPPOSING: [&str; 3] = ["면", "지만", "으나"];
+
+/// Clause endings after which the statement's clause is over ("정답은 ③번이며, …",
+/// "③번이고 …", "③번이므로 …") and sentence-final endings ("③번입니다").
+const CLAUSE_ENDS: [&str; 12] = [
+    "고", "며", "므로", "니까", "어서", "아서", "여서", "다", "요", "죠", "음", "임",
+];
+
+impl Ctx<'_> {
+    /// Does the statement's own clause deny, doubt, suppose or concede it?
+    pub(super) fn takes_back(&self, s: &Statement) -> bool {
+        // A statement of several choices decides nothing anyway, and says so.
+        // Nor does one outside the set (it is invalid whatever its clause says).
+        if matches!(s.said, Said::Many(_) | Said::Outside) {
+            return false;
+        }
+        let (first, last) = (s.first.min(s.last), s.first.max(s.last));
+        // "I would not choose C", "I wouldn't pick C", "never select".
+        if self.is_latin(first) && self.latin_denied_before(first) {
+            return true;
+        }
+        // "정답이 ③이 아니라면 ④가 답입니다": a statement under a supposition.
+        let sentence_start = (0..first)
+            .rev()
+            .find(|&j| self.toks[j].is_sentence_end())
+            .map_or(0, |j| j + 1);
+        if (sentence_start..first).any(|j| {
+            self.is_hangul(j) && {
+                let w = self.word(j);
+                w.ends_with("라면") || is_conditional_negation(w)
+            }
+        }) {
+            return true;
+        }
+        // The statement's last word may carry the ending itself: "③을 선택하면", "③이
+        // 정답이라면", "③번을 정답으로 고르면", "③이 정답이지만".
+        if last > first && self.is_hangul(last) {
+            let w = self.word(last);
+            if SUPPOSING.iter().any(|e| w.ends_with(e)) {
+                return true;
+            }
+            if ends_clause(w) {
+                return false;
+            }
+        }
+        let from = self.after_restated_option(s, last);
+        for j in from..self.toks.len().min(from + 10) {
+            let t = self.toks[j];
+            if t.is_sentence_end() {
+                // "정답은 ③이라고 할 수 있을까요?"
+                return t.is_punct('?');
+            }
+            match t.kind {
+                // "The answer is B, but …", "정답은 ③, 하지만 …": conceded after a comma.
+                Kind::Punct(',' | ';') => {
+                    return self.tok(j + 1).is_some_and(|n| match n.kind {
+                        Kind::Latin => matches!(
+                            lower(self.word(j + 1)).as_str(),
+                            "but" | "though" | "although" | "however" | "unless" | "if"
+                        ),
+                        Kind::Hangul => {
+                            matches!(self.word(j + 1), "하지만" | "그러나" | "그런데" | "다만")
+                        }
+                        _ => false,
+                    })
+                }
+                Kind::Hangul => {
+                    let w = self.word(j);
+                    // "틀림없이", "③번밖에 없다", "의심의 여지가 없다": certainty, not doubt.
+                    let certain = w.contains("틀림없")
+                        || (w.starts_with('없')
+                            && j > 0
+                            && self.is_hangul(j - 1)
+                            && (self.word(j - 1).ends_with("밖에")
+                                || self.word(j - 1).starts_with("여지")));
+                    // "③이 아닐까 싶습니다", "③이 아닌가 합니다": a tentative yes.
+                    let tentative = w.starts_with("아닐까") || w.starts_with("아닌가");
+                    if certain || tentative {
+                        continue;
+                    }
+                    if w == "안"
+                        || DENIALS.iter().any(|d| w.contains(d))
+                        || DENIAL_PREFIXES.iter().any(|d| w.starts_with(d))
+                        || ["라면", "다면", "지만", "으나"].iter().any(|e| w.ends_with(e))
+                        || ASKING.iter().any(|e| w.ends_with(e))
+                        // "③인 줄 알았는데": a belief given up.
+                        || (w == "줄" && self.is_hangul(j + 1) && self.word(j + 1).starts_with("알았"))
+                        // "② 또는" at the end: an alternative left open.
+                        || (j == last + 1
+                            && matches!(w, "또는" | "혹은" | "아니면" | "내지")
+                            && self.tok(j + 1).is_none_or(|n| n.is_sentence_end()))
+                    {
+                        return true;
+                    }
+                    if ends_clause(w) {
+                        return false;
+                    }
+                }
+                Kind::Latin => {
+                    if matches!(
+                        lower(self.word(j)).as_str(),
+                        "but" | "though" | "although" | "however" | "unless" | "if"
+                    ) {
+                        return true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// Take back the statements whose clause denies them (see `takes_back`): their labels
+    /// count as denied, and a weaker claim after one of them and a self-correction ("처음엔
+    /// ②로 봤지만 다시 보니 ④가 맞다") corrects it.
+    pub(super) fn drop_taken_back(
+        &self,
+        stmts: &mut Vec<Statement>,
+        negations: &mut Vec<(Choice, usize)>,
+    ) {
+        let (taken, kept): (Vec<Statement>, Vec<Statement>) =
+            stmts.drain(..).partition(|s| self.takes_back(s));
+        *stmts = kept;
+        for t in &taken {
+            let (a, b) = (t.first.min(t.last), t.first.max(t.last));
+            negations.extend((a..=b).filter_map(|m| {
+                (self.is_label_mark(m))
+                    .then(|| self.choice_at(m).map(|c| (c, m)))
+                    .flatten()
+            }));
+        }
+        for s in stmts.iter_mut() {
+            let corrects = taken.iter().any(|t| {
+                t.first.max(t.last) < s.first.min(s.last)
+                    && self.correction_between(t.first.max(t.last), s.first.min(s.last))
+            });
+            if s.strength == Strength::Weak && corrects {
+                s.strength = Strength::Strong;
+                s.rule = Rule::CorrectedStatement;
+            }
+        }
+    }
+
+    /// Where the clause after a statement's label goes on, past the label's own option text
+    /// written after it ("정답은 (1) 대표이사와 회계담당 임원(… 없는 경우에는 …)입니다": the
+    /// option's words deny nothing).
+    fn after_restated_option(&self, s: &Statement, last: usize) -> usize {
+        let mut j = last + 1;
+        let Said::One(c) = s.said else {
+            return j;
+        };
+        let Some(option) = self.squashed_option(c) else {
+            return j;
+        };
+        if self.is_hangul(j) && strip_beon(self.word(j)).is_empty() {
+            j += 1;
+        }
+        let mut written = String::new();
+        let mut matched = 0;
+        while let Some(t) = self.tok(j) {
+            if t.kind == Kind::Break {
+                break;
+            }
+            written.push_str(&squash(t.text(self.text)));
+            if !option.starts_with(written.as_str()) {
+                break;
+            }
+            matched = written.chars().count();
+            j += 1;
+        }
+        if matched < 2 {
+            return last + 1;
+        }
+        j
+    }
+
+    /// Is the Latin word at `k` denied by one of the three words before it in its sentence
+    /// ("would not choose", "wouldn't pick", "never select", "don't choose")?
+    fn latin_denied_before(&self, k: usize) -> bool {
+        (k.saturating_sub(3)..k)
+            .rev()
+            .take_while(|&j| !self.toks[j].is_sentence_end())
+            .any(|j| {
+                self.is_latin(j)
+                    && match lower(self.word(j)).as_str() {
+                        "not" | "never" | "cannot" => true,
+                        // "wouldn't", "don't", "won't": the t after an apostrophe.
+                        "t" => j >= 1 && self.toks[j - 1].is_punct('\''),
+                        _ => false,
+                    }
+            })
+    }
+}
+
+/// Does the Hangul word end the statement's clause ("③번이며", "③번입니다")? A quotative
+/// ("③이라고", "정답이라고") does not: what is said of the quote follows.
+fn ends_clause(w: &str) -> bool {
+    CLAUSE_ENDS.iter().any(|e| w.ends_with(e))
+        && !["다고", "라고", "냐고", "자고"]
+            .iter()
+            .any(|q| w.ends_with(q))
+}
