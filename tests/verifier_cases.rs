@@ -511,6 +511,8 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "정답이 ③이 아니면 ④입니다.", "ambiguous - alternatives"),
     ("gov", "정답이 ①이 아니라면 ②가 답입니다.", "ambiguous - alternatives"),
     ("gov", "답: ③ 또는", "no_answer - not_found"),
+    ("kmmlu", "3회 위반이라면 정답은 (4)이겠지만, 1회 위반이므로 정답은 (2)입니다.", "answer 2 statement"),
+    ("kmmlu", "만약 정답이 (3)이라면 2회 위반이어야 하는데, 1회 위반이므로 정답은 (2)입니다.", "answer 2 statement"),
     // --- another choice after an explicit self-correction that states nothing itself
     ("gov", "정답: ② (정정: ④)", "ambiguous - conflicting_statements"),
     ("gov", "정답은 ①입니다. 다시 생각해 보면 ③일 수도 있습니다.", "ambiguous - conflicting_statements"),

@@ -52,18 +52,26 @@ impl Ctx<'_> {
         if self.is_latin(first) && self.latin_denied_before(first) {
             return true;
         }
-        // "정답이 ③이 아니라면 ④가 답입니다": a statement under a supposition.
-        let sentence_start = (0..first)
-            .rev()
-            .find(|&j| self.toks[j].is_sentence_end())
-            .map_or(0, |j| j + 1);
-        if (sentence_start..first).any(|j| {
-            self.is_hangul(j) && {
-                let w = self.word(j);
-                w.ends_with("라면") || is_conditional_negation(w)
+        // "정답이 ③이 아니라면 ④가 답입니다": a statement under a supposition in its clause
+        // ("2회 위반이라면 정답은 ③이겠지만, 1회 위반이므로 정답은 ②입니다" states ②).
+        for j in (0..first).rev() {
+            let t = self.toks[j];
+            if t.is_sentence_end() || t.is_punct(',') || t.is_punct(';') {
+                break;
             }
-        }) {
-            return true;
+            if t.kind == Kind::Hangul {
+                let w = self.word(j);
+                if w.ends_with("라면") || is_conditional_negation(w) {
+                    return true;
+                }
+                if ends_clause(w)
+                    || ["지만", "으나", "는데", "므로"]
+                        .iter()
+                        .any(|e| w.ends_with(e))
+                {
+                    break;
+                }
+            }
         }
         // The statement's last word may carry the ending itself: "③을 선택하면", "③이
         // 정답이라면", "③번을 정답으로 고르면", "③이 정답이지만".
