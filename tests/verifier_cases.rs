@@ -18,6 +18,9 @@ const Q_MATCH: &str = "윗글의 내용과 일치하지 않는 것을 고르면?
 const Q_RIGHT: &str = "다음 중 옳은 것은?\n1) 물은 100도에서 언다\n2) 물은 0도에서 언다\n3) 물은 50도에서 끓는다\n4) 물은 끓지 않는다";
 const Q_EN: &str = "Which of the following is a prime number?\nA. 4\nB. 6\nC. 7\nD. 9";
 const Q_EN_NOT: &str = "Which of the following statements is NOT true?\nA. Water boils at 100 C\nB. The sun is a planet\nC. Ice floats\nD. Salt dissolves";
+const Q_DOC: &str = "첨부 서류가 아닌 것은?\n1. 주민등록증 사본 1부\n2. 가족관계등록부 중 가족관계증명서 1부\n3. 민간인 신원진술서 1부\n4. 채용신체검사서 1부";
+const Q_NOT_REMARK: &str = "다음 중 소화활동설비에 해당하지 않는 것은 (소화설비 제외)?\n① 연결송수관설비\n② 비상콘센트설비\n③ 동력소방펌프\n④ 무선통신보조설비";
+const Q_EN_NOT_REMARK: &str = "Which of the following is NOT a fire-fighting activity facility (소화활동설비)?\nA. Standpipe\nB. Emergency outlet\nC. Power fire pump\nD. Radio relay";
 const Q_DEPT: &str = "정책 담당 부서는?\n① 재정 관리\n② 인사 관리\n③ 조직 관리\n④ 감사 관리";
 
 fn set_for(key: &str) -> ChoiceSet {
@@ -27,6 +30,9 @@ fn set_for(key: &str) -> ChoiceSet {
         "kmmlu" => Q_KMMLU,
         "oxq" => Q_OX,
         "dept" => Q_DEPT,
+        "kmmlu_doc" => Q_DOC,
+        "not_remark" => Q_NOT_REMARK,
+        "en_not_remark" => Q_EN_NOT_REMARK,
         "not" => Q_NOT,
         "match" => Q_MATCH,
         "right" => Q_RIGHT,
@@ -481,6 +487,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en_not", "(C) is correct.", "no_answer - not_found"),
     ("en_not", "Option A is right.", "no_answer - not_found"),
     ("not", "④번 같습니다.", "answer ④ weak_statement"),
+    ("not", "처음엔 ③으로 봤지만 다시 보니 ②가 맞습니다.", "answer ② corrected_statement"),
     ("not", "적절하지 않은 것은 ④번입니다.", "answer ④ ask_echo"),
 
     // --- a statement its own clause takes back: denied, doubted, supposed or conceded
@@ -537,6 +544,34 @@ const CASES: &[(&str, &str, &str)] = &[
     ("oxq", "O라고 하기 힘듭니다.", "answer × ox_word"),
     ("oxq", "잘못된 설명이라고 볼 수 없습니다.", "answer ○ ox_word"),
     ("oxq", "O는 아닙니다.", "ambiguous - ox_word_conflict"),
+    ("oxq", "틀린 내용은 아닙니다.", "answer ○ ox_word"),
+    ("oxq", "옳은 설명이 아닙니다.", "answer × ox_word"),
+    ("oxq", "적절하지 않은 부분이 없습니다.", "answer ○ ox_word"),
+    ("oxq", "옳다. 아니면 틀릴 수도 있다.", "ambiguous - ox_word_conflict"),
+    ("oxq", "맞다 또는", "ambiguous - ox_word_conflict"),
+    // --- someone else's answer, reported
+    ("gov", "일부 교재에서는 정답을 ③번으로 제시하지만 근거는 확인되지 않습니다.", "no_answer - not_found"),
+    ("gov", "많은 수험생이 ②번을 정답으로 고릅니다.", "no_answer - not_found"),
+    ("gov", "해설에는 정답이 ④번이라고 적혀 있습니다.", "no_answer - not_found"),
+    ("gov", "정답은 ②번이라고 했지만 저는 확신하지 못합니다.", "no_answer - not_found"),
+    ("gov", "정답을 ①번으로 알고 있는 사람이 많습니다.", "no_answer - not_found"),
+    ("gov", "정답을 ①번으로 선택합니다.", "answer ① statement"),
+    ("gov", "정답을 ①번으로 판단합니다.", "answer ① statement"),
+    ("gov", "학생이 고른 답: ③\n채점: 오답\n올바른 답: ①", "answer ① statement"),
+    // --- excluded, or a first-line label denied further on
+    ("gov", "④번은 정답에서 제외됩니다.", "no_answer - not_found"),
+    ("gov", "②\n\n②는 정답이 아닙니다. 기획재정부는 예산을 맡습니다.", "no_answer - not_found"),
+    // --- a choice described as the question asks is not taken back
+    ("not", "정답: ③ (취지에 맞지 않음)", "answer ③ statement"),
+    ("not", "정답은 ③ 틀린 설명입니다.", "answer ③ statement"),
+    ("right", "정답은 3 틀린 설명입니다.", "no_answer - not_found"),
+    // --- a bracket after the label that quotes part of another option's text
+    ("kmmlu_doc", "정답: 1번 (가족관계증명서 1부)", "ambiguous - label_text_mismatch"),
+    ("kmmlu_doc", "정답: 2번 (가족관계증명서 1부)", "answer 2 statement"),
+    // --- asks with a remark in brackets keep their polarity
+    ("not_remark", "②가 맞습니다.", "no_answer - not_found"),
+    ("not_remark", "해당하지 않는 것은 ③입니다.", "answer ③ ask_echo"),
+    ("en_not_remark", "Option D is correct.", "no_answer - not_found"),
     // --- "N번 - <option text>" with a justification
     ("match", "3번 - 상속세는 폐지되었다\n\n상속세는 현재도 부과되고 있으므로 일치하지 않습니다.", "answer 3 bare"),
     ("match", "3번 - 상속세는 폐지되었다", "answer 3 bare"),

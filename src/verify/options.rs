@@ -319,6 +319,8 @@ fn english_ask(q: &str) -> Option<String> {
     let rest = &rest[..rest.find(['?', '\n']).unwrap_or(rest.len())];
     let words: Vec<&str> = rest
         .split_whitespace()
+        // "…NOT a fire-fighting facility (소화활동설비)?": the English words before any other.
+        .take_while(|w| w.is_ascii())
         .map(|w| w.trim_matches(|c: char| !c.is_ascii_alphanumeric()))
         .skip_while(|w| {
             matches!(
@@ -342,12 +344,28 @@ fn english_ask(q: &str) -> Option<String> {
 }
 
 /// Where the first asking ending ("것은?", "것은 ?", "것을 고르…", "것은 무엇…", "것을 모두…",
-/// "것만을 모두…") starts: the first 것 that one of them continues.
+/// "것만을 모두…", "것은 (단, …)?") starts: the first 것 that one of them continues.
 fn first_asking_ending(q: &str) -> Option<usize> {
     const ENDINGS: [&str; 6] = ["은?", "은 ?", "을 고르", "은 무엇", "을 모두", "만을 모두"];
     memchr::memmem::find_iter(q.as_bytes(), "것".as_bytes()).find(|&at| {
         let rest = &q[at + "것".len()..];
-        ENDINGS.iter().any(|e| rest.starts_with(e))
+        ENDINGS.iter().any(|e| rest.starts_with(e)) || remark_then_question(rest)
+    })
+}
+
+/// After "것": "은 (소화설비 제외)?", a remark in brackets on the same line, then the
+/// question mark.
+fn remark_then_question(rest: &str) -> bool {
+    let Some(remark) = rest
+        .strip_prefix("은 (")
+        .or_else(|| rest.strip_prefix("은("))
+    else {
+        return false;
+    };
+    remark.find([')', '\n']).is_some_and(|end| {
+        remark[end..]
+            .strip_prefix(')')
+            .is_some_and(|r| r.trim_start_matches(' ').starts_with('?'))
     })
 }
 
@@ -524,6 +542,15 @@ mod tests {
         ]
         .iter()
         .filter_map(|k| q.find(k))
+        .chain(q.match_indices("것은").map(|(i, _)| i).find(|&i| {
+            let after = &q[i + "것은".len()..];
+            let after = after.strip_prefix(' ').unwrap_or(after);
+            after.starts_with('(')
+                && after.lines().next().is_some_and(|line| {
+                    line.split_once(')')
+                        .is_some_and(|(_, r)| r.trim_start_matches(' ').starts_with('?'))
+                })
+        }))
         .min()
     }
 
@@ -559,6 +586,10 @@ mod tests {
         "을 모두",
         "만을 모두",
         "것은 무엇",
+        "것은 (",
+        "(단,",
+        ")",
+        ")?",
         "않은",
         "적절하지",
         " ",

@@ -297,7 +297,8 @@ impl Ctx<'_> {
         }
     }
 
-    /// The first line alone is a label and no other line names a different choice.
+    /// The first line alone is a label, no other line names a different choice, and none
+    /// denies this one.
     pub(super) fn leading_bare(&self, line_end: usize) -> Option<Extraction> {
         let e = self.bare_in(0..line_end, Rule::LeadingBare)?;
         let chosen = e.choice();
@@ -308,7 +309,14 @@ impl Ctx<'_> {
                     _ => true,
                 }
         });
-        (!later_conflict).then_some(e)
+        // "③\n\n③은 정답이 아닙니다": the label denied further on.
+        let denied_later = chosen.is_some_and(|c| {
+            self.statements()
+                .1
+                .iter()
+                .any(|&(n, at)| n == c && at >= line_end)
+        });
+        (!later_conflict && !denied_later).then_some(e)
     }
 }
 

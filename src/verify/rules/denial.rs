@@ -11,14 +11,14 @@
 use super::option_text::squash;
 use super::words::{is_conditional_negation, lower, strip_beon};
 use super::{Ctx, Said, Statement, Strength};
-use crate::verify::scan::Kind;
+use crate::verify::scan::{Kind, Tok};
 use crate::verify::{Choice, Rule};
 
 /// Stems that deny or doubt what the clause says: "어렵다", "할 수 없다", "않다", "안 된다",
-/// "못하다", "아니다", "틀렸다", "잘못이다", "오답이다", "착각", "부족하다", "낮다", "마세요".
-const DENIALS: [&str; 21] = [
+/// "못하다", "아니다", "틀렸다", "잘못이다", "오답이다", "착각", "부족하다", "제외된다".
+const DENIALS: [&str; 22] = [
     "어렵", "어려", "힘들", "힘듭", "없", "않", "못", "아니", "아닌", "아닙", "아님", "아냐",
-    "틀리", "틀렸", "틀린", "틀립", "틀릴", "잘못", "오답", "착각", "부족",
+    "틀리", "틀렸", "틀린", "틀립", "틀릴", "잘못", "오답", "착각", "부족", "제외",
 ];
 
 /// Further stems that deny only as their own word: "낮습니다" (of a likelihood), "마세요",
@@ -52,6 +52,9 @@ impl Ctx<'_> {
         if self.is_latin(first) && self.latin_denied_before(first) {
             return true;
         }
+        if self.reported(first, last) {
+            return true;
+        }
         // "정답이 ③이 아니라면 ④가 답입니다": a statement under a supposition in its clause
         // ("2회 위반이라면 정답은 ③이겠지만, 1회 위반이므로 정답은 ②입니다" states ②).
         for j in (0..first).rev() {
@@ -61,14 +64,11 @@ impl Ctx<'_> {
             }
             if t.kind == Kind::Hangul {
                 let w = self.word(j);
-                if w.ends_with("라면") || is_conditional_negation(w) {
+                // Every supposing word here ends in 면 ("…라면", "아니면", "아니었으면").
+                if w.ends_with('면') && (w.ends_with("라면") || is_conditional_negation(w)) {
                     return true;
                 }
-                if ends_clause(w)
-                    || ["지만", "으나", "는데", "므로"]
-                        .iter()
-                        .any(|e| w.ends_with(e))
-                {
+                if ends_clause(w) || ["지만", "으나", "는데"].iter().any(|e| w.ends_with(e)) {
                     break;
                 }
             }
@@ -107,23 +107,30 @@ impl Ctx<'_> {
                 }
                 Kind::Hangul => {
                     let w = self.word(j);
-                    // "틀림없이", "③번밖에 없다", "의심의 여지가 없다": certainty, not doubt.
-                    let certain = w.contains("틀림없")
-                        || (w.starts_with('없')
-                            && j > 0
-                            && self.is_hangul(j - 1)
-                            && (self.word(j - 1).ends_with("밖에")
-                                || self.word(j - 1).starts_with("여지")));
-                    // "③이 아닐까 싶습니다", "③이 아닌가 합니다": a tentative yes.
-                    let tentative = w.starts_with("아닐까") || w.starts_with("아닌가");
-                    if certain || tentative {
+                    // On a question asking what is not so, "정답: ③ (옳지 않음)" and "정답은 ③,
+                    // 틀린 설명" describe the chosen option as asked; they deny nothing.
+                    if self.asks_negative() && self.describes_as_wrong(j) {
                         continue;
                     }
-                    if w == "안"
-                        || DENIALS.iter().any(|d| w.contains(d))
-                        || DENIAL_PREFIXES.iter().any(|d| w.starts_with(d))
+                    let denial = w == "안" || is_denial(w);
+                    let asking = ASKING.iter().any(|e| w.ends_with(e));
+                    // "틀림없이", "③번밖에 없다", "의심의 여지가 없다": certainty, not doubt;
+                    // "③이 아닐까 싶습니다", "③이 아닌가 합니다": a tentative yes.
+                    let not_doubt = (denial || asking)
+                        && (w.contains("틀림없")
+                            || w.starts_with("아닐까")
+                            || w.starts_with("아닌가")
+                            || (w.starts_with('없')
+                                && j > 0
+                                && self.is_hangul(j - 1)
+                                && (self.word(j - 1).ends_with("밖에")
+                                    || self.word(j - 1).starts_with("여지"))));
+                    if not_doubt {
+                        continue;
+                    }
+                    if denial
+                        || asking
                         || ["라면", "다면", "지만", "으나"].iter().any(|e| w.ends_with(e))
-                        || ASKING.iter().any(|e| w.ends_with(e))
                         // "③인 줄 알았는데": a belief given up.
                         || (w == "줄" && self.is_hangul(j + 1) && self.word(j + 1).starts_with("알았"))
                         // "② 또는" at the end: an alternative left open.
@@ -170,16 +177,88 @@ impl Ctx<'_> {
                     .flatten()
             }));
         }
+        let corrects = |earlier: &Statement, s: &Statement| {
+            earlier.first.max(earlier.last) < s.first.min(s.last)
+                && self.correction_between(earlier.first.max(earlier.last), s.first.min(s.last))
+        };
+        // Calling an option right answers a question that asks what is not so only if
+        // "right" meant "the right answer", as when it corrects an earlier choice ("처음엔 ③로
+        // 봤지만 다시 보니 ④가 맞다"); otherwise it is left undecided there.
+        if self.asks_negative() {
+            let all: Vec<Statement> = stmts.iter().chain(&taken).cloned().collect();
+            stmts.retain(|s| !s.judges || all.iter().any(|e| corrects(e, s)));
+        }
         for s in stmts.iter_mut() {
-            let corrects = taken.iter().any(|t| {
-                t.first.max(t.last) < s.first.min(s.last)
-                    && self.correction_between(t.first.max(t.last), s.first.min(s.last))
-            });
-            if s.strength == Strength::Weak && corrects {
+            if s.strength == Strength::Weak && taken.iter().any(|t| corrects(t, s)) {
                 s.strength = Strength::Strong;
                 s.rule = Rule::CorrectedStatement;
             }
         }
+    }
+
+    /// Does the Hangul word `j` call something wrong as a judgement ("틀린", "잘못된", "옳지
+    /// 않음", "해당하지 않는") rather than deny a claim ("어렵다", "없다", "아니다")?
+    fn describes_as_wrong(&self, j: usize) -> bool {
+        let w = self.word(j);
+        w.starts_with('틀')
+            || w.starts_with("잘못")
+            || (w.starts_with('않')
+                && j > 0
+                && self.is_hangul(j - 1)
+                && [
+                    "옳",
+                    "적절",
+                    "맞",
+                    "바르",
+                    "올바르",
+                    "타당",
+                    "일치",
+                    "부합",
+                    "해당",
+                ]
+                .iter()
+                .any(|p| self.word(j - 1).starts_with(p)))
+    }
+
+    /// Is the statement someone else's, reported: said by a third party named in its clause
+    /// ("해설서에서는 정답을 ③번으로 제시하고", "A 학생은 ③번을 정답으로 골랐습니다"), quoted
+    /// and attributed ("정답은 ③번이라고 적혀 있는데", "정답을 ③이라고 했습니다"), or an answer
+    /// object set by another verb than a choosing one ("많은 사람들이 정답을 ③번으로 알고
+    /// 있습니다")?
+    fn reported(&self, first: usize, last: usize) -> bool {
+        // A third party as the clause's subject or topic, before the statement.
+        for j in (0..first).rev() {
+            let t = self.toks[j];
+            if t.is_sentence_end() || t.is_punct(',') || t.is_punct(';') {
+                break;
+            }
+            if t.kind == Kind::Hangul && is_third_party(self.word(j)) {
+                return true;
+            }
+        }
+        // The verb after the label: attributed after a quotative, and for "정답을 ③으로 …" a
+        // choosing verb, not another ("제시하고", "알고 있습니다").
+        let object = self.is_hangul(first) && {
+            let w = self.word(first);
+            w.ends_with('을') || w.ends_with('를')
+        };
+        let mut j = last + 1;
+        while let Some(t) = self.tok(j) {
+            if t.kind != Kind::Hangul || j > last + 3 {
+                return false;
+            }
+            let w = self.word(j);
+            if ["라고", "다고"].iter().any(|q| w.ends_with(q)) {
+                return self.is_hangul(j + 1) && is_attribution(self.word(j + 1));
+            }
+            let particle = strip_beon(w);
+            if matches!(particle, "" | "으로" | "로") {
+                j += 1;
+                continue;
+            }
+            return object && !CHOOSING.iter().any(|v| w.starts_with(v));
+        }
+        false
     }
 
     /// Where the clause after a statement's label goes on, past the label's own option text
@@ -190,12 +269,29 @@ impl Ctx<'_> {
         let Said::One(c) = s.said else {
             return j;
         };
-        let Some(option) = self.squashed_option(c) else {
-            return j;
-        };
         if self.is_hangul(j) && strip_beon(self.word(j)).is_empty() {
             j += 1;
         }
+        // Most labels are not followed by their option's text: the first word rules that out
+        // before the options are squashed.
+        let first_word = self
+            .set
+            .options()
+            .get(c.index())
+            .and_then(|o| o.split_whitespace().next())
+            .map(squash);
+        let starts = |t: &Tok| {
+            let written = squash(t.text(self.text));
+            first_word
+                .as_deref()
+                .is_some_and(|f| f.starts_with(written.as_str()) || written.starts_with(f))
+        };
+        if !self.tok(j).is_some_and(starts) {
+            return last + 1;
+        }
+        let Some(option) = self.squashed_option(c) else {
+            return last + 1;
+        };
         let mut written = String::new();
         let mut matched = 0;
         while let Some(t) = self.tok(j) {
@@ -233,9 +329,125 @@ impl Ctx<'_> {
     }
 }
 
+/// Verbs that make "정답을 ③으로 …" the writer's own choice.
+const CHOOSING: [&str; 27] = [
+    "선택",
+    "고르",
+    "고릅",
+    "골라",
+    "고를",
+    "택",
+    "하겠",
+    "합니다",
+    "한다",
+    "할게",
+    "정하",
+    "정합",
+    "봅니다",
+    "본다",
+    "보겠",
+    "판단",
+    "생각",
+    "추정",
+    "예상",
+    "결론",
+    "제출",
+    "체크",
+    "표시",
+    "마킹",
+    "적습",
+    "적겠",
+    "기재",
+];
+
+/// Is the word a third party as subject or topic ("해설서에서는", "많은 사람들이", "학생은",
+/// "출제자는", "일부 교재에서는")?
+fn is_third_party(w: &str) -> bool {
+    const PARTIES: [&str; 16] = [
+        "해설",
+        "교재",
+        "책",
+        "학생",
+        "사람",
+        "출제",
+        "수험생",
+        "응시자",
+        "누군가",
+        "친구",
+        "선생",
+        "강사",
+        "인터넷",
+        "시중",
+        "일부",
+        "모범답안",
+    ];
+    const MARKED: [&str; 9] = [
+        "은",
+        "는",
+        "이",
+        "가",
+        "에서는",
+        "에서",
+        "에는",
+        "들이",
+        "들은",
+    ];
+    PARTIES.iter().any(|p| w.starts_with(p)) && MARKED.iter().any(|m| w.ends_with(m))
+}
+
+/// Is the word after a quotative one that attributes the quote ("했습니다", "한다",
+/// "적혀", "나와", "주장", "알려져")?
+fn is_attribution(w: &str) -> bool {
+    [
+        "했",
+        "한다",
+        "합니다",
+        "하는",
+        "하더",
+        "적혀",
+        "적혔",
+        "나와",
+        "나옵",
+        "주장",
+        "알려",
+        "쓰여",
+        "써",
+        "말하",
+        "말했",
+        "되어",
+        "돼",
+    ]
+    .iter()
+    .any(|a| w.starts_with(a))
+}
+
+/// Does the Hangul word deny or doubt (see `DENIALS`, `DENIAL_PREFIXES`)? Each stem is looked
+/// for only where the word has its first syllable: most words have none of them.
+fn is_denial(w: &str) -> bool {
+    const FIRSTS: [char; 12] = [
+        '어', '힘', '없', '않', '못', '아', '틀', '잘', '오', '착', '부', '제',
+    ];
+    const PREFIX_FIRSTS: [char; 5] = ['낮', '마', '말', '의', '불'];
+    if w.starts_with(PREFIX_FIRSTS) && DENIAL_PREFIXES.iter().any(|d| w.starts_with(d)) {
+        return true;
+    }
+    w.char_indices()
+        .any(|(i, c)| FIRSTS.contains(&c) && DENIALS.iter().any(|d| w[i..].starts_with(d)))
+}
+
 /// Does the Hangul word end the statement's clause ("③번이며", "③번입니다")? A quotative
 /// ("③이라고", "정답이라고") does not: what is said of the quote follows.
 fn ends_clause(w: &str) -> bool {
+    // Every ending in `CLAUSE_ENDS` ends in one of these syllables.
+    let Some(last) = w.chars().next_back() else {
+        return false;
+    };
+    if !matches!(
+        last,
+        '고' | '며' | '로' | '까' | '서' | '다' | '요' | '죠' | '음' | '임'
+    ) {
+        return false;
+    }
     CLAUSE_ENDS.iter().any(|e| w.ends_with(e))
         && !["다고", "라고", "냐고", "자고"]
             .iter()

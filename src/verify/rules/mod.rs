@@ -55,6 +55,9 @@ struct Statement {
     last: usize,
     /// Marked final: "최종 답", "Final answer", "결론적으로 정답은".
     is_final: bool,
+    /// Calls an option right ("③이 맞다", "(B) is correct") rather than choosing it: on a
+    /// question asking what is not so it decides only as a self-correction.
+    judges: bool,
 }
 
 struct Ctx<'a> {
@@ -92,6 +95,7 @@ impl Statement {
             first,
             last,
             is_final,
+            judges: false,
         }
     }
 }

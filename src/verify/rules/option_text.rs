@@ -127,7 +127,39 @@ impl Ctx<'_> {
         if starts(c) {
             return None;
         }
-        self.set.choices().find(|&o| o != c && starts(o))
+        self.set
+            .choices()
+            .find(|&o| o != c && starts(o))
+            .or_else(|| self.bracketed_other_option(c, m))
+    }
+
+    /// "정답: 1번 (가족관계증명서 1부)" where that text is part of option 2's and not of option
+    /// 1's: the other option a bracket after the label at `m` quotes in part.
+    fn bracketed_other_option(&self, c: Choice, m: usize) -> Option<Choice> {
+        let mut j = m + 1;
+        if self.is_hangul(j) && self.word(j) == "번" {
+            j += 1;
+        }
+        if !self.tok(j)?.is_punct('(') {
+            return None;
+        }
+        let close = (j + 1..self.toks.len().min(j + 40))
+            .take_while(|&x| !self.toks[x].is_sentence_end() || self.toks[x].is_punct('.'))
+            .find(|&x| self.toks[x].is_punct(')'))?;
+        let quoted = squash(&self.text[self.toks[j].end as usize..self.toks[close].start as usize]);
+        if quoted.chars().count() < 3 || self.squashed_option(c)?.contains(quoted.as_str()) {
+            return None;
+        }
+        let mut others = self.set.choices().filter(|&o| {
+            o != c
+                && self
+                    .squashed_option(o)
+                    .is_some_and(|t| t.contains(quoted.as_str()))
+        });
+        match (others.next(), others.next()) {
+            (Some(o), None) => Some(o),
+            _ => None,
+        }
     }
 
     /// Does an option's text begin at token `k` ("(3) 3" where an option reads "3")?

@@ -2,7 +2,7 @@
 //! negation and concessive connectives; conflicting words with no conclusion abstain.
 
 use super::mask::sentences;
-use super::words::{is_correction, is_negation_word, lower};
+use super::words::{is_conditional_negation, is_correction, is_negation_word, lower};
 use super::Ctx;
 use crate::verify::scan::{Kind, Mark, Tok};
 use crate::verify::{Choice, Extraction, Rule};
@@ -121,6 +121,35 @@ impl Ctx<'_> {
         })
     }
 
+    /// The sentence's O/X words end in a bare denial ("아닙니다", "없습니다") right after one
+    /// judgement that describes a noun ("틀린", "옳은", "옳지 않은", "잘못된"): the opposite of
+    /// that judgement.
+    fn described_then_denied(&self, words: &[(usize, bool)]) -> Option<bool> {
+        let [.., (judged, p), (denial, _)] = words else {
+            return None;
+        };
+        let w = self.word(*denial);
+        if !(is_negation_word(w) || w.starts_with('없')) {
+            return None;
+        }
+        // "옳지 않은": the judgement ends in the word after it.
+        let end = if self.is_hangul(judged + 1) && self.word(judged + 1).starts_with(['않', '못'])
+        {
+            judged + 1
+        } else {
+            *judged
+        };
+        // An adnominal ending: the last syllable closes in ㄴ (틀린, 옳은, 않은, 된, 맞는).
+        let adnominal = self.is_hangul(end)
+            && self
+                .word(end)
+                .chars()
+                .next_back()
+                .and_then(|c| (c as u32).checked_sub(0xAC00))
+                .is_some_and(|i| i < 11172 && i % 28 == 4);
+        (adnominal && end < *denial).then_some(!p)
+    }
+
     pub(super) fn ox_words(&self) -> Option<Extraction> {
         // Final polarity of each sentence that has O/X words.
         let mut finals: Vec<(bool, usize, Range<usize>)> = Vec::new();
@@ -145,6 +174,12 @@ impl Ctx<'_> {
             // "옳다고 보기 어렵다" (×), "틀린 설명이라고 할 수 없다" (○), "O라고 하기 어렵다" (×): a
             // judgement quoted and then doubted or denied is its opposite; "X는 아닙니다" (a
             // mark named and denied) reads both ways.
+            // "틀린 설명은 아닙니다" (○), "옳은 설명이 아닙니다" (×), "틀린 곳이 없습니다" (○): a
+            // judgement describing a noun, then the noun denied.
+            if let Some(p) = self.described_then_denied(&words) {
+                finals.push((p, last_j, s));
+                continue;
+            }
             match self.judgement_denied(&s, &words) {
                 Some((Some(p), j)) => {
                     finals.push((p, j, s));
@@ -178,6 +213,26 @@ impl Ctx<'_> {
             finals.push((last_p, last_j, s));
         }
         let &(p, j, ref s) = finals.last()?;
+        // "옳다. 아니면 …", "○ 또는 ×", "true or false": an alternative left open after the
+        // last judgement, or beside it.
+        let open = (s.start..self.toks.len()).any(|x| {
+            let t = &self.toks[x];
+            match t.kind {
+                Kind::Hangul => {
+                    let w = self.word(x);
+                    matches!(w, "또는" | "혹은" | "이거나" | "거나") || is_conditional_negation(w)
+                }
+                Kind::Latin => lower(self.word(x)) == "or",
+                _ => false,
+            }
+        });
+        if open {
+            return Some(Extraction::Ambiguous {
+                candidates: self.set.choices().collect(),
+                rule: Rule::OxWordConflict,
+                span: self.span(s.start, s.end - 1),
+            });
+        }
         let concluded = (s.start..s.end.min(s.start + 2)).any(|x| {
             is_correction(&self.toks[x], self.text)
                 || (self.toks[x].kind == Kind::Hangul

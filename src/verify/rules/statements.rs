@@ -146,6 +146,7 @@ impl Ctx<'_> {
             first: k,
             last,
             is_final: self.final_before(k),
+            judges: false,
         })
     }
 
@@ -465,7 +466,12 @@ impl Ctx<'_> {
                 first,
                 last,
                 is_final: self.final_before(k),
+                judges: false,
             }
+        };
+        let judging = |last| Statement {
+            judges: true,
+            ..make(Strength::Weak, Rule::WeakStatement, last)
         };
         if self.is_hangul(k + 1) {
             let p = strip_beon(self.word(k + 1));
@@ -496,15 +502,11 @@ impl Ctx<'_> {
             } else {
                 next
             };
-            // Calling an option right answers a question that asks what is wrong only if
-            // "right" meant "the right answer": such a claim is left undecided there.
-            let asks_negative = self.asks_negative();
             if matches!(p, "이" | "가")
-                && !asks_negative
                 && starts(judged, &["적절", "타당", "올바르", "올바릅"])
                 && !starts(judged, &["적절하지", "타당하지", "올바르지"])
             {
-                return Some(make(Strength::Weak, Rule::WeakStatement, k + 2));
+                return Some(judging(k + 2));
             }
             // Predicate forms only: "맞는 설명" and "맞고" describe an option, not a choice.
             let predicate = starts(
@@ -524,8 +526,8 @@ impl Ctx<'_> {
                 && self.word(k + 3).starts_with('것')
                 && self.is_hangul(k + 4)
                 && self.word(k + 4).starts_with('같'));
-            if matches!(p, "이" | "가") && predicate && !asks_negative {
-                return Some(make(Strength::Weak, Rule::WeakStatement, k + 2));
+            if matches!(p, "이" | "가") && predicate {
+                return Some(judging(k + 2));
             }
             // "④번입니다." as a sentence of its own (or closing a clause).
             let copula = [
@@ -565,8 +567,8 @@ impl Ctx<'_> {
         }
         if self.is_latin(k + 1) && lower(self.word(k + 1)) == "is" && self.is_latin(k + 2) {
             let w = lower(self.word(k + 2));
-            if (w == "correct" || w == "right") && !self.asks_negative() {
-                return Some(make(Strength::Weak, Rule::WeakStatement, k + 2));
+            if w == "correct" || w == "right" {
+                return Some(judging(k + 2));
             }
         }
         None
