@@ -492,7 +492,7 @@ const CASES: &[(&str, &str, &str)] = &[
 
     // --- a statement its own clause takes back: denied, doubted, supposed or conceded
     ("gov", "②번을 정답으로 보기는 어렵습니다.", "no_answer - not_found"),
-    ("gov", "③이 정답이라고 단정할 수 없습니다.", "no_answer - not_found"),
+    ("gov", "③이 정답이라고 단정할 수 없습니다.", "no_answer - refusal"),
     ("gov", "④를 선택하면 오답이 됩니다.", "no_answer - not_found"),
     ("gov", "①을 고르지 마세요.", "no_answer - not_found"),
     ("gov", "정답은 ②번일 리 없습니다.", "no_answer - not_found"),
@@ -572,6 +572,14 @@ const CASES: &[(&str, &str, &str)] = &[
     ("not_remark", "②가 맞습니다.", "no_answer - not_found"),
     ("not_remark", "해당하지 않는 것은 ③입니다.", "answer ③ ask_echo"),
     ("en_not_remark", "Option D is correct.", "no_answer - not_found"),
+    // --- an option-by-option analysis: a verdict ends its option's line; "사실과 다른
+    // 선택지" is not "the other options"; a later "③도 정답이 될 수 있습니다" leaves two
+    ("not", "① 재정 건전성 — 적절하지 않은 것은 아님\n② 분권 강화 — 적절\n어느 것인지 확정하기 어렵습니다.", "no_answer - refusal"),
+    ("right", "**2)** — 옳은 설명\n**3)** 끓는점은 100도입니다.", "no_answer - not_found"),
+    ("not", "사실과 다른 선택지를 찾겠습니다. ① 옳은 설명입니다. ③ 통제 확대는 취지에 어긋납니", "no_answer - not_found"),
+    ("gov", "정답은 ②입니다. 하지만 ③도 정답이 될 수 있습니다.", "ambiguous - alternatives"),
+    ("gov", "정답은 ②입니다. ③도 맞을 수 있습니다.", "ambiguous - alternatives"),
+    ("gov", "정답은 ②입니다. ③도 틀렸습니다.", "answer ② statement"),
     // --- "N번 - <option text>" with a justification
     ("match", "3번 - 상속세는 폐지되었다\n\n상속세는 현재도 부과되고 있으므로 일치하지 않습니다.", "answer 3 bare"),
     ("match", "3번 - 상속세는 폐지되었다", "answer 3 bare"),

@@ -39,7 +39,7 @@ const PATTERNS: &[(&str, Family)] = &[
     ("pick", Family::Keyword),
     ("答", Family::Keyword),
     ("正解", Family::Keyword),
-    // Refusals (see words::REFUSALS).
+    // Refusals, and declining to settle on one answer.
     ("답변할 수 없", Family::Refusal),
     ("답변드릴 수 없", Family::Refusal),
     ("답할 수 없", Family::Refusal),
@@ -50,6 +50,12 @@ const PATTERNS: &[(&str, Family)] = &[
     ("제공할 수 없", Family::Refusal),
     ("도와드릴 수 없", Family::Refusal),
     ("죄송", Family::Refusal),
+    ("단정할 수 없", Family::Refusal),
+    ("단정하기 어렵", Family::Refusal),
+    ("확정할 수 없", Family::Refusal),
+    ("확정하기 어렵", Family::Refusal),
+    ("판단하기 어렵", Family::Refusal),
+    ("복수 정답", Family::Refusal),
     ("I cannot", Family::Refusal),
     ("I can't", Family::Refusal),
     ("I'm sorry", Family::Refusal),

@@ -116,6 +116,17 @@ impl Ctx<'_> {
                         span,
                     });
                 }
+                // "정답은 ②입니다. 하지만 ③도 정답이 될 수 있습니다": another choice put up as
+                // right too, later on.
+                if let Some(other) = self.also_right_after(last.last, *c) {
+                    let mut candidates = vec![*c, other];
+                    candidates.sort();
+                    return Some(Extraction::Ambiguous {
+                        candidates,
+                        rule: Rule::Alternatives,
+                        span,
+                    });
+                }
                 // "정답: ③ (정정: ②)", "The answer is C. Wait, actually, maybe D": another
                 // choice after an explicit self-correction that made no statement of its own.
                 if let Some(other) = self.label_after_correction(last.last, *c) {
@@ -174,6 +185,24 @@ impl Ctx<'_> {
             .flatten()
     }
 
+    /// After token `after`, another choice than `c` put up as right too: "③도 정답이 될 수
+    /// 있습니다", "④도 맞을 수 있다", "③번도 가능합니다".
+    fn also_right_after(&self, after: usize, c: Choice) -> Option<Choice> {
+        (after + 1..self.toks.len()).find_map(|j| {
+            let o = self.choice_at(j).filter(|&o| o != c)?;
+            let also = self.is_label_mark(j)
+                && self.is_hangul(j + 1)
+                && matches!(self.word(j + 1), "도" | "번도")
+                && (j + 2..self.toks.len().min(j + 5)).any(|x| {
+                    self.is_hangul(x)
+                        && ["정답", "답", "맞", "옳", "가능", "적절"]
+                            .iter()
+                            .any(|p| self.word(x).starts_with(p))
+                });
+            also.then_some(o)
+        })
+    }
+
     pub(super) fn conflict(&self, stmts: &[&Statement], rule: Rule) -> Extraction {
         let mut candidates: Vec<Choice> = Vec::new();
         for s in stmts {
@@ -201,6 +230,11 @@ fn is_explicit_correction(ctx: &Ctx<'_>, j: usize) -> bool {
     match ctx.toks[j].kind {
         Kind::Hangul => {
             let w = ctx.word(j);
+            // Every word below starts with one of these syllables: most words are ruled out
+            // by their first.
+            if !w.starts_with(['정', '수', '번', '착', '재', '고', '다']) {
+                return false;
+            }
             [
                 "정정",
                 "수정",
@@ -219,10 +253,23 @@ fn is_explicit_correction(ctx: &Ctx<'_>, j: usize) -> bool {
                         .iter()
                         .any(|p| ctx.word(j + 1).starts_with(p)))
         }
-        Kind::Latin => matches!(
-            lower(ctx.word(j)).as_str(),
-            "wait" | "actually" | "hmm" | "correction" | "corrected" | "edit" | "oops"
-        ),
+        Kind::Latin => {
+            const WORDS: [&str; 7] = [
+                "wait",
+                "actually",
+                "hmm",
+                "correction",
+                "corrected",
+                "edit",
+                "oops",
+            ];
+            let w = ctx.word(j);
+            if w.is_ascii() {
+                WORDS.iter().any(|c| w.eq_ignore_ascii_case(c))
+            } else {
+                WORDS.contains(&lower(w).as_str())
+            }
+        }
         _ => false,
     }
 }

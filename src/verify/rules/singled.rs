@@ -344,7 +344,12 @@ impl Ctx<'_> {
                             .iter()
                             .any(|p| n.text(self.text).starts_with(p))
                 });
-                (OTHERS.contains(&w) && noun_next)
+                // "사실과 다른 선택지", "A와 다른 보기": different from something, not "the
+                // other options".
+                let compared = j > 0
+                    && self.is_hangul(j - 1)
+                    && (self.word(j - 1).ends_with('과') || self.word(j - 1).ends_with('와'));
+                (OTHERS.contains(&w) && noun_next && !compared)
                     || w.starts_with("나머지")
                     || OPTION_NOUNS
                         .iter()

@@ -139,6 +139,11 @@ impl Ctx<'_> {
             return None;
         }
         let (said, last) = self.right_of_keyword(noun, negations)?;
+        // An echo ends its line: "— 옳은 설명\n③ …" closes one option's analysis and opens
+        // the next.
+        if self.break_between(noun, last) {
+            return None;
+        }
         Some(Statement {
             said,
             strength: Strength::Strong,
@@ -173,6 +178,9 @@ impl Ctx<'_> {
             return None;
         }
         let (said, last) = self.right_of_keyword(k + n - 1, negations)?;
+        if self.break_between(k + n - 1, last) {
+            return None;
+        }
         Some(Statement::strong(
             said,
             Rule::AskEcho,
@@ -180,6 +188,11 @@ impl Ctx<'_> {
             last,
             self.final_before(k),
         ))
+    }
+
+    /// Is there a line break between tokens `a` and `b`?
+    fn break_between(&self, a: usize, b: usize) -> bool {
+        (a..b).any(|j| self.toks[j].kind == Kind::Break)
     }
 
     /// Does the label at `k` complete "<predicate> 것은" with another predicate than the
