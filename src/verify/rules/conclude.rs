@@ -2,6 +2,7 @@
 //! precedes it, conflicting ones are ambiguous, a weak claim decides only when nothing else
 //! names another choice, and a label written with another option's text is a mismatch.
 
+use super::denial::is_denial;
 use super::words::{is_correction, lower};
 use super::{Ctx, Said, Statement, Strength};
 use crate::verify::scan::Kind;
@@ -116,27 +117,16 @@ impl Ctx<'_> {
                         span,
                     });
                 }
-                // "정답은 ②입니다. 하지만 ③도 정답이 될 수 있습니다": another choice put up as
-                // right too, later on.
-                if let Some(other) = self.also_right_after(last.last, *c) {
+                // "정답은 ②입니다. 하지만 ③도 정답이 될 수 있습니다" (another choice put up as
+                // right too), "정답: ③ (정정: ②)", "The answer is C. Wait, actually, maybe D"
+                // (another choice after an explicit self-correction that states nothing
+                // itself).
+                if let Some((other, rule)) = self.reopened_after(last.last, *c) {
                     let mut candidates = vec![*c, other];
                     candidates.sort();
                     return Some(Extraction::Ambiguous {
                         candidates,
-                        rule: Rule::Alternatives,
-                        span,
-                    });
-                }
-                // "정답: ③ (정정: ②)", "The answer is C. Wait, actually, maybe D": another
-                // choice after an explicit self-correction that made no statement of its own.
-                if let Some(other) = self.label_after_correction(last.last, *c) {
-                    return Some(Extraction::Ambiguous {
-                        candidates: if other < *c {
-                            vec![other, *c]
-                        } else {
-                            vec![*c, other]
-                        },
-                        rule: Rule::ConflictingStatements,
+                        rule,
                         span,
                     });
                 }
@@ -166,41 +156,57 @@ impl Ctx<'_> {
         })
     }
 
-    /// After token `after`, an explicit self-correction ("정정", "수정", "다시 생각해 보면",
-    /// "wait", "actually", "correction") and a label of another choice than `c` that is not
-    /// denied: the choice that label names.
-    fn label_after_correction(&self, after: usize, c: Choice) -> Option<Choice> {
+    /// After token `after`, in one pass: another choice than `c` put up as right too ("③도
+    /// 정답이 될 수 있습니다", "④도 맞을 수 있다": `Alternatives`), or an explicit
+    /// self-correction ("정정", "다시 생각해 보면", "wait", "actually") and a label of another
+    /// choice that is not denied (`ConflictingStatements`).
+    fn reopened_after(&self, after: usize, c: Choice) -> Option<(Choice, Rule)> {
         let negations = &self.statements().1;
-        (after + 1..self.toks.len())
-            .any(|j| is_explicit_correction(self, j))
-            .then(|| {
-                (after + 1..self.toks.len()).find_map(|j| {
-                    let o = self.choice_at(j).filter(|&o| o != c)?;
-                    (self.is_label_mark(j)
-                        && !self.is_masked(j)
-                        && !negations.iter().any(|&(_, at)| at == j))
-                    .then_some(o)
-                })
-            })
-            .flatten()
+        let mut corrected = false;
+        let mut other = None;
+        for j in after + 1..self.toks.len() {
+            match self.toks[j].kind {
+                Kind::Mark(_) => {
+                    let Some(o) = self.choice_at(j).filter(|&o| o != c) else {
+                        continue;
+                    };
+                    if !self.is_label_mark(j)
+                        || self.is_masked(j)
+                        || negations.iter().any(|&(_, at)| at == j)
+                    {
+                        continue;
+                    }
+                    if self.also_right(j) {
+                        return Some((o, Rule::Alternatives));
+                    }
+                    other.get_or_insert(o);
+                }
+                Kind::Hangul | Kind::Latin => {
+                    corrected = corrected || is_explicit_correction(self, j);
+                }
+                _ => {}
+            }
+        }
+        other
+            .filter(|_| corrected)
+            .map(|o| (o, Rule::ConflictingStatements))
     }
 
-    /// After token `after`, another choice than `c` put up as right too: "③도 정답이 될 수
-    /// 있습니다", "④도 맞을 수 있다", "③번도 가능합니다".
-    fn also_right_after(&self, after: usize, c: Choice) -> Option<Choice> {
-        (after + 1..self.toks.len()).find_map(|j| {
-            let o = self.choice_at(j).filter(|&o| o != c)?;
-            let also = self.is_label_mark(j)
-                && self.is_hangul(j + 1)
-                && matches!(self.word(j + 1), "도" | "번도")
-                && (j + 2..self.toks.len().min(j + 5)).any(|x| {
-                    self.is_hangul(x)
-                        && ["정답", "답", "맞", "옳", "가능", "적절"]
-                            .iter()
-                            .any(|p| self.word(x).starts_with(p))
-                });
-            also.then_some(o)
-        })
+    /// Is the label at `j` put up as right too: "③도 정답이 될 수 있습니다", "④번도 맞을 수
+    /// 있다", "③도 가능합니다" (not "③도 정답이 아닙니다")?
+    fn also_right(&self, j: usize) -> bool {
+        let window = j + 2..self.toks.len().min(j + 5);
+        self.is_hangul(j + 1)
+            && matches!(self.word(j + 1), "도" | "번도")
+            && window.clone().any(|x| {
+                self.is_hangul(x)
+                    && ["정답", "답", "맞", "옳", "가능", "적절"]
+                        .iter()
+                        .any(|p| self.word(x).starts_with(p))
+            })
+            && !window
+                .into_iter()
+                .any(|x| self.is_hangul(x) && is_denial(self.word(x)))
     }
 
     pub(super) fn conflict(&self, stmts: &[&Statement], rule: Rule) -> Extraction {

@@ -423,7 +423,7 @@ fn is_attribution(w: &str) -> bool {
 
 /// Does the Hangul word deny or doubt (see `DENIALS`, `DENIAL_PREFIXES`)? Each stem is looked
 /// for only where the word has its first syllable: most words have none of them.
-fn is_denial(w: &str) -> bool {
+pub(super) fn is_denial(w: &str) -> bool {
     const FIRSTS: [char; 12] = [
         '어', '힘', '없', '않', '못', '아', '틀', '잘', '오', '착', '부', '제',
     ];
