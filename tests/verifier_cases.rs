@@ -580,6 +580,13 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "정답은 ②입니다. 하지만 ③도 정답이 될 수 있습니다.", "ambiguous - alternatives"),
     ("gov", "정답은 ②입니다. ③도 맞을 수 있습니다.", "ambiguous - alternatives"),
     ("gov", "정답은 ②입니다. ③도 틀렸습니다.", "answer ② statement"),
+    // --- retracted at once, a first belief, people who chose, others' word
+    ("gov", "정답은 ③입니다 → 잘못 봤습니다", "no_answer - not_found"),
+    ("gov", "정답은 ②입니다... 라고 쓰고 싶지만 근거가 부족합니다.", "no_answer - not_found"),
+    ("gov", "처음에는 정답이 ④라고 여겼", "no_answer - not_found"),
+    ("gov", "②번을 정답으로 적은 사람이 많았습니다.", "no_answer - not_found"),
+    ("letter:4", "Many sources claim the answer is C.", "no_answer - not_found"),
+    ("letter:4", "Some people think the answer is B.", "no_answer - not_found"),
     // --- "N번 - <option text>" with a justification
     ("match", "3번 - 상속세는 폐지되었다\n\n상속세는 현재도 부과되고 있으므로 일치하지 않습니다.", "answer 3 bare"),
     ("match", "3번 - 상속세는 폐지되었다", "answer 3 bare"),

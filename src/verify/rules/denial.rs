@@ -52,7 +52,7 @@ impl Ctx<'_> {
         if self.is_latin(first) && self.latin_denied_before(first) {
             return true;
         }
-        if self.reported(first, last) {
+        if self.reported(s, first, last) {
             return true;
         }
         // "정답이 ③이 아니라면 ④가 답입니다": a statement under a supposition in its clause
@@ -81,7 +81,7 @@ impl Ctx<'_> {
                 return true;
             }
             if ends_clause(w) {
-                return false;
+                return self.retracted_after(last);
             }
         }
         let from = self.after_restated_option(s, last);
@@ -141,7 +141,7 @@ impl Ctx<'_> {
                         return true;
                     }
                     if ends_clause(w) {
-                        return false;
+                        return self.retracted_after(j);
                     }
                 }
                 Kind::Latin => {
@@ -156,6 +156,38 @@ impl Ctx<'_> {
             }
         }
         false
+    }
+
+    /// After the clause that ends at token `j`, is the statement retracted at once: by an
+    /// arrow to a denial ("정답은 ②입니다 -> 틀렸습니다"), or quoted and then conceded or
+    /// denied ("정답은 ③번입니다... 라고 하고 싶지만 확신이 없습니다")?
+    fn retracted_after(&self, j: usize) -> bool {
+        let mut k = j + 1;
+        let mut arrow = false;
+        while let Some(t) = self.tok(k) {
+            match t.kind {
+                Kind::Punct('>') => arrow = true,
+                Kind::Punct('-' | '.' | '~') => {}
+                _ => break,
+            }
+            k += 1;
+        }
+        if !self.is_hangul(k) {
+            return false;
+        }
+        if arrow {
+            return is_denial(self.word(k));
+        }
+        let quoted = self.word(k).starts_with("라고") || self.word(k).starts_with("이라고");
+        quoted
+            && (k + 1..self.toks.len())
+                .take_while(|&x| !self.toks[x].is_sentence_end())
+                .any(|x| {
+                    self.is_hangul(x) && {
+                        let w = self.word(x);
+                        is_denial(w) || w.ends_with("지만") || w.ends_with("으나")
+                    }
+                })
     }
 
     /// Take back the statements whose clause denies them (see `takes_back`): their labels
@@ -225,16 +257,60 @@ impl Ctx<'_> {
     /// and attributed ("정답은 ③번이라고 적혀 있는데", "정답을 ③이라고 했습니다"), or an answer
     /// object set by another verb than a choosing one ("많은 사람들이 정답을 ③번으로 알고
     /// 있습니다")?
-    fn reported(&self, first: usize, last: usize) -> bool {
-        // A third party as the clause's subject or topic, before the statement.
+    fn reported(&self, s: &Statement, first: usize, last: usize) -> bool {
+        // A third party as the clause's subject or topic, or a first belief, before the
+        // statement.
         for j in (0..first).rev() {
             let t = self.toks[j];
             if t.is_sentence_end() || t.is_punct(',') || t.is_punct(';') {
                 break;
             }
-            if t.kind == Kind::Hangul && is_third_party(self.word(j)) {
-                return true;
+            // The statement's own clause only: "처음엔 ②로 봤지만 | 다시 보니 ④가 맞다".
+            if t.kind == Kind::Hangul && {
+                let w = self.word(j);
+                ends_clause(w) || ["지만", "으나", "는데"].iter().any(|e| w.ends_with(e))
+            } {
+                break;
             }
+            match t.kind {
+                // "처음에는 정답이 ③이라고 생각했": a first belief, not the answer.
+                Kind::Hangul
+                    if is_third_party(self.word(j))
+                        || ["처음", "원래", "당초"]
+                            .iter()
+                            .any(|p| self.word(j).starts_with(p)) =>
+                {
+                    return true;
+                }
+                // "Some sources say the answer is B", "According to the key, …".
+                Kind::Latin
+                    if matches!(
+                        lower(self.word(j)).as_str(),
+                        "says"
+                            | "said"
+                            | "claim"
+                            | "claims"
+                            | "claimed"
+                            | "suggests"
+                            | "according"
+                            | "sources"
+                            | "others"
+                            | "people"
+                    ) =>
+                {
+                    return true;
+                }
+                _ => {}
+            }
+        }
+        // "③을 정답으로 고른 분들이 많았습니다", "정답은 ③이라고 많은 사람들이 …": people
+        // named right after it.
+        let from = self.after_restated_option(s, last);
+        if (from..self.toks.len().min(from + 3))
+            .take_while(|&x| !self.toks[x].is_sentence_end())
+            .any(|x| self.is_hangul(x) && is_people(self.word(x)))
+        {
+            return true;
         }
         // The verb after the label: attributed after a quotative, and for "정답을 ③으로 …" a
         // choosing verb, not another ("제시하고", "알고 있습니다").
@@ -393,6 +469,16 @@ fn is_third_party(w: &str) -> bool {
         "들은",
     ];
     PARTIES.iter().any(|p| w.starts_with(p)) && MARKED.iter().any(|m| w.ends_with(m))
+}
+
+/// Is the word people, as a subject ("분들이", "사람들이", "학생들은", "수험생이")?
+fn is_people(w: &str) -> bool {
+    ["분들", "사람", "학생", "수험생", "응시자"]
+        .iter()
+        .any(|p| w.starts_with(p))
+        && ["이", "은", "는", "가", "도"]
+            .iter()
+            .any(|m| w.ends_with(m))
 }
 
 /// Is the word after a quotative one that attributes the quote ("했습니다", "한다",
