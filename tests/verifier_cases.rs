@@ -21,6 +21,7 @@ const Q_EN_NOT: &str = "Which of the following statements is NOT true?\nA. Water
 const Q_DOC: &str = "첨부 서류가 아닌 것은?\n1. 주민등록증 사본 1부\n2. 가족관계등록부 중 가족관계증명서 1부\n3. 민간인 신원진술서 1부\n4. 채용신체검사서 1부";
 const Q_NOT_REMARK: &str = "다음 중 소화활동설비에 해당하지 않는 것은 (소화설비 제외)?\n① 연결송수관설비\n② 비상콘센트설비\n③ 동력소방펌프\n④ 무선통신보조설비";
 const Q_EN_NOT_REMARK: &str = "Which of the following is NOT a fire-fighting activity facility (소화활동설비)?\nA. Standpipe\nB. Emergency outlet\nC. Power fire pump\nD. Radio relay";
+const Q_NOT_A: &str = "다음 중 국가기관이 아닌 것은? ① 국회 ② 법원 ③ 한국전력공사 ④ 감사원";
 const Q_DEPT: &str = "정책 담당 부서는?\n① 재정 관리\n② 인사 관리\n③ 조직 관리\n④ 감사 관리";
 
 fn set_for(key: &str) -> ChoiceSet {
@@ -30,6 +31,7 @@ fn set_for(key: &str) -> ChoiceSet {
         "kmmlu" => Q_KMMLU,
         "oxq" => Q_OX,
         "dept" => Q_DEPT,
+        "not_a" => Q_NOT_A,
         "kmmlu_doc" => Q_DOC,
         "not_remark" => Q_NOT_REMARK,
         "en_not_remark" => Q_EN_NOT_REMARK,
@@ -587,6 +589,26 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "②번을 정답으로 적은 사람이 많았습니다.", "no_answer - not_found"),
     ("letter:4", "Many sources claim the answer is C.", "no_answer - not_found"),
     ("letter:4", "Some people think the answer is B.", "no_answer - not_found"),
+    // --- an echo in another phrase of the ask's polarity; arrows; 해요체
+    ("not", "틀린 것은 ③입니다.", "answer ③ ask_echo"),
+    ("not", "결론적으로 옳지 않은 것은 ③번입니다.", "answer ③ ask_echo"),
+    ("right", "맞는 것은 2번입니다.", "answer 2 ask_echo"),
+    ("right", "틀린 것은 1번입니다.", "no_answer - not_found"),
+    ("not_a", "옳지 않은 것은 ③입니다.", "answer ③ ask_echo"),
+    ("not_a", "정답이 아닌 것: ①", "no_answer - not_found"),
+    ("gov", "정답 ➡️ **②**", "answer ② statement"),
+    ("letter:4", "정답은 C예요.", "answer C statement"),
+    // --- supposed, both ways, even if, a bare "no" after it, a remark in brackets
+    ("gov", "만약 개정 전 기준으로 본다면 정답은 ③입니다.", "no_answer - not_found"),
+    ("gov", "④가 정답인 것 같기도 하고 ①인 것 같기도 합니다.", "no_answer - not_found"),
+    ("gov", "③을 선택해도 틀립니다. 결론은 ②입니다.", "answer ② weak_statement"),
+    ("gov", "정답이 ②가 아닌 이유는 ②의 소관이 다르기 때문입니다.", "no_answer - not_found"),
+    ("gov", "정답은 ③입니다. 앗, 아닙니다.", "no_answer - not_found"),
+    ("gov", "정답은 ④입니다. 다시 풀어보니 ①이네요.", "ambiguous - conflicting_statements"),
+    ("gov", "정답: ① (수험생이 자주 틀리는 문제)", "answer ① statement"),
+    ("gov", "정답: ① (확실하지 않음)", "no_answer - not_found"),
+    ("oxq", "판단할 수 없습니다.", "no_answer - refusal"),
+    ("oxq", "맞다고 할 수도 있고 틀렸다고 할 수도 있습니다.", "ambiguous - ox_word_conflict"),
     // --- "N번 - <option text>" with a justification
     ("match", "3번 - 상속세는 폐지되었다\n\n상속세는 현재도 부과되고 있으므로 일치하지 않습니다.", "answer 3 bare"),
     ("match", "3번 - 상속세는 폐지되었다", "answer 3 bare"),

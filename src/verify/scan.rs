@@ -121,7 +121,7 @@ fn normalise_punct(c: char) -> char {
         '【' | '「' | '『' | '〔' | '《' | '〈' => '[',
         '】' | '」' | '』' | '〕' | '》' | '〉' => ']',
         '“' | '”' | '‘' | '’' => '"',
-        '→' | '⇒' | '⟶' | '➔' | '➜' => '>',
+        '→' | '⇒' | '⟶' | '➔' | '➜' | '➡' => '>',
         '–' | '—' | '―' | '－' => '-',
         _ => c,
     }
@@ -140,6 +140,10 @@ fn particle_may_follow_choice(rest: &str) -> bool {
     ];
     if REJECT.iter().any(|r| rest.starts_with(r)) {
         return false;
+    }
+    // "C예요", "3예요": the copula after a vowel.
+    if rest.starts_with("예요") {
+        return true;
     }
     // 만 is "only" after a choice but 10,000 after an amount (3만원): accept only 만 + space/end.
     // 나 is "or" ("2나 3") only as a word of its own, not the start of 나라, 나이 ….

@@ -255,7 +255,7 @@ fn is_explicit_correction(ctx: &Ctx<'_>, j: usize) -> bool {
             .any(|p| w.starts_with(p))
                 || (w == "다시"
                     && ctx.is_hangul(j + 1)
-                    && ["생각", "보", "확인", "검토", "계산", "살펴"]
+                    && ["생각", "보", "확인", "검토", "계산", "살펴", "풀"]
                         .iter()
                         .any(|p| ctx.word(j + 1).starts_with(p)))
         }

@@ -9,7 +9,7 @@
 //! 틀렸다" states ③).
 
 use super::option_text::squash;
-use super::words::{is_conditional_negation, lower, strip_beon};
+use super::words::{is_conditional_negation, is_negation_word, lower, strip_beon};
 use super::{Ctx, Said, Statement, Strength};
 use crate::verify::scan::{Kind, Tok};
 use crate::verify::{Choice, Rule};
@@ -28,10 +28,10 @@ const DENIAL_PREFIXES: [&str; 8] = ["낮", "마세", "마십", "말아", "말고
 /// Endings that ask: "정답은 ③이라고 할 수 있을까요", "③인지", "③일지".
 const ASKING: [&str; 7] = ["까요", "까", "는가", "나요", "인지", "일지", "을지"];
 
-/// Endings of a statement's own last word that suppose or concede: "선택하면", "정답이라면",
-/// "정답이지만", "고르나". Later in the clause only "-라면/-다면" suppose ("계산해 보면" and
+/// Endings of a statement's own last word that suppose or concede: "선택하면", "선택해도",
+/// "정답이라면", "정답이지만", "고르나". Later in the clause only "-라면/-다면" suppose ("계산해 보면" and
 /// "살펴보면" open the next clause).
-const SUPPOSING: [&str; 3] = ["면", "지만", "으나"];
+const SUPPOSING: [&str; 7] = ["면", "지만", "으나", "해도", "어도", "아도", "라도"];
 
 /// Clause endings after which the statement's clause is over ("정답은 ③번이며, …",
 /// "③번이고 …", "③번이므로 …") and sentence-final endings ("③번입니다").
@@ -65,7 +65,13 @@ impl Ctx<'_> {
             if t.kind == Kind::Hangul {
                 let w = self.word(j);
                 // Every supposing word here ends in 면 ("…라면", "아니면", "아니었으면").
-                if w.ends_with('면') && (w.ends_with("라면") || is_conditional_negation(w)) {
+                if w.ends_with('면')
+                    && (w.ends_with("라면") || w.ends_with("다면") || is_conditional_negation(w))
+                {
+                    return true;
+                }
+                // "만약 개정 전 법령을 기준으로 하면 정답은 ②".
+                if ["만약", "만일", "가령"].contains(&w) {
                     return true;
                 }
                 if ends_clause(w) || ["지만", "으나", "는데"].iter().any(|e| w.ends_with(e)) {
@@ -85,11 +91,35 @@ impl Ctx<'_> {
             }
         }
         let from = self.after_restated_option(s, last);
+        let mut remark_end = from;
         for j in from..self.toks.len().min(from + 10) {
             let t = self.toks[j];
+            if j < remark_end {
+                continue;
+            }
             if t.is_sentence_end() {
                 // "정답은 ③이라고 할 수 있을까요?"
                 return t.is_punct('?');
+            }
+            // "정답: ② (학생들이 자주 틀리는 문제)": a remark in brackets takes nothing back
+            // unless it doubts the answer ("(확실하지 않음)", "(아마)").
+            if t.is_punct('(') {
+                let close = (j + 1..self.toks.len().min(j + 16))
+                    .take_while(|&x| self.toks[x].kind != Kind::Break)
+                    .find(|&x| self.toks[x].is_punct(')'));
+                if let Some(close) = close {
+                    let doubts = (j + 1..close).any(|x| {
+                        self.is_hangul(x)
+                            && ["확실", "모르", "추정", "수도", "아마", "틀릴"]
+                                .iter()
+                                .any(|d| self.word(x).contains(d))
+                    });
+                    if doubts {
+                        return true;
+                    }
+                    remark_end = close + 1;
+                    continue;
+                }
             }
             match t.kind {
                 // "The answer is B, but …", "정답은 ③, 하지만 …": conceded after a comma.
@@ -131,6 +161,8 @@ impl Ctx<'_> {
                     if denial
                         || asking
                         || ["라면", "다면", "지만", "으나"].iter().any(|e| w.ends_with(e))
+                        // "③번이 정답인 것 같기도 하고 ②번인 것 같기도": both ways.
+                        || w.contains("기도")
                         // "③인 줄 알았는데": a belief given up.
                         || (w == "줄" && self.is_hangul(j + 1) && self.word(j + 1).starts_with("알았"))
                         // "② 또는" at the end: an alternative left open.
@@ -162,6 +194,22 @@ impl Ctx<'_> {
     /// arrow to a denial ("정답은 ②입니다 -> 틀렸습니다"), or quoted and then conceded or
     /// denied ("정답은 ③번입니다... 라고 하고 싶지만 확신이 없습니다")?
     fn retracted_after(&self, j: usize) -> bool {
+        // "정답은 ②번입니다. 아, 아닙니다.": the next sentence is a bare "no".
+        let mut n = j + 1;
+        while self
+            .tok(n)
+            .is_some_and(|t| t.is_sentence_end() || matches!(t.kind, Kind::Punct(_)))
+            || (self.is_hangul(n) && ["아", "앗", "어", "음", "잠깐"].contains(&self.word(n)))
+        {
+            n += 1;
+        }
+        if n > j + 1
+            && self.is_hangul(n)
+            && is_negation_word(self.word(n))
+            && self.tok(n + 1).is_none_or(|t| t.is_sentence_end())
+        {
+            return true;
+        }
         let mut k = j + 1;
         let mut arrow = false;
         while let Some(t) = self.tok(k) {
@@ -305,10 +353,18 @@ impl Ctx<'_> {
         }
         // "③을 정답으로 고른 분들이 많았습니다", "정답은 ③이라고 많은 사람들이 …": people
         // named right after it.
+        // Only after the statement's own verb ("고른", "적은") or a quote ("…이라고"), not in
+        // a remark ("정답: ② (학생들이 자주 틀리는 문제)").
         let from = self.after_restated_option(s, last);
-        if (from..self.toks.len().min(from + 3))
-            .take_while(|&x| !self.toks[x].is_sentence_end())
-            .any(|x| self.is_hangul(x) && is_people(self.word(x)))
+        let after_verb = self.is_hangul(last)
+            || self.is_hangul(from) && {
+                let w = self.word(from);
+                w.ends_with("라고") || w.ends_with("다고")
+            };
+        if after_verb
+            && (from..self.toks.len().min(from + 3))
+                .take_while(|&x| !self.toks[x].is_sentence_end() && !self.toks[x].is_punct('('))
+                .any(|x| self.is_hangul(x) && is_people(self.word(x)))
         {
             return true;
         }

@@ -73,7 +73,11 @@ struct Ctx<'a> {
     restated: Cell<bool>,
     /// The question's ask phrase, word by word ("적절하지", "않은").
     ask: Vec<&'a str>,
-    /// Does the text contain the ask phrase's first word, so that it may echo it?
+    /// Phrases of the ask's polarity that echo it as well ("틀린" for "옳지 않은"; see
+    /// `words::truth_synonyms`), each word by word.
+    synonyms: &'static [&'static [&'static str]],
+    /// Does the text contain the ask phrase's first word (or, with synonyms, a 것), so that
+    /// it may echo it?
     echo_possible: bool,
     /// Which cue families the text has (one automaton pass), so absent rules are skipped.
     cues: Cues,
@@ -123,9 +127,11 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
         .ask()
         .map_or(Vec::new(), |a| a.split_whitespace().collect());
     // English asks are matched in any case, so only Korean ones can be ruled out cheaply.
+    let synonyms = words::truth_synonyms(&ask);
     let echo_possible = ask.first().is_some_and(|w| {
         w.is_ascii() || memchr::memmem::find(text.as_bytes(), w.as_bytes()).is_some()
-    });
+    }) || (!synonyms.is_empty()
+        && memchr::memmem::find(text.as_bytes(), "것".as_bytes()).is_some());
     let ctx = Ctx {
         text,
         toks,
@@ -133,6 +139,7 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
         masked,
         restated: Cell::new(false),
         ask,
+        synonyms,
         echo_possible,
         cues,
         statements: OnceCell::new(),

@@ -39,8 +39,11 @@ pub(super) fn ox_polarity(toks: &[Tok], k: usize, text: &str) -> Option<bool> {
             if w.starts_with("틀림없") {
                 return None;
             }
+            // "판단할 수 없다", "알 수 없습니다": cannot tell, not false.
             if w.starts_with('없') {
-                return Some(false);
+                let after_su =
+                    k > 0 && toks[k - 1].kind == Kind::Hangul && toks[k - 1].text(text) == "수";
+                return (!after_su).then_some(false);
             }
             if w.starts_with("틀리지") || w.starts_with("틀리진") {
                 return Some(next_is_neg);
@@ -220,7 +223,10 @@ impl Ctx<'_> {
             match t.kind {
                 Kind::Hangul => {
                     let w = self.word(x);
-                    matches!(w, "또는" | "혹은" | "이거나" | "거나") || is_conditional_negation(w)
+                    matches!(w, "또는" | "혹은" | "이거나" | "거나")
+                        || is_conditional_negation(w)
+                        // "옳다고 할 수도 있고": either way.
+                        || w.starts_with("수도")
                 }
                 Kind::Latin => lower(self.word(x)) == "or",
                 _ => false,

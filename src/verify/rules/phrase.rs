@@ -114,7 +114,14 @@ impl Ctx<'_> {
             if let Resolved::In(c) = first {
                 negations.push((c, k));
             }
-            // "①이 아니라 ②": the next label in the same clause is the statement.
+            // "①이 아니라 ②", "①이 아닌 ②": the next label in the same clause is the
+            // statement; not "③이 아닌 이유는 ③의 …".
+            let w = self.word(neg_end);
+            let contrast = ["아니라", "아니고", "아니며"].iter().any(|p| w.contains(p))
+                || w.ends_with("아닌") && self.is_label_mark(neg_end + 1);
+            if !contrast {
+                return None;
+            }
             let mut j = neg_end + 1;
             while let Some(t) = self.tok(j) {
                 if t.is_sentence_end() || j > neg_end + 4 {

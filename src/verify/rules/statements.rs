@@ -116,16 +116,27 @@ impl Ctx<'_> {
     /// question asks "…적절하지 않은 것은?". Only the question's own polarity counts, so
     /// "적절한 것은 ①" on that question states nothing.
     fn ask_echo_at(&self, k: usize, negations: &mut Vec<(Choice, usize)>) -> Option<Statement> {
-        let n = self.ask.len();
-        if n == 0 || k + n >= self.toks.len() {
+        if self.ask.is_empty() || k + self.ask.len() >= self.toks.len() {
             return None;
         }
         if self.ask.iter().all(|w| w.is_ascii()) {
             return self.english_ask_echo_at(k, negations);
         }
-        let echoed = (0..n)
-            .all(|i| self.toks[k + i].kind == Kind::Hangul && self.word(k + i) == self.ask[i]);
-        if !echoed {
+        let says = |phrase: &[&str]| {
+            k + phrase.len() < self.toks.len()
+                && phrase
+                    .iter()
+                    .enumerate()
+                    .all(|(i, w)| self.toks[k + i].kind == Kind::Hangul && self.word(k + i) == *w)
+        };
+        // The ask itself, or a phrase of its polarity ("틀린 것은 ③" for "…옳지 않은 것은?").
+        let n = if says(&self.ask) {
+            self.ask.len()
+        } else {
+            self.synonyms.iter().find(|p| says(p))?.len()
+        };
+        // "정답이 아닌 것: 3번" names what is not the answer.
+        if k > 0 && self.is_hangul(k - 1) && answer_keyword(self.word(k - 1)).is_some() {
             return None;
         }
         let noun = k + n;
@@ -442,6 +453,16 @@ impl Ctx<'_> {
         if keywords {
             for at in memchr::memmem::find_iter(bytes, "답".as_bytes()) {
                 candidates.extend(hangul_at(at));
+            }
+        }
+        if !self.synonyms.is_empty() && self.echo_possible {
+            // An echo with another phrase of the ask's polarity ends in 것: its one or two
+            // words before a 것 are where it may start.
+            for at in memchr::memmem::find_iter(bytes, "것".as_bytes()) {
+                if let Some(q) = hangul_at(at).filter(|&q| toks[q].start as usize == at) {
+                    candidates
+                        .extend((q.saturating_sub(2)..q).filter(|&k| toks[k].kind == Kind::Hangul));
+                }
             }
         }
         if let Some(ask) = korean_ask {

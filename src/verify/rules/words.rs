@@ -318,3 +318,43 @@ pub(super) const ASK_NOUNS: [&str; 9] = [
     "설명",
     "내용",
 ];
+
+/// Asks about truth or fit, by polarity, word by word: an answer may echo its question's ask
+/// with another phrase of the same polarity ("틀린 것은 ③" for "…옳지 않은 것은?").
+const TRUTH_POSITIVE: [&[&str]; 8] = [
+    &["옳은"],
+    &["맞는"],
+    &["적절한"],
+    &["바른"],
+    &["올바른"],
+    &["타당한"],
+    &["해당하는"],
+    &["정확한"],
+];
+
+const TRUTH_NEGATIVE: [&[&str]; 12] = [
+    &["옳지", "않은"],
+    &["틀린"],
+    &["적절하지", "않은"],
+    &["잘못된"],
+    &["바르지", "않은"],
+    &["올바르지", "않은"],
+    &["맞지", "않는"],
+    &["부적절한"],
+    &["해당하지", "않는"],
+    &["아닌"],
+    &["타당하지", "않은"],
+    &["정확하지", "않은"],
+];
+
+/// The phrases of the same polarity as a Korean ask about truth or fit ("옳지 않은",
+/// "적절한"), or none for another ask ("가장 먼저 해야 할").
+pub(super) fn truth_synonyms(ask: &[&str]) -> &'static [&'static [&'static str]] {
+    if TRUTH_POSITIVE.contains(&ask) {
+        &TRUTH_POSITIVE
+    } else if TRUTH_NEGATIVE.contains(&ask) || ask.last() == Some(&"아닌") {
+        &TRUTH_NEGATIVE
+    } else {
+        &[]
+    }
+}
