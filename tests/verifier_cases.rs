@@ -609,6 +609,15 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "정답: ① (확실하지 않음)", "no_answer - not_found"),
     ("oxq", "판단할 수 없습니다.", "no_answer - refusal"),
     ("oxq", "맞다고 할 수도 있고 틀렸다고 할 수도 있습니다.", "ambiguous - ox_word_conflict"),
+    // --- one answer per supposition; a conclusion heading; corrections that reopen
+    ("gov", "2019년 기준으로 하면 ①, 현행 기준으로 하면 ②가 답입니다.", "no_answer - not_found"),
+    ("gov", "구법에 따르면 ③번이 정답이고, 신법에 따르면 ④번이 정답입니다.", "no_answer - not_found"),
+    ("gov", "법령에 따르면 정답은 ③번입니다.", "answer ③ statement"),
+    ("gov", "각 보기를 검토했습니다.\n\n■ 결론: ③번\n\n궁금한 점은 더 물어보세요.", "answer ③ statement"),
+    ("gov", "계산해 보면 정답은 ②입니다.", "answer ② statement"),
+    ("gov", "정답: ④\n해설: ①은 틀린 설명이다. 다시 보면 ④만 옳다.", "answer ④ statement"),
+    ("gov", "【정답】 ②\n【해설】 처음부터 다시 정리하면 답은 ②이다.", "answer ② statement"),
+    ("letter:4", "Answer: B → C (corrected)", "ambiguous - conflicting_statements"),
     // --- "N번 - <option text>" with a justification
     ("match", "3번 - 상속세는 폐지되었다\n\n상속세는 현재도 부과되고 있으므로 일치하지 않습니다.", "answer 3 bare"),
     ("match", "3번 - 상속세는 폐지되었다", "answer 3 bare"),

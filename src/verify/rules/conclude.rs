@@ -163,7 +163,9 @@ impl Ctx<'_> {
     fn reopened_after(&self, after: usize, c: Choice) -> Option<(Choice, Rule)> {
         let negations = &self.statements().1;
         let mut corrected = false;
-        let mut other = None;
+        // The last other label and its token; the first one a correction reopens.
+        let mut other: Option<(Choice, usize)> = None;
+        let mut reopened = None;
         for j in after + 1..self.toks.len() {
             match self.toks[j].kind {
                 Kind::Mark(_) => {
@@ -179,17 +181,24 @@ impl Ctx<'_> {
                     if self.also_right(j) {
                         return Some((o, Rule::Alternatives));
                     }
-                    other.get_or_insert(o);
+                    // A label after the correction ("(정정: ②)"); not one the explanation
+                    // rejected before it ("①은 틀린 설명이다. 다시 보면 ③만 옳다").
+                    if corrected {
+                        reopened = reopened.or(Some(o));
+                    }
+                    other = Some((o, j));
                 }
-                Kind::Hangul | Kind::Latin => {
-                    corrected = corrected || is_explicit_correction(self, j);
+                Kind::Hangul | Kind::Latin if is_explicit_correction(self, j) => {
+                    corrected = true;
+                    // "Answer: C → D (corrected)": the correction right after the label.
+                    if let Some((o, _)) = other.filter(|&(_, at)| j <= at + 3) {
+                        reopened = reopened.or(Some(o));
+                    }
                 }
                 _ => {}
             }
         }
-        other
-            .filter(|_| corrected)
-            .map(|o| (o, Rule::ConflictingStatements))
+        reopened.map(|o| (o, Rule::ConflictingStatements))
     }
 
     /// Is the label at `j` put up as right too: "③도 정답이 될 수 있습니다", "④번도 맞을 수

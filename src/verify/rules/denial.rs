@@ -66,7 +66,10 @@ impl Ctx<'_> {
                 let w = self.word(j);
                 // Every supposing word here ends in 면 ("…라면", "아니면", "아니었으면").
                 if w.ends_with('면')
-                    && (w.ends_with("라면") || w.ends_with("다면") || is_conditional_negation(w))
+                    && (w.ends_with("라면")
+                        || w.ends_with("다면")
+                        || is_conditional_negation(w)
+                        || self.other_label_in_sentence(first, last))
                 {
                     return true;
                 }
@@ -300,6 +303,19 @@ impl Ctx<'_> {
                 .any(|p| self.word(j - 1).starts_with(p)))
     }
 
+    /// "…기준으로 하면 3, 개정 후 기준으로 하면 2가 답입니다": another label in the
+    /// sentence of the statement at tokens `first..=last` (one answer per supposition).
+    fn other_label_in_sentence(&self, first: usize, last: usize) -> bool {
+        let before = (0..first)
+            .rev()
+            .take_while(|&x| !self.toks[x].is_sentence_end())
+            .any(|x| self.is_label_mark(x));
+        before
+            || (last + 1..self.toks.len())
+                .take_while(|&x| !self.toks[x].is_sentence_end())
+                .any(|x| self.is_label_mark(x))
+    }
+
     /// Is the statement someone else's, reported: said by a third party named in its clause
     /// ("해설서에서는 정답을 ③번으로 제시하고", "A 학생은 ③번을 정답으로 골랐습니다"), quoted
     /// and attributed ("정답은 ③번이라고 적혀 있는데", "정답을 ③이라고 했습니다"), or an answer
@@ -324,9 +340,8 @@ impl Ctx<'_> {
                 // "처음에는 정답이 ③이라고 생각했": a first belief, not the answer.
                 Kind::Hangul
                     if is_third_party(self.word(j))
-                        || ["처음", "원래", "당초"]
-                            .iter()
-                            .any(|p| self.word(j).starts_with(p)) =>
+                        || ["처음엔", "처음에는", "처음에", "원래는", "당초에는", "당초"]
+                            .contains(&self.word(j)) =>
                 {
                     return true;
                 }

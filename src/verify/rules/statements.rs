@@ -122,6 +122,9 @@ impl Ctx<'_> {
         if self.ask.iter().all(|w| w.is_ascii()) {
             return self.english_ask_echo_at(k, negations);
         }
+        if self.toks[k].kind != Kind::Hangul {
+            return None;
+        }
         let says = |phrase: &[&str]| {
             k + phrase.len() < self.toks.len()
                 && phrase
@@ -264,13 +267,15 @@ impl Ctx<'_> {
         let mut negations = Vec::new();
         // Without a keyword cue only labels can start a statement ("③을 선택합니다").
         let keywords = self.cues.has(Family::Keyword);
-        let words = keywords || self.echo_possible;
+        // "결론: 2번", "■ 결론: ③": a conclusion heading is a final answer marker.
+        let conclusion = memchr::memmem::find(self.text.as_bytes(), "결론".as_bytes()).is_some();
+        let words = keywords || self.echo_possible || conclusion;
         let korean_ask = self
             .ask
             .first()
             .copied()
             .filter(|a| self.echo_possible && !a.is_ascii());
-        for k in self.statement_candidates(keywords, korean_ask) {
+        for k in self.statement_candidates(keywords, korean_ask, conclusion) {
             if self.is_masked(k) {
                 continue;
             }
@@ -288,6 +293,13 @@ impl Ctx<'_> {
                 Kind::Hangul => {
                     if let Some(s) = self.ask_echo_at(k, &mut negations) {
                         out.push(s);
+                        continue;
+                    }
+                    if self.word(k) == "결론" && self.tok(k + 1).is_some_and(|n| n.is_punct(':'))
+                    {
+                        if let Some((said, last)) = self.right_of_keyword(k, &mut negations) {
+                            out.push(Statement::strong(said, Rule::Statement, k, last, true));
+                        }
                         continue;
                     }
                     let mut w = self.word(k);
@@ -433,7 +445,12 @@ impl Ctx<'_> {
     /// character; and, of the Hangul words, those holding a 답 (every Korean answer keyword
     /// has one) when the text has a keyword cue, and those that are the question's Korean
     /// ask word. Both are found by a substring search, so long prose costs no test per word.
-    fn statement_candidates(&self, keywords: bool, korean_ask: Option<&str>) -> Vec<usize> {
+    fn statement_candidates(
+        &self,
+        keywords: bool,
+        korean_ask: Option<&str>,
+        conclusion: bool,
+    ) -> Vec<usize> {
         let toks = &self.toks;
         let mut candidates: Vec<usize> = toks
             .iter()
@@ -456,13 +473,27 @@ impl Ctx<'_> {
             }
         }
         if !self.synonyms.is_empty() && self.echo_possible {
-            // An echo with another phrase of the ask's polarity ends in 것: its one or two
-            // words before a 것 are where it may start.
+            // An echo with another phrase of the ask's polarity ends right before "것은",
+            // "것이" or "것": where such a phrase ends there, it starts a candidate.
             for at in memchr::memmem::find_iter(bytes, "것".as_bytes()) {
-                if let Some(q) = hangul_at(at).filter(|&q| toks[q].start as usize == at) {
-                    candidates
-                        .extend((q.saturating_sub(2)..q).filter(|&k| toks[k].kind == Kind::Hangul));
-                }
+                let Some(q) = hangul_at(at).filter(|&q| {
+                    toks[q].start as usize == at
+                        && matches!(
+                            &self.word(q)["것".len()..],
+                            "" | "은" | "는" | "이" | "으로는"
+                        )
+                }) else {
+                    continue;
+                };
+                candidates.extend(self.synonyms.iter().filter_map(|p| {
+                    let k = q.checked_sub(p.len())?;
+                    (self.is_hangul(q - 1) && self.word(q - 1) == p[p.len() - 1]).then_some(k)
+                }));
+            }
+        }
+        if conclusion {
+            for at in memchr::memmem::find_iter(bytes, "결론".as_bytes()) {
+                candidates.extend(hangul_at(at).filter(|&k| self.word(k) == "결론"));
             }
         }
         if let Some(ask) = korean_ask {
