@@ -22,6 +22,7 @@ const Q_DOC: &str = "첨부 서류가 아닌 것은?\n1. 주민등록증 사본 
 const Q_NOT_REMARK: &str = "다음 중 소화활동설비에 해당하지 않는 것은 (소화설비 제외)?\n① 연결송수관설비\n② 비상콘센트설비\n③ 동력소방펌프\n④ 무선통신보조설비";
 const Q_EN_NOT_REMARK: &str = "Which of the following is NOT a fire-fighting activity facility (소화활동설비)?\nA. Standpipe\nB. Emergency outlet\nC. Power fire pump\nD. Radio relay";
 const Q_NOT_A: &str = "다음 중 국가기관이 아닌 것은? ① 국회 ② 법원 ③ 한국전력공사 ④ 감사원";
+const Q_WRONGLY: &str = "다음 중 잘못 설명된 것은? ① 국회는 입법기관이다 ② 법원은 사법기관이다 ③ 감사원은 국회 소속이다 ④ 정부는 행정기관이다";
 const Q_DEPT: &str = "정책 담당 부서는?\n① 재정 관리\n② 인사 관리\n③ 조직 관리\n④ 감사 관리";
 
 fn set_for(key: &str) -> ChoiceSet {
@@ -32,6 +33,7 @@ fn set_for(key: &str) -> ChoiceSet {
         "oxq" => Q_OX,
         "dept" => Q_DEPT,
         "not_a" => Q_NOT_A,
+        "wrongly" => Q_WRONGLY,
         "kmmlu_doc" => Q_DOC,
         "not_remark" => Q_NOT_REMARK,
         "en_not_remark" => Q_EN_NOT_REMARK,
@@ -618,6 +620,8 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "정답: ④\n해설: ①은 틀린 설명이다. 다시 보면 ④만 옳다.", "answer ④ statement"),
     ("gov", "【정답】 ②\n【해설】 처음부터 다시 정리하면 답은 ②이다.", "answer ② statement"),
     ("letter:4", "Answer: B → C (corrected)", "ambiguous - conflicting_statements"),
+    ("wrongly", "③이 맞습니다.", "no_answer - not_found"),
+    ("wrongly", "잘못 설명된 것은 ③입니다.", "answer ③ ask_echo"),
     // --- "N번 - <option text>" with a justification
     ("match", "3번 - 상속세는 폐지되었다\n\n상속세는 현재도 부과되고 있으므로 일치하지 않습니다.", "answer 3 bare"),
     ("match", "3번 - 상속세는 폐지되었다", "answer 3 bare"),

@@ -379,7 +379,11 @@ fn korean_ask(q: &str) -> Option<String> {
         return None;
     }
     let negated = ["않은", "않는", "아닌", "없는", "못한", "않다고", "아니한"].contains(&last);
-    match (negated, before.get(1)) {
+    // "잘못 설명된 것은?", "틀리게 연결된 것은?": an adverb that makes the ask negative.
+    let adverb = before
+        .get(1)
+        .is_some_and(|w| ["잘못", "틀리게", "그릇되게"].contains(w));
+    match (negated || adverb, before.get(1)) {
         (true, Some(w)) if w.chars().all(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)) => {
             Some(format!("{w} {last}"))
         }
