@@ -124,6 +124,10 @@ impl Ctx<'_> {
                     continue;
                 }
             }
+            // "정답: ① 청문 / ③ 의견제출": another label offered beside it.
+            if t.is_punct('/') && self.is_label_mark(j + 1) {
+                return true;
+            }
             match t.kind {
                 // "The answer is B, but …", "정답은 ③, 하지만 …": conceded after a comma.
                 Kind::Punct(',' | ';') => {
@@ -197,7 +201,12 @@ impl Ctx<'_> {
     /// arrow to a denial ("정답은 ②입니다 -> 틀렸습니다"), or quoted and then conceded or
     /// denied ("정답은 ③번입니다... 라고 하고 싶지만 확신이 없습니다")?
     fn retracted_after(&self, j: usize) -> bool {
-        // "정답은 ②번입니다. 아, 아닙니다.": the next sentence is a bare "no".
+        // "정답은 ②입니다?": asked, not stated.
+        if self.tok(j + 1).is_some_and(|t| t.is_punct('?')) {
+            return true;
+        }
+        // "정답은 ②번입니다. 아, 아닙니다.": the next sentence is a bare "no"; "…. 확실하지
+        // 않네요.": the next sentence doubts it.
         let mut n = j + 1;
         while self
             .tok(n)
@@ -208,8 +217,9 @@ impl Ctx<'_> {
         }
         if n > j + 1
             && self.is_hangul(n)
-            && is_negation_word(self.word(n))
-            && self.tok(n + 1).is_none_or(|t| t.is_sentence_end())
+            && (is_negation_word(self.word(n))
+                && self.tok(n + 1).is_none_or(|t| t.is_sentence_end())
+                || ["확실하지", "확신이", "확신은", "자신이", "자신은"].contains(&self.word(n)))
         {
             return true;
         }
