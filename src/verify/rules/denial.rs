@@ -8,7 +8,7 @@
 //! verb after the label) to the end of the sentence or of the clause ("정답은 ③번이며, 나머지는
 //! 틀렸다" states ③).
 
-use super::option_text::squash;
+use super::option_text::{squash, squash_chars};
 use super::words::{is_conditional_negation, is_negation_word, lower, strip_beon};
 use super::{Ctx, Said, Statement, Strength};
 use crate::verify::scan::{Kind, Tok};
@@ -435,13 +435,19 @@ impl Ctx<'_> {
             .set
             .options()
             .get(c.index())
-            .and_then(|o| o.split_whitespace().next())
-            .map(squash);
+            .and_then(|o| o.split_whitespace().next());
+        // Is one of the token and the option's first word, squashed, a prefix of the other?
         let starts = |t: &Tok| {
-            let written = squash(t.text(self.text));
-            first_word
-                .as_deref()
-                .is_some_and(|f| f.starts_with(written.as_str()) || written.starts_with(f))
+            first_word.is_some_and(|f| {
+                let (mut a, mut b) = (squash_chars(t.text(self.text)), squash_chars(f));
+                loop {
+                    match (a.next(), b.next()) {
+                        (Some(x), Some(y)) if x == y => {}
+                        (Some(_), Some(_)) => return false,
+                        _ => return true,
+                    }
+                }
+            })
         };
         if !self.tok(j).is_some_and(starts) {
             return last + 1;

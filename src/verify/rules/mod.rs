@@ -73,6 +73,8 @@ struct Ctx<'a> {
     restated: Cell<bool>,
     /// The question's ask phrase, word by word ("적절하지", "않은").
     ask: Vec<&'a str>,
+    /// Does the ask ask for what is not so (see `singled::asks_negative`)?
+    asks_negative: bool,
     /// Phrases of the ask's polarity that echo it as well ("틀린" for "옳지 않은"; see
     /// `words::truth_synonyms`), each word by word.
     synonyms: &'static [&'static [&'static str]],
@@ -128,6 +130,7 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
         .map_or(Vec::new(), |a| a.split_whitespace().collect());
     // English asks are matched in any case, so only Korean ones can be ruled out cheaply.
     let synonyms = words::truth_synonyms(&ask);
+    let asks_negative = singled::asks_negative(&ask);
     let echo_possible = ask.first().is_some_and(|w| {
         w.is_ascii() || memchr::memmem::find(text.as_bytes(), w.as_bytes()).is_some()
     }) || (!synonyms.is_empty()
@@ -139,6 +142,7 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
         masked,
         restated: Cell::new(false),
         ask,
+        asks_negative,
         synonyms,
         echo_possible,
         cues,

@@ -18,10 +18,14 @@ pub(super) fn clip(text: &str, at: usize, max: usize) -> &str {
 
 /// Normalised for option-text matching: no whitespace or decoration, ASCII lower case.
 pub(super) fn squash(s: &str) -> String {
+    squash_chars(s).collect()
+}
+
+/// The characters `squash` keeps, lower-cased, without collecting them.
+pub(super) fn squash_chars(s: &str) -> impl Iterator<Item = char> + '_ {
     s.chars()
         .filter(|&c| squash_keeps(c))
         .map(|c| c.to_ascii_lowercase())
-        .collect()
 }
 
 /// Does `squash` keep the character?

@@ -176,13 +176,7 @@ impl Ctx<'_> {
 
     /// Does the question ask for what is not so ("…적절하지 않은 것은?", "Which … is NOT")?
     pub(super) fn asks_negative(&self) -> bool {
-        self.ask.iter().any(|w| {
-            is_negative(w)
-                || matches!(
-                    lower(w).as_str(),
-                    "not" | "false" | "incorrect" | "except" | "least" | "untrue" | "wrong"
-                )
-        })
+        self.asks_negative
     }
 
     /// A sentence that speaks of "the others" as well, in two parts: the clause without the
@@ -370,6 +364,17 @@ impl Ctx<'_> {
             _ => false,
         }
     }
+}
+
+/// Does an ask phrase ask for what is not so ("적절하지 않은", "NOT correct")?
+pub(super) fn asks_negative(ask: &[&str]) -> bool {
+    ask.iter().any(|w| {
+        is_negative(w)
+            || matches!(
+                lower(w).as_str(),
+                "not" | "false" | "incorrect" | "except" | "least" | "untrue" | "wrong"
+            )
+    })
 }
 
 fn is_negative(w: &str) -> bool {
