@@ -4,6 +4,7 @@
 //! reading; anything else abstains so that the judge decides.
 
 mod bare;
+mod claims;
 mod conclude;
 mod denial;
 mod mask;

@@ -1,0 +1,183 @@
+//! Claims made by a label itself: choosing verbs ("③을 선택합니다", strong), conclusions
+//! ("따라서 4번입니다", strong) and weaker claims ("③이 맞습니다", "②로 보입니다", "(B) is
+//! correct", "④번입니다."), read where the statements reader meets a label.
+
+use super::words::{lower, strip_beon};
+use super::{Ctx, Statement, Strength};
+use crate::verify::Rule;
+
+impl Ctx<'_> {
+    /// Does a conclusion adverb start the sentence right before the label at `k` ("따라서
+    /// ④", "그러므로 4번입니다", "결론적으로 ③")?
+    fn concluded_at(&self, k: usize) -> bool {
+        k > 0
+            && self.is_hangul(k - 1)
+            && ["따라서", "그러므로", "결론적으로", "결국"].contains(&self.word(k - 1))
+            && (k == 1 || self.toks[k - 2].is_sentence_end())
+    }
+
+    /// "③을 선택합니다" (strong), "③이 맞습니다", "②로 보입니다", "(B) is correct" (weak).
+    pub(super) fn choose_or_weak(&self, k: usize) -> Option<Statement> {
+        let r = self.label_at(k)?;
+        // Most labels in prose make no statement: the alternatives to their left are read
+        // only for one that does.
+        let make = |strength, rule, last| {
+            let (said, first) = self.said_with_left_alternatives(k, r);
+            Statement {
+                said,
+                strength,
+                rule,
+                first,
+                last,
+                is_final: self.final_before(k),
+                judges: false,
+            }
+        };
+        let judging = |last| Statement {
+            judges: true,
+            ..make(Strength::Weak, Rule::WeakStatement, last)
+        };
+        if self.is_hangul(k + 1) {
+            let p = strip_beon(self.word(k + 1));
+            let next = if self.is_hangul(k + 2) {
+                self.word(k + 2)
+            } else {
+                ""
+            };
+            let starts = |w: &str, list: &[&str]| list.iter().any(|s| w.starts_with(s));
+            if matches!(p, "을" | "를" | "로" | "으로")
+                && starts(
+                    next,
+                    &["선택", "고르", "고릅", "골라", "골랐", "고를", "택"],
+                )
+            {
+                return Some(make(Strength::Strong, Rule::Statement, k + 2));
+            }
+            // "③번 같습니다", "③ 같아요": a hedged single choice.
+            let seems = if p.is_empty() { next } else { p };
+            if seems.starts_with('같') && !seems.starts_with("같지") && !self.questioned_after(k)
+            {
+                let last = if p.is_empty() { k + 2 } else { k + 1 };
+                return Some(make(Strength::Weak, Rule::WeakStatement, last));
+            }
+            // "③번이 가장 적절해 보입니다", "②가 타당하다".
+            let judged = if next == "가장" && self.is_hangul(k + 3) {
+                self.word(k + 3)
+            } else {
+                next
+            };
+            if matches!(p, "이" | "가")
+                && starts(judged, &["적절", "타당", "올바르", "올바릅"])
+                && !starts(judged, &["적절하지", "타당하지", "올바르지"])
+            {
+                return Some(judging(k + 2));
+            }
+            // "③번이 옳지 않은 설명입니다", "③이 틀렸습니다": on a question asking what is
+            // not so, the judgement it asks for.
+            if matches!(p, "이" | "가") && self.asks_negative() {
+                let at = if next == "가장" { k + 3 } else { k + 2 };
+                let denied_by_next = self.is_hangul(at + 1) && self.word(at + 1).starts_with('않');
+                let wrong = starts(
+                    judged,
+                    &["틀린", "틀렸", "틀립", "틀리다", "잘못", "부적절"],
+                ) || (starts(
+                    judged,
+                    &[
+                        "옳지",
+                        "적절하지",
+                        "맞지",
+                        "바르지",
+                        "올바르지",
+                        "일치하지",
+                        "해당하지",
+                    ],
+                ) && denied_by_next);
+                if wrong {
+                    return Some(make(Strength::Weak, Rule::WeakStatement, at));
+                }
+            }
+            // Predicate forms only: "맞는 설명" and "맞고" describe an option, not a choice.
+            let predicate = starts(
+                next,
+                &[
+                    "맞다",
+                    "맞습",
+                    "맞아",
+                    "맞네",
+                    "맞음",
+                    "맞는다",
+                    "맞겠",
+                    "맞죠",
+                ],
+            ) || (next == "맞는"
+                && self.is_hangul(k + 3)
+                && self.word(k + 3).starts_with('것')
+                && self.is_hangul(k + 4)
+                && self.word(k + 4).starts_with('같'));
+            if matches!(p, "이" | "가") && predicate {
+                return Some(judging(k + 2));
+            }
+            // "④번입니다." as a sentence of its own (or closing a clause).
+            let copula = [
+                "입니다",
+                "이다",
+                "임",
+                "이에요",
+                "예요",
+                "이야",
+                "이죠",
+                "입니다만",
+            ];
+            let after_label = k > 0 && self.is_label_mark(k - 1);
+            // "오답은 ③번입니다": the wrong answer named, not the answer.
+            let wrong_named =
+                k > 0 && self.is_hangul(k - 1) && self.word(k - 1).starts_with("오답");
+            // "따라서 4번입니다", "결론적으로 ③입니다": a conclusion.
+            if copula.contains(&p)
+                && !after_label
+                && !wrong_named
+                && self.concluded_at(k)
+                && self
+                    .tok(k + 2)
+                    .is_none_or(|t| t.is_sentence_end() || t.is_punct(','))
+            {
+                let mut s = make(Strength::Strong, Rule::Statement, k + 1);
+                s.is_final = true;
+                return Some(s);
+            }
+            if copula.contains(&p)
+                && !after_label
+                && !wrong_named
+                && !self.answers_another_ask(k)
+                && self
+                    .tok(k + 2)
+                    .is_none_or(|t| t.is_sentence_end() || t.is_punct(','))
+            {
+                return Some(make(Strength::Weak, Rule::WeakStatement, k + 1));
+            }
+            if matches!(p, "로" | "으로")
+                && starts(
+                    next,
+                    &[
+                        "봤", "보았", "보인", "보입", "생각", "판단", "추정", "예상", "보여",
+                    ],
+                )
+            {
+                return Some(make(Strength::Weak, Rule::WeakStatement, k + 2));
+            }
+        }
+        // "그러므로 ④.", "따라서 ③" ending its sentence.
+        if self.concluded_at(k) && self.tok(k + 1).is_none_or(|t| t.is_sentence_end()) {
+            let mut s = make(Strength::Strong, Rule::Statement, k);
+            s.is_final = true;
+            return Some(s);
+        }
+        if self.is_latin(k + 1) && lower(self.word(k + 1)) == "is" && self.is_latin(k + 2) {
+            let w = lower(self.word(k + 2));
+            if w == "correct" || w == "right" {
+                return Some(judging(k + 2));
+            }
+        }
+        None
+    }
+}
