@@ -25,6 +25,9 @@ const DENIALS: [&str; 22] = [
 /// "말아야", "의문", "의심", "불가".
 const DENIAL_PREFIXES: [&str; 8] = ["낮", "마세", "마십", "말아", "말고", "의문", "의심", "불가"];
 
+/// English words that concede or suppose after a statement ("The answer is B, but …").
+const CONCESSIONS: [&str; 6] = ["but", "though", "although", "however", "unless", "if"];
+
 /// Endings that ask: "정답은 ③이라고 할 수 있을까요", "③인지", "③일지".
 const ASKING: [&str; 7] = ["까요", "까", "는가", "나요", "인지", "일지", "을지"];
 
@@ -52,35 +55,9 @@ impl Ctx<'_> {
         if self.is_latin(first) && self.latin_denied_before(first) {
             return true;
         }
-        if self.reported(s, first, last) {
+        let from = self.after_restated_option(s, last);
+        if self.taken_back_before(first, last) || self.reported_after(first, last, from) {
             return true;
-        }
-        // "정답이 ③이 아니라면 ④가 답입니다": a statement under a supposition in its clause
-        // ("2회 위반이라면 정답은 ③이겠지만, 1회 위반이므로 정답은 ②입니다" states ②).
-        for j in (0..first).rev() {
-            let t = self.toks[j];
-            if t.is_sentence_end() || t.is_punct(',') || t.is_punct(';') {
-                break;
-            }
-            if t.kind == Kind::Hangul {
-                let w = self.word(j);
-                // Every supposing word here ends in 면 ("…라면", "아니면", "아니었으면").
-                if w.ends_with('면')
-                    && (w.ends_with("라면")
-                        || w.ends_with("다면")
-                        || is_conditional_negation(w)
-                        || self.other_label_in_sentence(first, last))
-                {
-                    return true;
-                }
-                // "만약 개정 전 법령을 기준으로 하면 정답은 ②".
-                if ["만약", "만일", "가령"].contains(&w) {
-                    return true;
-                }
-                if ends_clause(w) || ["지만", "으나", "는데"].iter().any(|e| w.ends_with(e)) {
-                    break;
-                }
-            }
         }
         // The statement's last word may carry the ending itself: "③을 선택하면", "③이
         // 정답이라면", "③번을 정답으로 고르면", "③이 정답이지만".
@@ -93,7 +70,6 @@ impl Ctx<'_> {
                 return self.retracted_after(last);
             }
         }
-        let from = self.after_restated_option(s, last);
         let mut remark_end = from;
         for j in from..self.toks.len().min(from + 10) {
             let t = self.toks[j];
@@ -132,10 +108,7 @@ impl Ctx<'_> {
                 // "The answer is B, but …", "정답은 ③, 하지만 …": conceded after a comma.
                 Kind::Punct(',' | ';') => {
                     return self.tok(j + 1).is_some_and(|n| match n.kind {
-                        Kind::Latin => matches!(
-                            lower(self.word(j + 1)).as_str(),
-                            "but" | "though" | "although" | "however" | "unless" | "if"
-                        ),
+                        Kind::Latin => CONCESSIONS.contains(&lower(self.word(j + 1)).as_str()),
                         Kind::Hangul => {
                             matches!(self.word(j + 1), "하지만" | "그러나" | "그런데" | "다만")
                         }
@@ -183,13 +156,8 @@ impl Ctx<'_> {
                         return self.retracted_after(j);
                     }
                 }
-                Kind::Latin => {
-                    if matches!(
-                        lower(self.word(j)).as_str(),
-                        "but" | "though" | "although" | "however" | "unless" | "if"
-                    ) {
-                        return true;
-                    }
+                Kind::Latin if CONCESSIONS.contains(&lower(self.word(j)).as_str()) => {
+                    return true;
                 }
                 _ => {}
             }
@@ -278,8 +246,12 @@ impl Ctx<'_> {
         // "right" meant "the right answer", as when it corrects an earlier choice ("처음엔 ③로
         // 봤지만 다시 보니 ④가 맞다"); otherwise it is left undecided there.
         if self.asks_negative() {
-            let all: Vec<Statement> = stmts.iter().chain(&taken).cloned().collect();
-            stmts.retain(|s| !s.judges || all.iter().any(|e| corrects(e, s)));
+            let keep: Vec<bool> = stmts
+                .iter()
+                .map(|s| !s.judges || stmts.iter().chain(&taken).any(|e| corrects(e, s)))
+                .collect();
+            let mut keep = keep.into_iter();
+            stmts.retain(|_| keep.next().unwrap_or(true));
         }
         for s in stmts.iter_mut() {
             if s.strength == Strength::Weak && taken.iter().any(|t| corrects(t, s)) {
@@ -326,36 +298,44 @@ impl Ctx<'_> {
                 .any(|x| self.is_label_mark(x))
     }
 
-    /// Is the statement someone else's, reported: said by a third party named in its clause
-    /// ("해설서에서는 정답을 ③번으로 제시하고", "A 학생은 ③번을 정답으로 골랐습니다"), quoted
-    /// and attributed ("정답은 ③번이라고 적혀 있는데", "정답을 ③이라고 했습니다"), or an answer
-    /// object set by another verb than a choosing one ("많은 사람들이 정답을 ③번으로 알고
-    /// 있습니다")?
-    fn reported(&self, s: &Statement, first: usize, last: usize) -> bool {
-        // A third party as the clause's subject or topic, or a first belief, before the
-        // statement.
+    /// Walking left from the statement at tokens `first..=last` to the start of its clause:
+    /// is it under a supposition ("정답이 ③이 아니라면 ④가 답입니다", "만약 …하면 정답은 ②",
+    /// "…기준으로 하면 3, …기준으로 하면 2가 답입니다"; but "2회 위반이라면 정답은 ③이겠지만,
+    /// 1회 위반이므로 정답은 ②입니다" states ②), or someone else's, a third party as the
+    /// clause's subject or topic ("해설서에서는", "A 학생은", "Some sources say …") or a first
+    /// belief ("처음에는 정답이 ③이라고 생각했")?
+    fn taken_back_before(&self, first: usize, last: usize) -> bool {
         for j in (0..first).rev() {
             let t = self.toks[j];
             if t.is_sentence_end() || t.is_punct(',') || t.is_punct(';') {
                 break;
             }
-            // The statement's own clause only: "처음엔 ②로 봤지만 | 다시 보니 ④가 맞다".
-            if t.kind == Kind::Hangul && {
-                let w = self.word(j);
-                ends_clause(w) || ["지만", "으나", "는데"].iter().any(|e| w.ends_with(e))
-            } {
-                break;
-            }
             match t.kind {
-                // "처음에는 정답이 ③이라고 생각했": a first belief, not the answer.
-                Kind::Hangul
-                    if is_third_party(self.word(j))
+                Kind::Hangul => {
+                    let w = self.word(j);
+                    // Every supposing word here ends in 면 ("…라면", "아니면", "아니었으면").
+                    if w.ends_with('면')
+                        && (w.ends_with("라면")
+                            || w.ends_with("다면")
+                            || is_conditional_negation(w)
+                            || self.other_label_in_sentence(first, last))
+                    {
+                        return true;
+                    }
+                    if ["만약", "만일", "가령"].contains(&w) {
+                        return true;
+                    }
+                    // The statement's own clause only: "처음엔 ②로 봤지만 | 다시 보니 ④가 맞다".
+                    if is_clause_boundary(w) {
+                        break;
+                    }
+                    if is_third_party(w)
                         || ["처음엔", "처음에는", "처음에", "원래는", "당초에는", "당초"]
-                            .contains(&self.word(j)) =>
-                {
-                    return true;
+                            .contains(&w)
+                    {
+                        return true;
+                    }
                 }
-                // "Some sources say the answer is B", "According to the key, …".
                 Kind::Latin
                     if matches!(
                         lower(self.word(j)).as_str(),
@@ -376,11 +356,19 @@ impl Ctx<'_> {
                 _ => {}
             }
         }
+        false
+    }
+
+    /// After the statement at tokens `first..=last` (its clause going on at `from`, past the
+    /// label's own option text): is it someone else's, with people named right after it
+    /// ("③을 정답으로 고른 분들이 많았습니다"), a quote attributed ("정답은 ③번이라고 적혀
+    /// 있는데", "정답을 ③이라고 했습니다"), or an answer object set by another verb than a
+    /// choosing one ("많은 사람들이 정답을 ③번으로 알고 있습니다")?
+    fn reported_after(&self, first: usize, last: usize, from: usize) -> bool {
         // "③을 정답으로 고른 분들이 많았습니다", "정답은 ③이라고 많은 사람들이 …": people
         // named right after it.
         // Only after the statement's own verb ("고른", "적은") or a quote ("…이라고"), not in
         // a remark ("정답: ② (학생들이 자주 틀리는 문제)").
-        let from = self.after_restated_option(s, last);
         let after_verb = self.is_hangul(last)
             || self.is_hangul(from) && {
                 let w = self.word(from);
@@ -606,6 +594,12 @@ pub(super) fn is_denial(w: &str) -> bool {
     }
     w.char_indices()
         .any(|(i, c)| FIRSTS.contains(&c) && DENIALS.iter().any(|d| w[i..].starts_with(d)))
+}
+
+/// Does the Hangul word end the clause before a statement, walking left: a clause ending or
+/// a concessive one ("…봤지만", "…있으나", "…했는데")?
+fn is_clause_boundary(w: &str) -> bool {
+    ends_clause(w) || ["지만", "으나", "는데"].iter().any(|e| w.ends_with(e))
 }
 
 /// Does the Hangul word end the statement's clause ("③번이며", "③번입니다")? A quotative
