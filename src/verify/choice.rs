@@ -1,7 +1,7 @@
 //! Choice sets: which answers exist for a question, how they are written, and how to find
 //! them in the question text. Not for reading answers: that is the verifier's job.
 
-use super::options;
+use super::{ask, options};
 use std::fmt;
 use std::str::FromStr;
 
@@ -107,7 +107,7 @@ impl ChoiceSet {
     /// once per item when the set was built from a spec or dataset columns rather than by
     /// [`ChoiceSet::detect`] or [`ChoiceSet::for_question`], which do it already.
     pub fn with_question(mut self, question: &str) -> ChoiceSet {
-        self.ask = options::ask_phrase(question);
+        self.ask = ask::ask_phrase(question);
         self
     }
 
@@ -226,7 +226,7 @@ impl ChoiceSet {
             return Some(set.with_question(question));
         }
         // Last: KMMLU's "옳은 것(○)과 옳지 않은 것(×)을 연결한 것은?" has numbered options.
-        if options::asks_for_ox(question) {
+        if ask::asks_for_ox(question) {
             return ChoiceSet::new(Notation::Ox, 2)
                 .ok()
                 .map(|s| s.with_question(question));

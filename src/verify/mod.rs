@@ -16,6 +16,7 @@
 //! }
 //! ```
 
+mod ask;
 mod choice;
 mod cues;
 mod final_text;

@@ -291,131 +291,6 @@ fn find_line_runs(q: &str, notation: Notation) -> Option<(Found, bool, usize)> {
     Some((found, best.after_header, best.marks[0].0))
 }
 
-/// The ask phrase of a Korean question: the one or two words before the first "것은?" /
-/// "것을 고르…" / "것은 무엇…" ("가장 적절하지 않은 것은?" → "적절하지 않은").
-/// Two words when the last is a negation (않은, 않는, 아닌, 없는, 못한), else one.
-pub(crate) fn ask_phrase(q: &str) -> Option<String> {
-    korean_ask(q).or_else(|| english_ask(q))
-}
-
-const ENGLISH_LEAD: &str = "which of the following";
-
-/// Where the first "which of the following" starts, in any case, found without a
-/// lower-cased copy of the question (ASCII case folding keeps offsets).
-fn english_lead(q: &str) -> Option<usize> {
-    let bytes = q.as_bytes();
-    memchr::memchr2_iter(b'w', b'W', bytes).find(|&i| {
-        bytes
-            .get(i..i + ENGLISH_LEAD.len())
-            .is_some_and(|w| w.eq_ignore_ascii_case(ENGLISH_LEAD.as_bytes()))
-    })
-}
-
-/// "Which of the following (statements) is NOT correct?" → "NOT correct"; at most six
-/// words, so that an answer can echo it ("The one that is NOT correct is (C)").
-fn english_ask(q: &str) -> Option<String> {
-    let at = english_lead(q)? + ENGLISH_LEAD.len();
-    let rest = &q[at..];
-    let rest = &rest[..rest.find(['?', '\n']).unwrap_or(rest.len())];
-    let words: Vec<&str> = rest
-        .split_whitespace()
-        // "…NOT a fire-fighting facility (소화활동설비)?": the English words before any other.
-        .take_while(|w| w.is_ascii())
-        .map(|w| w.trim_matches(|c: char| !c.is_ascii_alphanumeric()))
-        .skip_while(|w| {
-            matches!(
-                w.to_ascii_lowercase().as_str(),
-                "statements"
-                    | "statement"
-                    | "options"
-                    | "choices"
-                    | "answers"
-                    | "items"
-                    | "is"
-                    | "are"
-                    | ""
-            )
-        })
-        // A longer ask keeps its first six words: enough for its polarity and an echo.
-        .take(6)
-        .collect();
-    let ok = !words.is_empty() && words.iter().all(|w| !w.is_empty() && w.is_ascii());
-    ok.then(|| words.join(" "))
-}
-
-/// Where the first asking ending ("것은?", "것은 ?", "것을 고르…", "것은 무엇…", "것을 모두…",
-/// "것만을 모두…", "것은 (단, …)?") starts: the first 것 that one of them continues.
-fn first_asking_ending(q: &str) -> Option<usize> {
-    const ENDINGS: [&str; 6] = ["은?", "은 ?", "을 고르", "은 무엇", "을 모두", "만을 모두"];
-    memchr::memmem::find_iter(q.as_bytes(), "것".as_bytes()).find(|&at| {
-        let rest = &q[at + "것".len()..];
-        ENDINGS.iter().any(|e| rest.starts_with(e)) || remark_then_question(rest)
-    })
-}
-
-/// After "것": "은 (소화설비 제외)?", a remark in brackets on the same line, then the
-/// question mark.
-fn remark_then_question(rest: &str) -> bool {
-    let Some(remark) = rest
-        .strip_prefix("은 (")
-        .or_else(|| rest.strip_prefix("은("))
-    else {
-        return false;
-    };
-    remark.find([')', '\n']).is_some_and(|end| {
-        remark[end..]
-            .strip_prefix(')')
-            .is_some_and(|r| r.trim_start_matches(' ').starts_with('?'))
-    })
-}
-
-fn korean_ask(q: &str) -> Option<String> {
-    // The stem asks before the options list, so the first asking ending counts; "것은" alone
-    // is too common inside option texts to count.
-    let at = first_asking_ending(q)?;
-    let before: Vec<&str> = q[..at].split_whitespace().rev().take(2).collect();
-    let last = *before.first()?;
-    if !last.chars().all(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)) {
-        return None;
-    }
-    let negated = ["않은", "않는", "아닌", "없는", "못한", "않다고", "아니한"].contains(&last);
-    // "잘못 설명된 것은?", "틀리게 연결된 것은?": an adverb that makes the ask negative.
-    let adverb = before
-        .get(1)
-        .is_some_and(|w| ["잘못", "틀리게", "그릇되게"].contains(w));
-    match (negated || adverb, before.get(1)) {
-        (true, Some(w)) if w.chars().all(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)) => {
-            Some(format!("{w} {last}"))
-        }
-        (true, _) => None,
-        (false, _) => Some(last.to_string()),
-    }
-}
-
-/// Does the question ask for a ○/× (O/X) answer?
-pub(crate) fn asks_for_ox(q: &str) -> bool {
-    let has_o = q.contains(['○', '◯', '⭕']);
-    let has_x = q.contains(['×', '✕', '✗', '❌']);
-    if has_o && has_x {
-        return true;
-    }
-    // "O/X", "O, X", "옳으면 O, 틀리면 X", "(O/X)", "OX": ASCII letters standing alone
-    // (or glued to each other) within a short distance.
-    let b = q.as_bytes();
-    let alone = |i: usize, other: u8| {
-        let before = i == 0 || !b[i - 1].is_ascii_alphanumeric() || b[i - 1] == other;
-        let after = i + 1 >= b.len() || !b[i + 1].is_ascii_alphanumeric() || b[i + 1] == other;
-        before && after
-    };
-    let os: Vec<usize> = (0..b.len())
-        .filter(|&i| b[i] == b'O' && alone(i, b'X'))
-        .collect();
-    let xs: Vec<usize> = (0..b.len())
-        .filter(|&i| b[i] == b'X' && alone(i, b'O'))
-        .collect();
-    os.iter().any(|&o| xs.iter().any(|&x| x > o && x - o <= 40))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -481,30 +356,6 @@ mod tests {
     }
 
     #[test]
-    fn reads_the_ask_phrase() {
-        for (q, want) in [
-            (
-                "다음 중 가장 적절하지 않은 것은? ① a ② b",
-                Some("적절하지 않은"),
-            ),
-            ("다음 설명 중 옳은 것은?", Some("옳은")),
-            (
-                "제시문의 내용과 일치하지 않는 것을 고르면?",
-                Some("일치하지 않는"),
-            ),
-            ("Which of the following is correct?", Some("correct")),
-            (
-                "Which of the following statements is NOT true?\nA. x",
-                Some("NOT true"),
-            ),
-            ("Which of the following?", None),
-            ("Name the capital.", None),
-        ] {
-            assert_eq!(ask_phrase(q).as_deref(), want, "{q}");
-        }
-    }
-
-    #[test]
     fn long_lists_are_kept_and_truncation_is_reported() {
         let q: String = (0..12)
             .map(|k| format!("\n{}. option {k}", char::from(b'A' + k)))
@@ -521,8 +372,7 @@ mod tests {
 
     use proptest::prelude::*;
 
-    /// The plain readings the fast ones must agree with: every character decoded, every
-    /// ending searched for on its own, a lower-cased copy of the question.
+    /// The plain reading the fast one must agree with: every character decoded.
     fn circled_marks_by_chars(q: &str) -> Vec<(usize, usize)> {
         let mut found: Vec<(usize, usize)> = Vec::new();
         let mut want = 1u8;
@@ -535,34 +385,7 @@ mod tests {
         found
     }
 
-    fn first_ending_by_find(q: &str) -> Option<usize> {
-        [
-            "것은?",
-            "것은 ?",
-            "것을 고르",
-            "것은 무엇",
-            "것을 모두",
-            "것만을 모두",
-        ]
-        .iter()
-        .filter_map(|k| q.find(k))
-        .chain(q.match_indices("것은").map(|(i, _)| i).find(|&i| {
-            let after = &q[i + "것은".len()..];
-            let after = after.strip_prefix(' ').unwrap_or(after);
-            after.starts_with('(')
-                && after.lines().next().is_some_and(|line| {
-                    line.split_once(')')
-                        .is_some_and(|(_, r)| r.trim_start_matches(' ').starts_with('?'))
-                })
-        }))
-        .min()
-    }
-
-    fn lead_by_lowercase(q: &str) -> Option<usize> {
-        q.to_ascii_lowercase().find("which of the following")
-    }
-
-    /// Pieces that make and break option marks and ask endings.
+    /// Pieces that make and break option marks.
     const PIECES: &[&str] = &[
         "①",
         "②",
@@ -615,16 +438,14 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
-        /// The option marks and ask phrases found by byte search are the ones a reading of
-        /// every character finds.
+        /// The option marks found by byte search are the ones a reading of every character
+        /// finds.
         #[test]
-        fn fast_option_and_ask_readings_agree_with_the_plain_ones(
+        fn fast_option_readings_agree_with_the_plain_ones(
             picks in proptest::collection::vec(0usize..1000, 0..30)
         ) {
             let q: String = picks.iter().map(|&i| PIECES[i % PIECES.len()]).collect();
             prop_assert_eq!(circled_marks(&q), circled_marks_by_chars(&q), "{:?}", q);
-            prop_assert_eq!(first_asking_ending(&q), first_ending_by_find(&q), "{:?}", q);
-            prop_assert_eq!(english_lead(&q), lead_by_lowercase(&q), "{:?}", q);
         }
     }
 }

@@ -247,8 +247,17 @@ fn is_explicit_correction(ctx: &Ctx<'_>, j: usize) -> bool {
             let w = ctx.word(j);
             // Every word below starts with one of these syllables: most words are ruled out
             // by their first.
-            if !w.starts_with(['정', '수', '번', '착', '재', '고', '다']) {
+            if !w.starts_with(['정', '수', '번', '착', '재', '고', '다', '잠']) {
                 return false;
+            }
+            // "아, 잠깐만요.", "잠깐!": the interjection, not "잠깐 정리하면".
+            if w.starts_with("잠깐만")
+                || (w == "잠깐"
+                    && ctx
+                        .tok(j + 1)
+                        .is_none_or(|t| matches!(t.kind, Kind::Punct(_))))
+            {
+                return true;
             }
             [
                 "정정",

@@ -7,7 +7,7 @@ use super::words::{
     is_alternative_connector, is_hedge, is_negation_word, is_subject_or_object_particle, strip_beon,
 };
 use super::{said_of, Ctx, Resolved, Said};
-use crate::verify::scan::Kind;
+use crate::verify::scan::{Kind, Mark};
 use crate::verify::Choice;
 
 impl Ctx<'_> {
@@ -106,7 +106,13 @@ impl Ctx<'_> {
         k: usize,
         negations: &mut Vec<(Choice, usize)>,
     ) -> Option<(Said, usize)> {
-        let first = self.label_at(k)?;
+        let mut first = self.label_at(k)?;
+        // "3번(C)", "C (3번)", "3번, 즉 C": one option written twice reads as one label.
+        let mut k = k;
+        if let Some((r, j)) = self.same_option_after(k) {
+            first = r;
+            k = j;
+        }
         if self.questioned_after(k) {
             return None;
         }
@@ -164,6 +170,7 @@ impl Ctx<'_> {
             }
             let connector = is_alternative_connector(t, self.text)
                 || t.is_punct(')')
+                || self.is_namely(j)
                 || (t.kind == Kind::Hangul && strip_beon(self.word(j)).is_empty());
             if connector && gap < 3 {
                 gap += 1;
@@ -222,6 +229,55 @@ impl Ctx<'_> {
         Some((said, last))
     }
 
+    /// "즉" ("that is") between two labels.
+    fn is_namely(&self, j: usize) -> bool {
+        self.is_hangul(j) && self.word(j) == "즉"
+    }
+
+    /// The label after the one at `k` when both name one option: "3번(C)", "③ (C)",
+    /// "3번, 즉 C". Returns how the set reads it and the second label's token.
+    fn same_option_after(&self, k: usize) -> Option<(Resolved, usize)> {
+        let mut bracketed = false;
+        for j in k + 1..k + 5 {
+            let t = self.tok(j)?;
+            if self.is_label_mark(j) {
+                bracketed |= t.text(self.text).starts_with(['(', '（']);
+                return self.same_option_two_ways(k, j, bracketed).map(|r| (r, j));
+            }
+            let bare_beon = t.kind == Kind::Hangul && strip_beon(self.word(j)).is_empty();
+            if t.is_punct('(') || self.is_namely(j) {
+                bracketed = true;
+            } else if !(bare_beon || t.is_punct(',') || t.is_punct('=')) {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// The labels at `a` and `b` name one option in two notations, its position and its
+    /// label ("3번(C)" on a lettered set, "③ (C)" on a circled one), when the second is
+    /// `bracketed` or introduced by "즉" after the first. Returns how the set reads
+    /// that option.
+    fn same_option_two_ways(&self, a: usize, b: usize, bracketed: bool) -> Option<Resolved> {
+        if !bracketed || !self.is_label_mark(b) {
+            return None;
+        }
+        let position = |k: usize| match self.mark_at(k)? {
+            Mark::Num(n) | Mark::Circled(n) => Some((false, n)),
+            Mark::Letter(n) => Some((true, n)),
+            _ => None,
+        };
+        let (letter_a, n_a) = position(a)?;
+        let (letter_b, n_b) = position(b)?;
+        if letter_a == letter_b || n_a != n_b {
+            return None;
+        }
+        match (self.label_at(a)?, self.label_at(b)?) {
+            (r @ Resolved::In(_), _) | (_, r @ Resolved::In(_)) => Some(r),
+            _ => Some(Resolved::Outside),
+        }
+    }
+
     /// After the sentence end at `j`, does the next sentence open with a disjunction and a
     /// label ("아니면 ③", "혹은 ③", "Or (C)")? Returns that label's choice.
     fn alternative_opening(&self, j: usize) -> Option<Choice> {
@@ -262,8 +318,24 @@ impl Ctx<'_> {
                 }
                 i -= 1;
                 if self.is_label_mark(i) {
+                    // "3번(C)이 정답": one option in two notations; "2번(C)이 정답": two.
+                    let same = self
+                        .same_option_after(i)
+                        .filter(|&(_, j)| j == first)
+                        .map(|(r, _)| r);
+                    if let Some(same) = same {
+                        if let Some(l) = labels.last_mut() {
+                            *l = same;
+                        }
+                        first = i;
+                        continue 'group;
+                    }
+                    // "②③이 정답", "2번(C)이 정답": labels side by side are alternatives.
+                    let side_by_side = (i + 1..first).all(|x| {
+                        self.toks[x].kind == Kind::Hangul && strip_beon(self.word(x)).is_empty()
+                    });
                     match self.label_at(i) {
-                        Some(l) if connected => {
+                        Some(l) if connected || side_by_side => {
                             labels.push(l);
                             first = i;
                             continue 'group;

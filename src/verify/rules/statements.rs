@@ -51,9 +51,11 @@ impl Ctx<'_> {
             }
             let filler = match t.kind {
                 Kind::Punct(':' | '=' | '-' | '>' | '[' | ']' | '(' | '{' | '"' | '|') => true,
+                // "정답\n③" is a heading and its answer; "3번이 정답\n1) …" has its label on
+                // the left, and "… ← 정답\n4번 …" points back: the next line is not read.
                 Kind::Break => {
                     breaks += 1;
-                    breaks == 1 && steps <= 2
+                    breaks == 1 && steps <= 2 && !self.points_left(k)
                 }
                 Kind::Hangul => is_right_filler_hangul(self.word(j)),
                 Kind::Other => CJK_FILLERS.contains(&self.word(j)),
@@ -228,6 +230,22 @@ impl Ctx<'_> {
             && !(noun >= n && (0..n).all(|i| self.word(noun - n + i) == self.ask[i]))
     }
 
+    /// Does the keyword at `k` speak of what is on its left: a label it completes ("3번이
+    /// 정답") or an arrow pointing back ("← 정답")?
+    fn points_left(&self, k: usize) -> bool {
+        let arrow = k > 0 && {
+            let before = self.toks[k - 1].text(self.text);
+            ["←", "⬅", "<-", "<="].iter().any(|a| before.ends_with(a))
+        };
+        // "3번이 정답", "D가 정답": the subject particle joins label and keyword; "답:" points
+        // right whatever stands before it.
+        let colon = self.tok(k + 1).is_some_and(|t| t.is_punct(':'));
+        let completes = self.left_of_keyword(k, false).is_some_and(|m| {
+            (m + 1..k).any(|x| self.is_hangul(x) && matches!(strip_beon(self.word(x)), "이" | "가"))
+        });
+        arrow || (completes && !colon)
+    }
+
     /// A label to the left of a keyword at `k`: "③번이 정답입니다", "④를 정답으로".
     pub(super) fn left_of_keyword(&self, k: usize, suffix_negated: bool) -> Option<usize> {
         let mut j = k;
@@ -347,7 +365,7 @@ impl Ctx<'_> {
                             || suffix.contains("아닌")
                             || suffix.contains("아님")
                             || suffix.contains("아닙")
-                            || (k + 1..k + 3).any(|x| {
+                            || (k + 1..k + 4).any(|x| {
                                 self.is_hangul(x) && {
                                     let w = self.word(x);
                                     is_negation_word(w)
@@ -358,8 +376,14 @@ impl Ctx<'_> {
                             });
                         if let Some(m) = self.left_of_keyword(k, false) {
                             if negated {
-                                if let Some(c) = self.choice_at(m) {
-                                    negations.push((c, m));
+                                // "①②④는 정답이 될 수 없으므로": every label of the group.
+                                if let Some(r) = self.label_at(m) {
+                                    let first = self.said_with_left_alternatives(m, r).1;
+                                    negations.extend((first..=m).filter_map(|x| {
+                                        self.is_label_mark(x)
+                                            .then(|| self.choice_at(x).map(|c| (c, x)))
+                                            .flatten()
+                                    }));
                                 }
                                 continue;
                             }
