@@ -37,6 +37,8 @@ const PATTERNS: &[(&str, Family)] = &[
     ("chose", Family::Keyword),
     ("select", Family::Keyword),
     ("pick", Family::Keyword),
+    ("choice", Family::Keyword),
+    ("option", Family::Keyword),
     ("答", Family::Keyword),
     ("正解", Family::Keyword),
     // Refusals, and declining to settle on one answer.

@@ -2,18 +2,51 @@
 //! ("따라서 4번입니다", strong) and weaker claims ("③이 맞습니다", "②로 보입니다", "(B) is
 //! correct", "④번입니다."), read where the statements reader meets a label.
 
-use super::words::{lower, strip_beon};
+use super::words::{is_alternative_connector, lower, strip_beon};
 use super::{Ctx, Statement, Strength};
-use crate::verify::Rule;
+use crate::verify::cues::Family;
+use crate::verify::scan::{Kind, Mark};
+use crate::verify::{Notation, Rule};
 
 impl Ctx<'_> {
     /// Does a conclusion adverb start the sentence right before the label at `k` ("따라서
     /// ④", "그러므로 4번입니다", "결론적으로 ③")?
     fn concluded_at(&self, k: usize) -> bool {
-        k > 0
-            && self.is_hangul(k - 1)
-            && ["따라서", "그러므로", "결론적으로", "결국"].contains(&self.word(k - 1))
-            && (k == 1 || self.toks[k - 2].is_sentence_end())
+        // "So ①.", "Therefore, D.": the English adverbs, a comma allowed after them.
+        let at = if k > 1 && self.toks[k - 1].is_punct(',') {
+            k - 1
+        } else {
+            k
+        };
+        let adverb = at > 0
+            && ((self.is_hangul(at - 1)
+                && ["따라서", "그러므로", "결론적으로", "결국"].contains(&self.word(at - 1)))
+                || (self.is_latin(at - 1)
+                    && matches!(
+                        lower(self.word(at - 1)).as_str(),
+                        "so" | "thus" | "hence" | "therefore"
+                    )));
+        adverb && (at == 1 || self.toks[at - 2].is_sentence_end())
+    }
+
+    /// The last token of the label at `k` with the 번 or ")" glued to it: "2번", "2)".
+    fn label_end(&self, k: usize) -> usize {
+        let glued = |j: usize| self.tok(j + 1).is_some_and(|t| t.start == self.toks[j].end);
+        let mut j = k;
+        if glued(j) && self.is_hangul(j + 1) && self.word(j + 1) == "번" {
+            j += 1;
+        }
+        if glued(j) && self.toks[j + 1].is_punct(')') {
+            j += 1;
+        }
+        j
+    }
+
+    /// Does the text end after token `j`, but for closing punctuation and emphasis?
+    fn text_ends_after(&self, j: usize) -> bool {
+        self.toks[j + 1..]
+            .iter()
+            .all(|t| t.is_sentence_end() || matches!(t.kind, Kind::Punct('*' | ')' | ']')))
     }
 
     /// "③을 선택합니다" (strong), "③이 맞습니다", "②로 보입니다", "(B) is correct" (weak).
@@ -166,11 +199,35 @@ impl Ctx<'_> {
                 return Some(make(Strength::Weak, Rule::WeakStatement, k + 2));
             }
         }
-        // "그러므로 ④.", "따라서 ③" ending its sentence.
-        if self.concluded_at(k) && self.tok(k + 1).is_none_or(|t| t.is_sentence_end()) {
-            let mut s = make(Strength::Strong, Rule::Statement, k);
+        // "그러므로 ④.", "따라서 2번" ending its sentence; "… → 3", "⇒ ③" ending the text.
+        let end = self.label_end(k);
+        let arrow = k > 0
+            && ["→", "⇒", "=>", "->", "➡"]
+                .iter()
+                .any(|a| self.toks[k - 1].text(self.text).ends_with(a));
+        if (self.concluded_at(k) && self.tok(end + 1).is_none_or(|t| t.is_sentence_end()))
+            || (arrow && self.text_ends_after(end))
+        {
+            let mut s = make(Strength::Strong, Rule::Statement, end);
             s.is_final = true;
             return Some(s);
+        }
+        // "준칙주의. 2번.": a label (not an ordinal) as the text's last sentence claims it,
+        // weakly; not after
+        // a refusal, nor after "혹은" / "or" (an alternative), nor on ○/× items, whose words
+        // the O/X rule weighs.
+        let after_alternative = k > 1
+            && is_alternative_connector(&self.toks[k - 2], self.text)
+            && !self.toks[k - 2].is_punct(',');
+        if k > 0
+            && self.toks[k - 1].is_sentence_end()
+            && !after_alternative
+            && self.set.notation() != Notation::Ox
+            && !matches!(self.mark_at(k), Some(Mark::Ordinal(_)))
+            && !self.cues.has(Family::Refusal)
+            && self.text_ends_after(end)
+        {
+            return Some(make(Strength::Weak, Rule::WeakStatement, end));
         }
         if self.is_latin(k + 1) && lower(self.word(k + 1)) == "is" && self.is_latin(k + 2) {
             let w = lower(self.word(k + 2));

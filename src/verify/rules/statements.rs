@@ -434,6 +434,26 @@ impl Ctx<'_> {
                                 }
                             }
                         }
+                    } else if matches!(w.as_str(), "choice" | "option") {
+                        // "The correct choice is ③", "My final option: (C)".
+                        let chosen = k > 0
+                            && self.is_latin(k - 1)
+                            && matches!(
+                                lower(self.word(k - 1)).as_str(),
+                                "correct" | "right" | "best" | "final" | "my"
+                            );
+                        if chosen {
+                            if let Some((said, last)) = self.right_of_keyword(k, &mut negations) {
+                                let is_final = self.final_before(k);
+                                out.push(Statement::strong(
+                                    said,
+                                    Rule::Statement,
+                                    k - 1,
+                                    last,
+                                    is_final,
+                                ));
+                            }
+                        }
                     } else if matches!(
                         w.as_str(),
                         "choose" | "select" | "pick" | "chose" | "selected"
