@@ -702,6 +702,16 @@ const CASES: &[(&str, &str, &str)] = &[
     ("kmmlu", "정답을 모르겠습니다. 3번", "no_answer - refusal"),
     ("kmmlu", "2번 혹은\n3번", "no_answer - not_found"),
     ("kmmlu", "두 가지를 비교했습니다. 두 번째.", "no_answer - not_found"),
+    // --- a lone first-line label, then the other options rejected line by line
+    ("gov", "**①**\n\n- ②: '기획재정부'는 해당하지 않습니다.\n- ③: '국방부'는 해당하지 않습니다.\n- ④: '행정안전부'는 해당하지 않습니다.", "answer ① leading_bare"),
+    ("not", "**③**\n\n- ①: '재정 건전성 확보'는 적절한 취지입니다.\n- ②: '지방 분권 강화'도 적절합니다.", "answer ③ leading_bare"),
+    ("letter:4", "C\n\n※ A, B, D는 모두 틀린 설명입니다.", "answer C leading_bare"),
+    ("kmmlu", "3번\n\n1번: 50만원은 1회 위반 기준이 아닙니다.\n2번: 100만원도 틀립니다.", "answer 3 leading_bare"),
+    ("not", "**③**\n\n- ①: '재정 건전성 확보'는 적절하지 않습니다.", "no_answer - not_found"),
+    ("gov", "**①**\n\n- ②: 기획재정부도 맞을 수 있습니다.", "no_answer - not_found"),
+    ("gov", "①\n\n②는 틀렸을 수도 있고 아닐 수도 있습니다.", "no_answer - not_found"),
+    ("gov", "①\n\n모르겠지만 ②는 해당하지 않습니다.", "no_answer - refusal"),
+    ("kmmlu", "3번\n\n1번: 50만원은 틀립니다.\n5번: 250만원도 틀립니다.", "no_answer - not_found"),
     // --- longer realistic answers
     ("circled:4", "이 문제는 금융정책 총괄 기관을 묻고 있습니다.\n\n- ① 금융위원회: 금융정책 총괄\n- ② 기획재정부: 경제정책\n- ③ 국방부: 국방\n- ④ 행정안전부: 행정\n\n따라서 정답은 **①**입니다.", "answer ① statement"),
     ("circled:4", "각 선택지를 보면 ②와 ③은 명백히 틀렸다. ①과 ④ 중에서 ④는 2019년에 폐지되었으므로 정답은 ①이다.", "answer ① statement"),

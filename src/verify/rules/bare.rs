@@ -4,7 +4,8 @@
 
 use super::option_text::{kept_longer_than, squash};
 use super::words::{answer_keyword, is_negation_word, lower, strip_beon};
-use super::{Ctx, Resolved};
+use super::{Ctx, Resolved, Said};
+use crate::verify::cues::Family;
 use crate::verify::scan::Kind;
 use crate::verify::{Choice, Extraction, Rule};
 use aho_corasick::AhoCorasick;
@@ -297,17 +298,54 @@ impl Ctx<'_> {
         }
     }
 
-    /// The first line alone is a label, no other line names a different choice, and none
+    /// The first line alone is a label, every other choice named later is rejected in a
+    /// line of its own (when the first line is the label alone) ("**③**\n\n- ①: '40.5m'는 해당하지 않습니다."), and nothing
     /// denies this one.
     pub(super) fn leading_bare(&self, line_end: usize) -> Option<Extraction> {
         let e = self.bare_in(0..line_end, Rule::LeadingBare)?;
         let chosen = e.choice();
-        let later_conflict = (line_end..self.toks.len()).any(|j| {
-            self.is_label_mark(j)
-                && match self.label_at(j) {
-                    Some(Resolved::In(c)) => Some(c) != chosen,
-                    _ => true,
-                }
+        // Only a label alone ("**③**") may be followed by rejections of the others: a first
+        // line with option text starts a restated list ("① 재정 관리 – 해당\n② …").
+        let lone = (0..line_end)
+            .all(|j| self.is_label_mark(j) || self.is_bare_tail(j) || self.toks[j].is_punct('*'));
+        // Judged line by line: "40.5m" and a quoted "…이다." hold full stops.
+        let lines: Vec<Range<usize>> = self
+            .toks
+            .split(|t| t.kind == Kind::Break)
+            .scan(0, |at, line| {
+                let r = *at..*at + line.len();
+                *at += line.len() + 1;
+                Some(r)
+            })
+            .skip(1)
+            .collect();
+        let later_conflict = lines.iter().any(|line| {
+            if !line.clone().any(|j| self.is_label_mark(j)) {
+                return false;
+            }
+            // "- ①: '40.5m'는 해당하지 않습니다": a quoted option text neither names nor
+            // judges; the labels stand before it and the judgement after it.
+            let quotes: Vec<usize> = line
+                .clone()
+                .filter(|&x| matches!(self.word(x), "'" | "\"" | "‘" | "’" | "“" | "”"))
+                .collect();
+            let (labels, judged) = match (quotes.first(), quotes.last()) {
+                (Some(&q1), Some(&q2)) if q1 < q2 => (line.start..q1, q2 + 1..line.end),
+                _ => (line.clone(), line.clone()),
+            };
+            let others = labels.clone().chain(judged.clone()).any(|j| {
+                self.is_label_mark(j)
+                    && !matches!(self.label_at(j), Some(Resolved::In(c)) if Some(c) == chosen)
+            });
+            others
+                && (!lone
+                    || self.cues.has(Family::Refusal)
+                    || self
+                        .statements()
+                        .0
+                        .iter()
+                        .any(|s| Some(&s.said) != chosen.map(Said::One).as_ref())
+                    || !chosen.is_some_and(|c| self.rejects_options(&labels, &judged, c)))
         });
         // "③\n\n③은 정답이 아닙니다": the label denied further on.
         let denied_later = chosen.is_some_and(|c| {

@@ -12,15 +12,16 @@ use super::words::{is_hedge, lower};
 use super::{Ctx, Resolved};
 use crate::verify::cues::Family;
 use crate::verify::scan::Kind;
-use crate::verify::{Extraction, Rule};
+use crate::verify::{Choice, Extraction, Rule};
 use std::ops::Range;
 
 /// Hangul stems that make a sentence negative.
-const NEGATIVE: [&str; 16] = [
+const NEGATIVE: [&str; 17] = [
     "않",
     "아니",
     "아닌",
     "아님",
+    "아닙",
     "틀",
     "없",
     "잘못",
@@ -172,6 +173,30 @@ impl Ctx<'_> {
             rule: Rule::SingledOut,
             span: self.span(label, label),
         })
+    }
+
+    /// Do the tokens `s` reject the options named in `labels` and `s`, as the explanation
+    /// after a leading answer does ("- ①: '40.5m'는 해당하지 않습니다"; "1번: …는 맞는
+    /// 내용입니다" on a question asking what is not so): one plain judgement opposite to the
+    /// question's, no hedge, and none of the labels `chosen` or outside the set?
+    pub(super) fn rejects_options(
+        &self,
+        labels: &Range<usize>,
+        s: &Range<usize>,
+        chosen: Choice,
+    ) -> bool {
+        let judged = if self.asks_negative() {
+            self.positive(s) && !self.negative(s)
+        } else {
+            self.negative(s)
+        };
+        judged
+            && !self.polarity_unclear(s)
+            && !s.clone().any(|j| is_hedge(&self.toks[j], self.text))
+            && labels.clone().chain(s.clone()).all(|j| {
+                !self.is_label_mark(j)
+                    || matches!(self.label_at(j), Some(Resolved::In(c)) if c != chosen)
+            })
     }
 
     /// Does the question ask for what is not so ("…적절하지 않은 것은?", "Which … is NOT")?
