@@ -712,6 +712,20 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "①\n\n②는 틀렸을 수도 있고 아닐 수도 있습니다.", "no_answer - not_found"),
     ("gov", "①\n\n모르겠지만 ②는 해당하지 않습니다.", "no_answer - refusal"),
     ("kmmlu", "3번\n\n1번: 50만원은 틀립니다.\n5번: 250만원도 틀립니다.", "no_answer - not_found"),
+    // --- a heading over a list of the options states nothing; arrow chains scan options
+    ("kmmlu", "정답\n1) 50만원 — 과소\n2) 100만원 — 과소\n3) 150만원 — 맞음", "no_answer - restated_options"),
+    ("gov", "**정답**\n\n① 금융위원회 - 정책\n② 기획재정부 - 예산\n③ 국방부 - 국방", "no_answer - restated_options"),
+    ("kmmlu", "정답\n1번: 옳음\n2번: 틀림\n3번: 옳음", "no_answer - not_found"),
+    ("kmmlu", "### 정답\n1) 먼저 선택지를 봅니다.\n2) 100만원은 과소합니다.\n\n최종: 3번", "answer 3 statement"),
+    ("gov", "### 정답\n**① 금융위원회**\n\n### 해설\n- ④: 행정안전부는 해당하지 않습니다.", "answer ① statement"),
+    ("kmmlu", "순서대로 확인해 보겠습니다: 1 → 2 → 3 → 4", "no_answer - not_found"),
+    ("en", "Options reviewed: A → C → D → B", "no_answer - not_found"),
+    ("kmmlu", "30,000 ÷ 200 = 150 → (3)", "answer 3 statement"),
+    ("kmmlu", "결론: 3번", "answer 3 statement"),
+    ("kmmlu", "최종: (3)", "answer 3 statement"),
+    // --- a label then its sentence: denied on a positive ask, affirmed on a 'not' ask
+    ("gov", "④ 행정안전부는 금융정책을 총괄하지 않습니다.", "no_answer - not_found"),
+    ("not", "③ 중앙 통제 확대 — 이것이 적절하지 않습니다.", "answer ③ bare"),
     // --- longer realistic answers
     ("circled:4", "이 문제는 금융정책 총괄 기관을 묻고 있습니다.\n\n- ① 금융위원회: 금융정책 총괄\n- ② 기획재정부: 경제정책\n- ③ 국방부: 국방\n- ④ 행정안전부: 행정\n\n따라서 정답은 **①**입니다.", "answer ① statement"),
     ("circled:4", "각 선택지를 보면 ②와 ③은 명백히 틀렸다. ①과 ④ 중에서 ④는 2019년에 폐지되었으므로 정답은 ①이다.", "answer ① statement"),

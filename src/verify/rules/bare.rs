@@ -154,6 +154,9 @@ impl Ctx<'_> {
                         ]
                         .iter()
                         .any(|n| w.contains(n))
+                        // "④ …는 허용되지 않습니다" denies ④; on a question asking what
+                        // is not so, "D) … — 이것이 옳지 않습니다" calls it what is asked.
+                        || (w.contains('않') && !self.asks_negative())
                         || answer_keyword(w).is_some()
                 }
                 Kind::Latin => matches!(
@@ -224,8 +227,8 @@ impl Ctx<'_> {
         static STEMS: OnceLock<AhoCorasick> = OnceLock::new();
         let ac = STEMS.get_or_init(|| {
             AhoCorasick::new([
-                "아니", "아닌", "아님", "아닙", "아냐", "없", "틀", "오답", "빼", "제외", "말고",
-                "답",
+                "아니", "아닌", "아님", "아닙", "아냐", "않", "없", "틀", "오답", "빼", "제외",
+                "말고", "답",
             ])
             .expect("fixed stems build")
         });

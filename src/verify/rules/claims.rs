@@ -201,7 +201,12 @@ impl Ctx<'_> {
         }
         // "그러므로 ④.", "따라서 2번" ending its sentence; "… → 3", "⇒ ③" ending the text.
         let end = self.label_end(k);
+        // Not a chain "1 → 2 → 3 → 4", which goes through the options.
+        let chained = k > 1
+            && (k.saturating_sub(3)..k - 1)
+                .any(|j| self.is_label_mark(j) && self.choice_at(j).is_some());
         let arrow = k > 0
+            && !chained
             && ["→", "⇒", "=>", "->", "➡"]
                 .iter()
                 .any(|a| self.toks[k - 1].text(self.text).ends_with(a));

@@ -12,6 +12,34 @@ use crate::verify::scan::Kind;
 const JUDGING: [&str; 8] = ["틀", "맞", "옳", "오답", "정답", "적절", "아니", "아님"];
 
 impl Ctx<'_> {
+    /// Does the label at `k` open a list, one item per line: it starts its line and the next
+    /// line with text starts with the next option's label ("정답\n1) … — 옳음\n2) …")?
+    pub(super) fn list_starts_at(&self, k: usize) -> bool {
+        let Some(Resolved::In(first)) = self.label_at(k) else {
+            return false;
+        };
+        let starts_line = |j: usize| {
+            let mut i = j;
+            while i > 0 && matches!(self.toks[i - 1].kind, Kind::Punct(_)) {
+                i -= 1;
+            }
+            i == 0 || self.toks[i - 1].kind == Kind::Break
+        };
+        if !starts_line(k) {
+            return false;
+        }
+        let Some(line_end) = (k + 1..self.toks.len()).find(|&j| self.toks[j].kind == Kind::Break)
+        else {
+            return false;
+        };
+        let next = (line_end..self.toks.len())
+            .find(|&j| !matches!(self.toks[j].kind, Kind::Break | Kind::Punct(_)));
+        next.is_some_and(|j| {
+            self.is_label_mark(j)
+                && matches!(self.label_at(j), Some(Resolved::In(c)) if c.position() == first.position() + 1)
+        })
+    }
+
     /// Does a restated option list start at the label at token `k`?
     pub(super) fn restated_list_at(&self, k: usize) -> bool {
         let Some(Resolved::In(first)) = self.label_at(k) else {

@@ -13,6 +13,9 @@ use crate::verify::cues::Family;
 use crate::verify::scan::{Kind, Mark, Tok};
 use crate::verify::{Choice, Notation, Rule};
 
+/// Headings that give the final answer after a colon: "결론: 2번", "최종: ③".
+const CONCLUSION_HEADS: [&str; 2] = ["결론", "최종"];
+
 impl Ctx<'_> {
     /// The statement read to the right of a keyword at `k`.
     pub(super) fn right_of_keyword(
@@ -33,6 +36,10 @@ impl Ctx<'_> {
             {
                 if self.restated_list_at(j) {
                     self.restated.set(true);
+                    return None;
+                }
+                // "정답\n1) … — 옳음\n2) …": a heading over a list of the options.
+                if breaks > 0 && self.list_starts_at(j) {
                     return None;
                 }
                 let phrase = self.label_phrase(j, negations)?;
@@ -285,8 +292,10 @@ impl Ctx<'_> {
         let mut negations = Vec::new();
         // Without a keyword cue only labels can start a statement ("③을 선택합니다").
         let keywords = self.cues.has(Family::Keyword);
-        // "결론: 2번", "■ 결론: ③": a conclusion heading is a final answer marker.
-        let conclusion = memchr::memmem::find(self.text.as_bytes(), "결론".as_bytes()).is_some();
+        // "결론: 2번", "■ 최종: ③": a conclusion heading is a final answer marker.
+        let conclusion = CONCLUSION_HEADS
+            .iter()
+            .any(|h| memchr::memmem::find(self.text.as_bytes(), h.as_bytes()).is_some());
         let words = keywords || self.echo_possible || conclusion;
         let korean_ask = self
             .ask
@@ -313,7 +322,8 @@ impl Ctx<'_> {
                         out.push(s);
                         continue;
                     }
-                    if self.word(k) == "결론" && self.tok(k + 1).is_some_and(|n| n.is_punct(':'))
+                    if CONCLUSION_HEADS.contains(&self.word(k))
+                        && self.tok(k + 1).is_some_and(|n| n.is_punct(':'))
                     {
                         if let Some((said, last)) = self.right_of_keyword(k, &mut negations) {
                             out.push(Statement::strong(said, Rule::Statement, k, last, true));
@@ -536,8 +546,10 @@ impl Ctx<'_> {
             }
         }
         if conclusion {
-            for at in memchr::memmem::find_iter(bytes, "결론".as_bytes()) {
-                candidates.extend(hangul_at(at).filter(|&k| self.word(k) == "결론"));
+            for head in CONCLUSION_HEADS {
+                for at in memchr::memmem::find_iter(bytes, head.as_bytes()) {
+                    candidates.extend(hangul_at(at).filter(|&k| self.word(k) == head));
+                }
             }
         }
         if let Some(ask) = korean_ask {
