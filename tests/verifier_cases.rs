@@ -3,6 +3,7 @@
 
 use kgrade::verify::{verify, ChoiceSet, Extraction};
 
+const Q_NUMERIC: &str = "이론 최대 흡입 높이는 약 몇 m인가?\n1) 5\n2) 10\n3) 14\n4) 98";
 const Q_GOV: &str = "금융정책을 총괄하는 기관은? ① 금융위원회 ② 기획재정부 ③ 국방부 ④ 행정안전부";
 const Q_CITY: &str =
     "Which city hosts the 5·18 memorial?\nA. Seoul\nB. Busan\nC. Daegu\nD. Gwangju";
@@ -28,6 +29,7 @@ const Q_DEPT: &str = "정책 담당 부서는?\n① 재정 관리\n② 인사 �
 fn set_for(key: &str) -> ChoiceSet {
     let question = match key {
         "gov" => Q_GOV,
+        "numeric" => Q_NUMERIC,
         "city" => Q_CITY,
         "kmmlu" => Q_KMMLU,
         "oxq" => Q_OX,
@@ -726,6 +728,14 @@ const CASES: &[(&str, &str, &str)] = &[
     // --- a label then its sentence: denied on a positive ask, affirmed on a 'not' ask
     ("gov", "④ 행정안전부는 금융정책을 총괄하지 않습니다.", "no_answer - not_found"),
     ("not", "③ 중앙 통제 확대 — 이것이 적절하지 않습니다.", "answer ③ bare"),
+    // --- a number after a label that is the label's own option text
+    ("number:4", "정답은 2번입니다.", "answer 2 statement"),
+    ("kmmlu", "정답은 2번 100만원입니다.", "answer 2 statement"),
+    ("numeric", "정답은 2번 10입니다.", "answer 2 statement"),
+    ("numeric", "**정답: 2) 10**\n\n나머지는 단위를 잘못 쓴 값입니다.", "answer 2 statement"),
+    ("numeric", "정답은 2번 14입니다.", "ambiguous - alternatives"),
+    ("kmmlu", "정답은 2번 3번입니다.", "ambiguous - alternatives"),
+    ("kmmlu", "3번입니다. 질서위반행위규제법 제5조 1항.", "answer 3 weak_statement"),
     // --- longer realistic answers
     ("circled:4", "이 문제는 금융정책 총괄 기관을 묻고 있습니다.\n\n- ① 금융위원회: 금융정책 총괄\n- ② 기획재정부: 경제정책\n- ③ 국방부: 국방\n- ④ 행정안전부: 행정\n\n따라서 정답은 **①**입니다.", "answer ① statement"),
     ("circled:4", "각 선택지를 보면 ②와 ③은 명백히 틀렸다. ①과 ④ 중에서 ④는 2019년에 폐지되었으므로 정답은 ①이다.", "answer ① statement"),

@@ -79,6 +79,16 @@ impl Ctx<'_> {
             }
             j += 1;
         }
+        // "4번입니다. 헌법 제34조 1항.": a label sentence, then another sentence; the
+        // statement rules read that.
+        let sentence_then_more = j < range.end
+            && (k + 1..j).any(|x| {
+                self.toks[x].kind == Kind::Hangul
+                    && self.toks.get(x + 1).is_some_and(|t| t.is_sentence_end())
+            });
+        if sentence_then_more && self.toks[j].kind != Kind::Break {
+            return None;
+        }
         // Whatever follows a line break is not part of a bare answer.
         while j < range.end && self.toks[j].kind == Kind::Break {
             j += 1;

@@ -179,6 +179,16 @@ impl Ctx<'_> {
             .any(|o| !o.is_empty() && rest.starts_with(o.as_str()))
     }
 
+    /// Does option `c`'s own text begin at token `k` ("정답은 2번 10" where option 2 reads
+    /// "10")?
+    pub(super) fn starts_own_option_text(&self, c: Choice, k: usize) -> bool {
+        let (Some(t), Some(own)) = (self.tok(k), self.squashed_option(c)) else {
+            return false;
+        };
+        !own.is_empty()
+            && squash_prefix(clip(self.text, t.start as usize, 300), own.len()).starts_with(own)
+    }
+
     /// Are the labels at `a` and `b` written in two notations ("③ (3)", "3번(③)")? Only
     /// then is the second a restatement of the first; "(3) 3" may be a label and its text.
     pub(super) fn two_notations(&self, a: usize, b: usize) -> bool {

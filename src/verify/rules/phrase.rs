@@ -146,6 +146,18 @@ impl Ctx<'_> {
         let mut j = k + 1;
         let mut gap = 0;
         while let Some(t) = self.tok(j) {
+            // "정답은 2번 10" where option 2 reads "10": the label's own text, not another.
+            if let [Resolved::In(c)] = labels[..] {
+                let plain_number = self.tok(j).is_some_and(|t| {
+                    t.text(self.text).bytes().all(|b| b.is_ascii_digit())
+                        && !(self.is_hangul(j + 1)
+                            && self.toks[j + 1].start == t.end
+                            && self.word(j + 1).starts_with('번'))
+                });
+                if self.is_label_mark(j) && plain_number && self.starts_own_option_text(c, j) {
+                    break;
+                }
+            }
             if self.is_label_mark(j) && gap > 0 {
                 if let Some(r) = self.label_at(j) {
                     labels.push(r);
