@@ -538,7 +538,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("kmmlu", "만약 정답이 (3)이라면 2회 위반이어야 하는데, 1회 위반이므로 정답은 (2)입니다.", "answer 2 statement"),
     // --- another choice after an explicit self-correction that states nothing itself
     ("gov", "정답: ② (정정: ④)", "ambiguous - conflicting_statements"),
-    ("gov", "정답은 ①입니다. 다시 생각해 보면 ③일 수도 있습니다.", "ambiguous - conflicting_statements"),
+    ("gov", "정답은 ①입니다. 다시 생각해 보면 ③일 수도 있습니다.", "ambiguous - alternatives"),
     ("letter:4", "Answer: A (edit: C)", "ambiguous - conflicting_statements"),
     ("letter:4", "The answer is B. Hmm — D.", "ambiguous - conflicting_statements"),
     ("gov", "정답은 ②입니다. ①은 틀렸고 ③도 틀렸습니다.", "answer ② statement"),
@@ -678,7 +678,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("circled:4", "**정답:**\n\n②", "answer ② statement"),
     // --- a wait, then another choice asked about
     ("number:4", "2번이 답입니다. 아, 잠깐만요. 3번인가? 음... 잘 모르겠네요.", "ambiguous - conflicting_statements"),
-    ("circled:4", "정답은 ①입니다. 잠깐! ④일 수도 있겠네요.", "ambiguous - conflicting_statements"),
+    ("circled:4", "정답은 ①입니다. 잠깐! ④일 수도 있겠네요.", "ambiguous - alternatives"),
     ("number:4", "정답은 2번입니다. 잠깐 정리하면 1번과 3번은 틀렸습니다.", "answer 2 statement"),
     // --- a group of labels denied together
     ("circled:4", "①②④는 정답이 될 수 없으므로, 답은 ③입니다.", "answer ③ statement"),
@@ -736,6 +736,18 @@ const CASES: &[(&str, &str, &str)] = &[
     ("numeric", "정답은 2번 14입니다.", "ambiguous - alternatives"),
     ("kmmlu", "정답은 2번 3번입니다.", "ambiguous - alternatives"),
     ("kmmlu", "3번입니다. 질서위반행위규제법 제5조 1항.", "answer 3 weak_statement"),
+    // --- O/X: a judgement quoted before a self-correction yields to the corrected one
+    ("oxq", "처음엔 X라고 생각했지만 병무청 부분을 다시 보니 O가 맞습니다.", "answer ○ ox_word"),
+    ("oxq", "처음엔 O라고 봤는데 다시 확인해 보니 X입니다.", "answer × ox_word"),
+    ("oxq", "O라고 하는 사람도 있지만 X입니다.", "answer × ox_word"),
+    ("oxq", "O입니다. 다시 보니 X일 수도 있습니다.", "ambiguous - ox_word_conflict"),
+    ("oxq", "X 같기도 하고 O 같기도 합니다.", "ambiguous - ox_word_conflict"),
+    // --- another choice put up as possible in the next sentence
+    ("gov", "정답은 ①입니다. 하지만 ③일 수도 있습니다.", "ambiguous - alternatives"),
+    ("gov", "정답은 ①입니다. ③일 가능성도 있습니다.", "ambiguous - alternatives"),
+    ("oxq", "정답은 O입니다. 하지만 X일 수도 있습니다.", "ambiguous - alternatives"),
+    ("letter:4", "The answer is C. B일 수도 있습니다.", "ambiguous - alternatives"),
+    ("gov", "정답은 ①입니다. ③일 수도 있지만 아닙니다.", "answer ① statement"),
     // --- longer realistic answers
     ("circled:4", "이 문제는 금융정책 총괄 기관을 묻고 있습니다.\n\n- ① 금융위원회: 금융정책 총괄\n- ② 기획재정부: 경제정책\n- ③ 국방부: 국방\n- ④ 행정안전부: 행정\n\n따라서 정답은 **①**입니다.", "answer ① statement"),
     ("circled:4", "각 선택지를 보면 ②와 ③은 명백히 틀렸다. ①과 ④ 중에서 ④는 2019년에 폐지되었으므로 정답은 ①이다.", "answer ① statement"),

@@ -532,7 +532,11 @@ fn scan_latin(text: &str, start: usize, toks: &mut Vec<Tok>, cues: &mut CueScan)
         && !before.is_some_and(|c| c.is_ascii_alphanumeric() || latin(c).is_some())
         && match after {
             None => true,
-            Some(c) if is_hangul(c) => particle_may_follow_choice(&text[end..]),
+            // "X일 수도", "C일까": the copula's 일 after a letter (after a number it is 일,
+            // a day).
+            Some(c) if is_hangul(c) => {
+                particle_may_follow_choice(&text[end..]) || text[end..].starts_with('일')
+            }
             Some(c) => !(c.is_alphanumeric() || c == '\'' || c == '-'),
         };
     let kind = match (standalone, first) {

@@ -3,7 +3,7 @@
 //! names another choice, and a label written with another option's text is a mismatch.
 
 use super::denial::is_denial;
-use super::words::{is_correction, lower};
+use super::words::{is_correction, lower, strip_beon};
 use super::{Ctx, Said, Statement, Strength};
 use crate::verify::scan::Kind;
 use crate::verify::{Choice, Extraction, Rule};
@@ -202,17 +202,24 @@ impl Ctx<'_> {
     }
 
     /// Is the label at `j` put up as right too: "③도 정답이 될 수 있습니다", "④번도 맞을 수
-    /// 있다", "③도 가능합니다" (not "③도 정답이 아닙니다")?
+    /// 있다", "③도 가능합니다", "③일 수도 있습니다", "③일 가능성도 있다" (not "③도 정답이
+    /// 아닙니다", "③일 수도 있지만 아닙니다")?
     fn also_right(&self, j: usize) -> bool {
         let window = j + 2..self.toks.len().min(j + 5);
-        self.is_hangul(j + 1)
-            && matches!(self.word(j + 1), "도" | "번도")
-            && window.clone().any(|x| {
-                self.is_hangul(x)
-                    && ["정답", "답", "맞", "옳", "가능", "적절"]
-                        .iter()
-                        .any(|p| self.word(x).starts_with(p))
-            })
+        let has = |stems: &[&str]| {
+            window
+                .clone()
+                .any(|x| self.is_hangul(x) && stems.iter().any(|p| self.word(x).starts_with(p)))
+        };
+        let next = if self.is_hangul(j + 1) {
+            self.word(j + 1)
+        } else {
+            ""
+        };
+        let also =
+            matches!(next, "도" | "번도") && has(&["정답", "답", "맞", "옳", "가능", "적절"]);
+        let possibly = strip_beon(next).starts_with('일') && has(&["수도", "가능"]);
+        (also || possibly)
             && !window
                 .into_iter()
                 .any(|x| self.is_hangul(x) && is_denial(self.word(x)))
@@ -241,7 +248,7 @@ impl Ctx<'_> {
 
 /// Words that take a statement back in so many words (narrower than `is_correction`, which
 /// also counts "하지만" and "사실": an explanation after the answer uses those freely).
-fn is_explicit_correction(ctx: &Ctx<'_>, j: usize) -> bool {
+pub(super) fn is_explicit_correction(ctx: &Ctx<'_>, j: usize) -> bool {
     match ctx.toks[j].kind {
         Kind::Hangul => {
             let w = ctx.word(j);

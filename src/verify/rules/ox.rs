@@ -1,6 +1,7 @@
 //! O/X words: on an O/X item, 옳다/맞다/true read as ○ and 틀리다/옳지 않다/false as ×, with
 //! negation and concessive connectives; conflicting words with no conclusion abstain.
 
+use super::conclude::is_explicit_correction;
 use super::mask::sentences;
 use super::words::{is_conditional_negation, is_correction, is_negation_word, lower};
 use super::Ctx;
@@ -206,7 +207,22 @@ impl Ctx<'_> {
                 .iter()
                 .any(|e| w.ends_with(e))
             };
-            if words.iter().any(|&(j, p)| p != last_p && !connective(j)) {
+            // "처음엔 ×라고 생각했지만 다시 보니 ○": a mark quoted, or contrasted ("○가
+            // 아니라 ×"), and any word before an explicit self-correction yields to the last.
+            let yields = |j: usize| {
+                let mark = matches!(self.toks[j].kind, Kind::Mark(_));
+                let after = |x: usize| self.is_hangul(x).then(|| self.word(x));
+                connective(j)
+                    || (mark
+                        && after(j + 1)
+                            .is_some_and(|w| ["라고", "다고"].iter().any(|e| w.ends_with(e))))
+                    || (mark
+                        && [j + 1, j + 2]
+                            .into_iter()
+                            .any(|x| after(x).is_some_and(|w| w.starts_with("아니라"))))
+                    || (j + 1..last_j).any(|x| is_explicit_correction(self, x))
+            };
+            if words.iter().any(|&(j, p)| p != last_p && !yields(j)) {
                 return Some(Extraction::Ambiguous {
                     candidates: self.set.choices().collect(),
                     rule: Rule::OxWordConflict,
