@@ -4,6 +4,8 @@
 use kgrade::verify::{verify, ChoiceSet, Extraction};
 
 const Q_NUMERIC: &str = "이론 최대 흡입 높이는 약 몇 m인가?\n1) 5\n2) 10\n3) 14\n4) 98";
+const Q_WHICH_NOT: &str =
+    "Which city is NOT a metropolitan city?\nA. Busan\nB. Daegu\nC. Suwon\nD. Gwangju";
 const Q_GOV: &str = "금융정책을 총괄하는 기관은? ① 금융위원회 ② 기획재정부 ③ 국방부 ④ 행정안전부";
 const Q_CITY: &str =
     "Which city hosts the 5·18 memorial?\nA. Seoul\nB. Busan\nC. Daegu\nD. Gwangju";
@@ -29,6 +31,7 @@ const Q_DEPT: &str = "정책 담당 부서는?\n① 재정 관리\n② 인사 �
 fn set_for(key: &str) -> ChoiceSet {
     let question = match key {
         "gov" => Q_GOV,
+        "which_not" => Q_WHICH_NOT,
         "numeric" => Q_NUMERIC,
         "city" => Q_CITY,
         "kmmlu" => Q_KMMLU,
@@ -748,6 +751,11 @@ const CASES: &[(&str, &str, &str)] = &[
     ("oxq", "정답은 O입니다. 하지만 X일 수도 있습니다.", "ambiguous - alternatives"),
     ("letter:4", "The answer is C. B일 수도 있습니다.", "ambiguous - alternatives"),
     ("gov", "정답은 ①입니다. ③일 수도 있지만 아닙니다.", "answer ① statement"),
+    // --- "Which <noun> is NOT …?" asks for what is not so
+    ("which_not", "B is correct.", "no_answer - not_found"),
+    ("which_not", "(A) is correct, Busan is a metropolitan city.", "no_answer - not_found"),
+    ("which_not", "The answer is C.", "answer C statement"),
+    ("which_not", "The one that is NOT a metropolitan city is C.", "answer C ask_echo"),
     // --- longer realistic answers
     ("circled:4", "이 문제는 금융정책 총괄 기관을 묻고 있습니다.\n\n- ① 금융위원회: 금융정책 총괄\n- ② 기획재정부: 경제정책\n- ③ 국방부: 국방\n- ④ 행정안전부: 행정\n\n따라서 정답은 **①**입니다.", "answer ① statement"),
     ("circled:4", "각 선택지를 보면 ②와 ③은 명백히 틀렸다. ①과 ④ 중에서 ④는 2019년에 폐지되었으므로 정답은 ①이다.", "answer ① statement"),

@@ -399,9 +399,15 @@ pub fn describe_rule(name: &str) -> &'static str {
         "statement" => "an explicit answer statement (정답은 ③, Answer: C, ③을 선택)",
         "corrected_statement" => "a later statement after a self-correction or marked final",
         "boxed" => "a \\boxed{…} answer",
-        "weak_statement" => "a weaker claim (③이 맞다, ②로 보인다) with no other choice named",
+        "weak_statement" => {
+            "a weaker claim (③이 맞다, ②로 보인다, …입니다. 2번.) with no other choice named"
+        }
+        "ask_echo" => "the answer echoes the question's ask (적절하지 않은 것은 ③)",
+        "singled_out" => "one option singled out against the others, which are rejected",
         "bare" => "the whole final text is one label, optionally with its option text",
-        "leading_bare" => "the first line is one label and nothing after names another",
+        "leading_bare" => {
+            "the first line is one label, and every other choice named after it is rejected"
+        }
         "last_line" => "the last line is a lone label after prose",
         "option_text" => "the answer names exactly one option's text",
         "ox_word" => "O/X item answered in words (옳다 → ○, 틀리다 → ×)",
@@ -414,6 +420,83 @@ pub fn describe_rule(name: &str) -> &'static str {
         "truncated_reasoning" => "reasoning that never reached a final answer",
         "refusal" => "the model declined or said it cannot tell",
         "not_found" => "text, but no statement of a choice",
+        "restated_options" => "an answer marker followed by a copy of the option list",
         _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::describe_rule;
+    use crate::verify::{NoAnswerReason, Rule};
+
+    /// Every rule and reason, by a match the compiler checks for exhaustiveness: a new one
+    /// must be added here, and so gets a description.
+    fn every_name() -> Vec<&'static str> {
+        let rule = |r: Rule| match r {
+            Rule::Statement
+            | Rule::CorrectedStatement
+            | Rule::Boxed
+            | Rule::WeakStatement
+            | Rule::AskEcho
+            | Rule::SingledOut
+            | Rule::Bare
+            | Rule::LeadingBare
+            | Rule::LastLine
+            | Rule::OptionText
+            | Rule::OxWord
+            | Rule::ConflictingStatements
+            | Rule::Alternatives
+            | Rule::LabelTextMismatch
+            | Rule::MultipleOptionTexts
+            | Rule::OxWordConflict => r.name(),
+        };
+        let reason = |n: NoAnswerReason| match n {
+            NoAnswerReason::Empty
+            | NoAnswerReason::TruncatedReasoning
+            | NoAnswerReason::Refusal
+            | NoAnswerReason::NotFound
+            | NoAnswerReason::RestatedOptions => n.name(),
+        };
+        let mut names: Vec<&str> = [
+            Rule::Statement,
+            Rule::CorrectedStatement,
+            Rule::Boxed,
+            Rule::WeakStatement,
+            Rule::AskEcho,
+            Rule::SingledOut,
+            Rule::Bare,
+            Rule::LeadingBare,
+            Rule::LastLine,
+            Rule::OptionText,
+            Rule::OxWord,
+            Rule::ConflictingStatements,
+            Rule::Alternatives,
+            Rule::LabelTextMismatch,
+            Rule::MultipleOptionTexts,
+            Rule::OxWordConflict,
+        ]
+        .into_iter()
+        .map(rule)
+        .collect();
+        names.extend(
+            [
+                NoAnswerReason::Empty,
+                NoAnswerReason::TruncatedReasoning,
+                NoAnswerReason::Refusal,
+                NoAnswerReason::NotFound,
+                NoAnswerReason::RestatedOptions,
+            ]
+            .into_iter()
+            .map(reason),
+        );
+        names
+    }
+
+    #[test]
+    fn every_rule_and_reason_is_described() {
+        for name in every_name() {
+            assert!(!describe_rule(name).is_empty(), "no description for {name}");
+        }
     }
 }

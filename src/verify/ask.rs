@@ -25,8 +25,10 @@ fn english_lead(q: &str) -> Option<usize> {
 /// "Which of the following (statements) is NOT correct?" → "NOT correct"; at most six
 /// words, so that an answer can echo it ("The one that is NOT correct is (C)").
 fn english_ask(q: &str) -> Option<String> {
-    let at = english_lead(q)? + ENGLISH_LEAD.len();
-    let rest = &q[at..];
+    let rest = match english_lead(q) {
+        Some(at) => &q[at + ENGLISH_LEAD.len()..],
+        None => after_which_noun(q)?,
+    };
     let rest = &rest[..rest.find(['?', '\n']).unwrap_or(rest.len())];
     let words: Vec<&str> = rest
         .split_whitespace()
@@ -52,6 +54,25 @@ fn english_ask(q: &str) -> Option<String> {
         .collect();
     let ok = !words.is_empty() && words.iter().all(|w| !w.is_empty() && w.is_ascii());
     ok.then(|| words.join(" "))
+}
+
+/// "Which city is NOT correct?" → "is NOT correct?": the text after "Which" and one noun,
+/// when a form of "to be" follows the noun.
+fn after_which_noun(q: &str) -> Option<&str> {
+    let bytes = q.as_bytes();
+    let at = memchr::memchr2_iter(b'w', b'W', bytes).find(|&i| {
+        (i == 0 || !bytes[i - 1].is_ascii_alphabetic())
+            && bytes
+                .get(i..i + 6)
+                .is_some_and(|w| w.eq_ignore_ascii_case(b"which "))
+    })?;
+    let rest = &q[at + 6..];
+    let noun_end = rest.find(' ')?;
+    let noun = &rest[..noun_end];
+    let after = &rest[noun_end + 1..];
+    let verb = after.split(' ').next()?;
+    (noun.bytes().all(|b| b.is_ascii_alphabetic()) && matches!(verb, "is" | "are" | "was" | "were"))
+        .then_some(after)
 }
 
 /// Where the first asking ending ("것은?", "것은 ?", "것을 고르…", "것은 무엇…", "것을 모두…",
@@ -149,6 +170,9 @@ mod tests {
                 Some("NOT true"),
             ),
             ("Which of the following?", None),
+            ("Which city is NOT correct?\nA. Seoul", Some("NOT correct")),
+            ("Which statements are false?", Some("false")),
+            ("Which one of these?", None),
             ("Name the capital.", None),
         ] {
             assert_eq!(ask_phrase(q).as_deref(), want, "{q}");
