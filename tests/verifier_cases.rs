@@ -756,6 +756,18 @@ const CASES: &[(&str, &str, &str)] = &[
     ("which_not", "(A) is correct, Busan is a metropolitan city.", "no_answer - not_found"),
     ("which_not", "The answer is C.", "answer C statement"),
     ("which_not", "The one that is NOT a metropolitan city is C.", "answer C ask_echo"),
+    // --- option text after a keyword must end as an answer; a label beside it must agree
+    ("kmmlu", "정답은 100만원입니다.", "answer 2 statement"),
+    ("kmmlu", "정답은 100만원이 아니라 150만원입니다.", "no_answer - not_found"),
+    ("gov", "정답은 기획재정부(②)입니다.", "answer ② statement"),
+    ("gov", "정답은 기획재정부(③)입니다.", "ambiguous - alternatives"),
+    ("gov", "정답은 기획재정부, 즉 ③입니다.", "ambiguous - alternatives"),
+    ("gov", "정답은 금융위원회일 수도 있고 국방부일 수도 있습니다.", "ambiguous - multiple_option_texts"),
+    ("gov", "### 정답\n금융위원회는 너무 크고 기획재정부는 예산을 맡습니다. 따라서 국방부.", "ambiguous - multiple_option_texts"),
+    ("gov", "기획재정부(②)입니다.", "answer ② option_text"),
+    ("gov", "기획재정부 (②번)입니다.", "answer ② option_text"),
+    ("gov", "기획재정부(③)입니다.", "ambiguous - label_text_mismatch"),
+    ("gov", "기획재정부(②)는 예산을 담당합니다.", "no_answer - not_found"),
     // --- longer realistic answers
     ("circled:4", "이 문제는 금융정책 총괄 기관을 묻고 있습니다.\n\n- ① 금융위원회: 금융정책 총괄\n- ② 기획재정부: 경제정책\n- ③ 국방부: 국방\n- ④ 행정안전부: 행정\n\n따라서 정답은 **①**입니다.", "answer ① statement"),
     ("circled:4", "각 선택지를 보면 ②와 ③은 명백히 틀렸다. ①과 ④ 중에서 ④는 2019년에 폐지되었으므로 정답은 ①이다.", "answer ① statement"),

@@ -101,6 +101,51 @@ impl Ctx<'_> {
         best.map(|(_, c)| c)
     }
 
+    /// Does option `c`'s text, starting at token `k`, end as an answer does: at the end of its
+    /// sentence or line, before a copula or "이 정답", a bracket or a comma ("정답은
+    /// 금융위원회입니다", "정답은 10일(②)"), and not as the subject of a sentence or one of
+    /// two ("정답\n금융위원회는 …", "정답은 금융위원회일 수도 있고 …", "…가 아니라 …")?
+    pub(super) fn option_text_ends_answer(&self, k: usize, c: Choice) -> bool {
+        let (Some(t), Some(opt)) = (self.tok(k), self.squashed_option(c)) else {
+            return false;
+        };
+        let raw = &self.text[t.start as usize..];
+        let mut kept = 0;
+        let mut end = raw.len();
+        for (i, ch) in raw.char_indices() {
+            if kept >= opt.len() {
+                end = i;
+                break;
+            }
+            if squash_keeps(ch) {
+                kept += ch.to_ascii_lowercase().len_utf8();
+            }
+        }
+        let rest = raw[end..].trim_start_matches([' ', '*', '"', '\'', '`']);
+        const FRAMES: [&str; 16] = [
+            "입니다",
+            "이다",
+            "이에요",
+            "예요",
+            "이죠",
+            "임",
+            "이요",
+            "요",
+            "이 정답",
+            "가 정답",
+            "이정답",
+            "가정답",
+            "이 답",
+            "가 답",
+            "즉",
+            "다.",
+        ];
+        rest.is_empty()
+            || rest.starts_with(['\n', '.', '!', ',', '(', ')', ':', ';', '—', '-', '→', '['])
+            || FRAMES.iter().any(|f| rest.starts_with(f))
+            || rest == "다"
+    }
+
     /// Does the text right after the label at `m` name another option than `c`'s?
     /// "정답은 ③(기획재정부)" when ③ is 국방부 and ② is 기획재정부.
     pub(super) fn text_names_other_option(&self, c: Choice, m: usize) -> Option<Choice> {
@@ -233,16 +278,42 @@ impl Ctx<'_> {
         if self.set.options().is_empty() || self.text.len() > 300 {
             return None;
         }
-        if (0..self.toks.len()).any(|j| self.is_label_mark(j)) {
-            return None;
+        // Labels only in brackets that name one choice ("형성권(①)입니다", "종속 변수(2번)"):
+        // read without them, and the text must then name that choice.
+        let mut bracketed: Option<Choice> = None;
+        let mut without = String::new();
+        let mut from = 0;
+        for j in (0..self.toks.len()).filter(|&j| self.is_label_mark(j)) {
+            let t = self.toks[j];
+            let open = if t.text(self.text).starts_with('(') {
+                t.start as usize
+            } else if j > 0 && self.toks[j - 1].is_punct('(') {
+                self.toks[j - 1].start as usize
+            } else {
+                return None;
+            };
+            let close = (j..self.toks.len().min(j + 3)).find(|&x| self.toks[x].is_punct(')'))?;
+            let c = self.choice_at(j)?;
+            if bracketed.is_some_and(|b| b != c) || open < from {
+                return None;
+            }
+            bracketed = Some(c);
+            without.push_str(&self.text[from..open]);
+            from = self.toks[close].end as usize;
         }
+        let text = if bracketed.is_some() {
+            without.push_str(&self.text[from..]);
+            without.as_str()
+        } else {
+            self.text
+        };
         if self.toks.iter().enumerate().any(|(j, t)| {
             (t.kind == Kind::Hangul && is_negation_word(self.word(j)))
                 || (t.kind == Kind::Latin && lower(self.word(j)) == "not")
         }) {
             return None;
         }
-        let hay = squash(self.text);
+        let hay = squash(text);
         let found: Vec<(Choice, &str)> = self
             .set
             .choices()
@@ -267,6 +338,11 @@ impl Ctx<'_> {
             // "금융위원회입니다", "정답은 150만원", not "50만원은 너무 적습니다" or "과태료는 최대
             // 200만원이며 …".
             [(_, o)] if !is_framing(&hay.replacen(*o, "\u{0}", 1)) => None,
+            [(c, _)] if bracketed.is_some_and(|b| b != *c) => Some(Extraction::Ambiguous {
+                candidates: [*c].into_iter().chain(bracketed).collect(),
+                rule: Rule::LabelTextMismatch,
+                span,
+            }),
             [(c, _)] => Some(Extraction::Answer {
                 choice: *c,
                 rule: Rule::OptionText,

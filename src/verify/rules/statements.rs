@@ -8,7 +8,7 @@ use super::words::{
     is_negation_word, is_right_filler_hangul, is_right_filler_latin, lower, strip_beon,
 };
 use super::words::{ASK_NOUNS, CJK_FILLERS, CJK_KEYWORDS};
-use super::{said_of, Ctx, Said, Statement, Statements, Strength};
+use super::{said_of, Ctx, Resolved, Said, Statement, Statements, Strength};
 use crate::verify::cues::Family;
 use crate::verify::scan::{Kind, Mark, Tok};
 use crate::verify::{Choice, Notation, Rule};
@@ -83,8 +83,17 @@ impl Ctx<'_> {
                 if let Some(letter) = self.lowercase_letter_at(j) {
                     return Some((said_of(&[self.resolve(letter)]), j));
                 }
-                if matches!(t.kind, Kind::Hangul | Kind::Latin) && !negated {
-                    return self.option_text_at(j).map(|c| (Said::One(c), j));
+                // "정답은 금융위원회", "정답은 10일(②)입니다", "답: 1,000m2".
+                if matches!(t.kind, Kind::Hangul | Kind::Latin | Kind::Number) && !negated {
+                    let c = self
+                        .option_text_at(j)
+                        .filter(|&c| self.option_text_ends_answer(j, c))?;
+                    // "정답은 기획재정부(③)입니다": a label put beside the text must agree.
+                    let beside = self.label_beside_text(j).filter(|&r| r != Resolved::In(c));
+                    return Some(match beside {
+                        Some(r) => (said_of(&[Resolved::In(c), r]), j),
+                        None => (Said::One(c), j),
+                    });
                 }
                 return None;
             }
@@ -235,6 +244,19 @@ impl Ctx<'_> {
         is_noun
             && self.toks[noun - 1].kind == Kind::Hangul
             && !(noun >= n && (0..n).all(|i| self.word(noun - n + i) == self.ask[i]))
+    }
+
+    /// A label put beside an option text starting at `j`, in the same sentence within a few
+    /// words: in brackets ("기획재정부(③)", "10일 (②번)") or after "즉" ("기획재정부, 즉 ③").
+    fn label_beside_text(&self, j: usize) -> Option<Resolved> {
+        let m = (j + 1..self.toks.len().min(j + 10))
+            .take_while(|&x| !self.toks[x].is_sentence_end())
+            .find(|&x| self.is_label_mark(x))?;
+        let t = self.toks[m];
+        let bracketed =
+            t.text(self.text).starts_with(['(', '（']) || self.toks[m - 1].is_punct('(');
+        let namely = self.is_hangul(m - 1) && self.word(m - 1) == "즉";
+        (bracketed || namely).then(|| self.label_at(m)).flatten()
     }
 
     /// Does the keyword at `k` speak of what is on its left: a label it completes ("3번이
