@@ -680,8 +680,9 @@ const CASES: &[(&str, &str, &str)] = &[
     ("circled:4", "정답\n③", "answer ③ statement"),
     ("circled:4", "**정답:**\n\n②", "answer ② statement"),
     // --- a wait, then another choice asked about
-    ("number:4", "2번이 답입니다. 아, 잠깐만요. 3번인가? 음... 잘 모르겠네요.", "ambiguous - conflicting_statements"),
-    ("circled:4", "정답은 ①입니다. 잠깐! ④일 수도 있겠네요.", "ambiguous - alternatives"),
+    ("number:4", "2번이 답입니다. 아, 잠깐만요. 3번인가? 음... 잘 모르겠네요.", "no_answer - refusal"),
+    ("circled:4", "정답은 ①입니다. 잠깐! ④일 수도 있겠네요.", "no_answer - not_found"),
+    ("circled:4", "정답은 ①입니다. 잠깐, ④일 수도 있겠네요.", "ambiguous - alternatives"),
     ("number:4", "정답은 2번입니다. 잠깐 정리하면 1번과 3번은 틀렸습니다.", "answer 2 statement"),
     // --- a group of labels denied together
     ("circled:4", "①②④는 정답이 될 수 없으므로, 답은 ③입니다.", "answer ③ statement"),
@@ -768,6 +769,23 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "기획재정부 (②번)입니다.", "answer ② option_text"),
     ("gov", "기획재정부(③)입니다.", "ambiguous - label_text_mismatch"),
     ("gov", "기획재정부(②)는 예산을 담당합니다.", "no_answer - not_found"),
+    // --- a closing label or conclusion on an option the text rejected, or after doubt
+    ("kmmlu", "150만원이 규정에 맞습니다. 50만원은 1회 기준이라 틀립니다. 1번.", "no_answer - not_found"),
+    ("kmmlu", "(1) 50만원은 1회 위반 금액이므로 오답입니다. (1).", "no_answer - not_found"),
+    ("kmmlu", "나머지 선택지도 확신이 서지 않습니다. 3번.", "no_answer - not_found"),
+    ("letter:4", "Option C describes another theory, so it is wrong. C.", "no_answer - not_found"),
+    ("letter:4", "A: 인가는 보충행위라 해당하지 않습니다. 따라서 A", "no_answer - not_found"),
+    ("kmmlu", "①은 틀렸고 ③은 맞습니다. 따라서 ③", "answer 3 statement"),
+    // --- a lone first line that is a question number, or rejected by its own line
+    ("gov", "**②**\n\n- ②: 기획재정부는 예산 기관이라 해당하지 않습니다.", "no_answer - not_found"),
+    ("gov", "3.\n- ①: '금융위원회'는 해당하지 않습니다.\n- ②: '기획재정부'는 해당하지 않습니다.", "no_answer - not_found"),
+    // --- the next sentence takes it back
+    ("gov", "정답은 ②입니다. 아니, 잠깐만요.", "no_answer - not_found"),
+    ("gov", "그러므로 ②. 그러나 이는 오답이다.", "no_answer - not_found"),
+    ("letter:4", "The correct option is B. Wait, no.", "no_answer - not_found"),
+    ("letter:4", "The answer is C. But that is wrong.", "no_answer - not_found"),
+    ("gov", "정답은 ②입니다. 그러나 ①은 오답입니다.", "answer ② statement"),
+    ("letter:4", "The answer is C. No doubt.", "answer C statement"),
     // --- longer realistic answers
     ("circled:4", "이 문제는 금융정책 총괄 기관을 묻고 있습니다.\n\n- ① 금융위원회: 금융정책 총괄\n- ② 기획재정부: 경제정책\n- ③ 국방부: 국방\n- ④ 행정안전부: 행정\n\n따라서 정답은 **①**입니다.", "answer ① statement"),
     ("circled:4", "각 선택지를 보면 ②와 ③은 명백히 틀렸다. ①과 ④ 중에서 ④는 2019년에 폐지되었으므로 정답은 ①이다.", "answer ① statement"),

@@ -319,8 +319,14 @@ impl Ctx<'_> {
         let chosen = e.choice();
         // Only a label alone ("**③**") may be followed by rejections of the others: a first
         // line with option text starts a restated list ("① 재정 관리 – 해당\n② …").
-        let lone = (0..line_end)
-            .all(|j| self.is_label_mark(j) || self.is_bare_tail(j) || self.toks[j].is_punct('*'));
+        // Not "3." over "문제: …", a question's number.
+        let lone = (0..line_end).all(|j| {
+            self.is_label_mark(j)
+                || (self.is_bare_tail(j) && !self.toks[j].is_punct('.'))
+                || self.toks[j].is_punct('*')
+        }) && !self.toks[..line_end]
+            .iter()
+            .any(|t| t.text(self.text).ends_with('.'));
         // Judged line by line: "40.5m" and a quoted "…이다." hold full stops.
         let lines: Vec<Range<usize>> = self
             .toks
@@ -346,11 +352,18 @@ impl Ctx<'_> {
                 (Some(&q1), Some(&q2)) if q1 < q2 => (line.start..q1, q2 + 1..line.end),
                 _ => (line.clone(), line.clone()),
             };
-            let others = labels.clone().chain(judged.clone()).any(|j| {
-                self.is_label_mark(j)
-                    && !matches!(self.label_at(j), Some(Resolved::In(c)) if Some(c) == chosen)
-            });
-            others
+            let names = |same: bool| {
+                labels.clone().chain(judged.clone()).any(|j| {
+                    self.is_label_mark(j)
+                        && matches!(self.label_at(j), Some(Resolved::In(c)) if Some(c) == chosen)
+                            == same
+                })
+            };
+            // "**②**\n\n- ②: …는 해당하지 않습니다": the label rejected by its own line.
+            if lone && names(true) && self.judges_not_asked(&judged) {
+                return true;
+            }
+            names(false)
                 && (!lone
                     || self.cues.has(Family::Refusal)
                     || self

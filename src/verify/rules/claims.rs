@@ -3,7 +3,7 @@
 //! correct", "④번입니다."), read where the statements reader meets a label.
 
 use super::words::{is_alternative_connector, lower, strip_beon};
-use super::{Ctx, Statement, Strength};
+use super::{Ctx, Resolved, Statement, Strength};
 use crate::verify::cues::Family;
 use crate::verify::scan::{Kind, Mark};
 use crate::verify::{Notation, Rule};
@@ -210,8 +210,13 @@ impl Ctx<'_> {
             && ["→", "⇒", "=>", "->", "➡"]
                 .iter()
                 .any(|a| self.toks[k - 1].text(self.text).ends_with(a));
-        if (self.concluded_at(k) && self.tok(end + 1).is_none_or(|t| t.is_sentence_end()))
-            || (arrow && self.text_ends_after(end))
+        let plain = || match r {
+            Resolved::In(c) => !self.rejected_before(c, k),
+            Resolved::Outside => true,
+        };
+        if ((self.concluded_at(k) && self.tok(end + 1).is_none_or(|t| t.is_sentence_end()))
+            || (arrow && self.text_ends_after(end)))
+            && plain()
         {
             let mut s = make(Strength::Strong, Rule::Statement, end);
             s.is_final = true;
@@ -231,6 +236,7 @@ impl Ctx<'_> {
             && !matches!(self.mark_at(k), Some(Mark::Ordinal(_)))
             && !self.cues.has(Family::Refusal)
             && self.text_ends_after(end)
+            && plain()
         {
             return Some(make(Strength::Weak, Rule::WeakStatement, end));
         }

@@ -9,7 +9,7 @@
 //! 틀렸다" states ③).
 
 use super::option_text::{squash, squash_chars};
-use super::words::{is_conditional_negation, is_negation_word, lower, strip_beon};
+use super::words::{is_conditional_negation, lower, strip_beon};
 use super::{Ctx, Said, Statement, Strength};
 use crate::verify::scan::{Kind, Tok};
 use crate::verify::{Choice, Rule};
@@ -77,8 +77,8 @@ impl Ctx<'_> {
                 continue;
             }
             if t.is_sentence_end() {
-                // "정답은 ③이라고 할 수 있을까요?"
-                return t.is_punct('?');
+                // "정답은 ③이라고 할 수 있을까요?"; "그러므로 ②. 그러나 이는 오답이다."
+                return t.is_punct('?') || self.next_sentence_retracts(j - 1);
             }
             // "정답: ② (학생들이 자주 틀리는 문제)": a remark in brackets takes nothing back
             // unless it doubts the answer ("(확실하지 않음)", "(아마)").
@@ -163,60 +163,6 @@ impl Ctx<'_> {
             }
         }
         false
-    }
-
-    /// After the clause that ends at token `j`, is the statement retracted at once: by an
-    /// arrow to a denial ("정답은 ②입니다 -> 틀렸습니다"), or quoted and then conceded or
-    /// denied ("정답은 ③번입니다... 라고 하고 싶지만 확신이 없습니다")?
-    fn retracted_after(&self, j: usize) -> bool {
-        // "정답은 ②입니다?": asked, not stated.
-        if self.tok(j + 1).is_some_and(|t| t.is_punct('?')) {
-            return true;
-        }
-        // "정답은 ②번입니다. 아, 아닙니다.": the next sentence is a bare "no"; "…. 확실하지
-        // 않네요.": the next sentence doubts it.
-        let mut n = j + 1;
-        while self
-            .tok(n)
-            .is_some_and(|t| t.is_sentence_end() || matches!(t.kind, Kind::Punct(_)))
-            || (self.is_hangul(n) && ["아", "앗", "어", "음", "잠깐"].contains(&self.word(n)))
-        {
-            n += 1;
-        }
-        if n > j + 1
-            && self.is_hangul(n)
-            && (is_negation_word(self.word(n))
-                && self.tok(n + 1).is_none_or(|t| t.is_sentence_end())
-                || ["확실하지", "확신이", "확신은", "자신이", "자신은"].contains(&self.word(n)))
-        {
-            return true;
-        }
-        let mut k = j + 1;
-        let mut arrow = false;
-        while let Some(t) = self.tok(k) {
-            match t.kind {
-                Kind::Punct('>') => arrow = true,
-                Kind::Punct('-' | '.' | '~') => {}
-                _ => break,
-            }
-            k += 1;
-        }
-        if !self.is_hangul(k) {
-            return false;
-        }
-        if arrow {
-            return is_denial(self.word(k));
-        }
-        let quoted = self.word(k).starts_with("라고") || self.word(k).starts_with("이라고");
-        quoted
-            && (k + 1..self.toks.len())
-                .take_while(|&x| !self.toks[x].is_sentence_end())
-                .any(|x| {
-                    self.is_hangul(x) && {
-                        let w = self.word(x);
-                        is_denial(w) || w.ends_with("지만") || w.ends_with("으나")
-                    }
-                })
     }
 
     /// Take back the statements whose clause denies them (see `takes_back`): their labels

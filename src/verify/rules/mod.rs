@@ -12,6 +12,7 @@ mod option_text;
 mod ox;
 mod phrase;
 mod restated;
+mod retract;
 mod singled;
 mod statements;
 mod words;

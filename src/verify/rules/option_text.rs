@@ -121,7 +121,9 @@ impl Ctx<'_> {
                 kept += ch.to_ascii_lowercase().len_utf8();
             }
         }
-        let rest = raw[end..].trim_start_matches([' ', '*', '"', '\'', '`']);
+        let rest = raw[end..].trim_start_matches([
+            ' ', '*', '"', '\'', '`', '‘', '’', '“', '”', '」', '』', '》', '〉',
+        ]);
         const FRAMES: [&str; 16] = [
             "입니다",
             "이다",

@@ -8,7 +8,7 @@
 //! has the opposite polarity, and every other option named is named in such a sentence
 //! (rejected: "①과 ②는 틀렸고, ③이 유일하게 옳다").
 
-use super::words::{is_hedge, lower};
+use super::words::{answer_keyword, is_hedge, lower};
 use super::{Ctx, Resolved};
 use crate::verify::cues::Family;
 use crate::verify::scan::Kind;
@@ -133,6 +133,7 @@ impl Ctx<'_> {
         if rejected.contains(&choice)
             || self.questioned_after(label)
             || self.toks.iter().any(|t| is_hedge(t, self.text))
+            || self.doubted_before(self.toks.len())
         {
             return None;
         }
@@ -185,18 +186,93 @@ impl Ctx<'_> {
         s: &Range<usize>,
         chosen: Choice,
     ) -> bool {
-        let judged = if self.asks_negative() {
-            self.positive(s) && !self.negative(s)
-        } else {
-            self.negative(s)
-        };
-        judged
+        self.judges_not_asked(s)
             && !self.polarity_unclear(s)
             && !s.clone().any(|j| is_hedge(&self.toks[j], self.text))
             && labels.clone().chain(s.clone()).all(|j| {
                 !self.is_label_mark(j)
                     || matches!(self.label_at(j), Some(Resolved::In(c)) if c != chosen)
             })
+    }
+
+    /// Before token `k`, is choice `c` rejected, named (by label or option text) in a clause
+    /// that judges it opposite to the question's ask ("직업선택의 권리는 자유권이라
+    /// 틀립니다. 2번.", "A: 인가는 … 해당하지 않습니다. 따라서 A"), or is doubt expressed
+    /// ("나머지도 확신이 서지 않습니다. ①.")? A conclusion that lands there is not plain.
+    pub(super) fn rejected_before(&self, c: Choice, k: usize) -> bool {
+        if self.doubted_before(k) {
+            return true;
+        }
+        let has_text = self
+            .squashed_option(c)
+            .is_some_and(|o| o.chars().count() >= 2);
+        (0..k).any(|j| {
+            let names = (self.is_label_mark(j) && self.choice_at(j) == Some(c))
+                || (has_text
+                    && matches!(self.toks[j].kind, Kind::Hangul | Kind::Latin | Kind::Number)
+                    && self.option_text_at(j) == Some(c));
+            if !names {
+                return false;
+            }
+            // The sentence, or the clause when the sentence speaks of other options too
+            // ("①은 틀렸고 ③은 맞습니다", "…에 부합하며, 나머지는 잘못되었습니다").
+            let within = |boundary: &dyn Fn(usize) -> bool| {
+                let start = (0..j).rev().find(|&x| boundary(x)).map_or(0, |x| x + 1);
+                let end = (j..k).find(|&x| boundary(x)).map_or(k, |x| x + 1);
+                start..end
+            };
+            let sentence = within(&|x| self.toks[x].is_sentence_end());
+            let others = sentence.clone().any(|x| {
+                (self.is_label_mark(x) && self.choice_at(x).is_some_and(|o| o != c))
+                    || self.is_others_cue(x)
+            });
+            let part = if others {
+                within(&|x| self.toks[x].is_sentence_end() || self.ends_clause(x))
+            } else {
+                sentence
+            };
+            // "…이므로 오답입니다", "답이 아닙니다": not the answer, whatever the ask.
+            let not_the_answer = part.clone().any(|x| {
+                self.is_hangul(x)
+                    && (self.word(x).starts_with("오답")
+                        || (answer_keyword(self.word(x)).is_some_and(|(_, s)| s.contains("아니"))
+                            || answer_keyword(self.word(x)).is_some()
+                                && self.is_hangul(x + 1)
+                                && (self.word(x + 1).starts_with("아니")
+                                    || self.word(x + 1).starts_with("아닙"))))
+            });
+            not_the_answer || self.judges_not_asked(&part)
+        })
+    }
+
+    /// Do the tokens `s` judge what they name the opposite of what the question asks
+    /// (negative for a positive ask: "해당하지 않습니다"; positive for a 'not' ask: "맞는
+    /// 내용입니다")?
+    pub(super) fn judges_not_asked(&self, s: &Range<usize>) -> bool {
+        if self.asks_negative() {
+            self.positive(s) && !self.negative(s)
+        } else {
+            self.negative(s)
+        }
+    }
+
+    /// Is doubt expressed before token `k`: "확신이 서지 않습니다", "모르겠지만", "아마",
+    /// "③일 수도", "maybe"? (Not "또는", which joins the words of an option text.)
+    fn doubted_before(&self, k: usize) -> bool {
+        (0..k).any(|j| match self.toks[j].kind {
+            Kind::Hangul => {
+                let w = self.word(j);
+                w.starts_with("수도")
+                    || ["확신", "모르", "헷갈", "불확실", "아마"]
+                        .iter()
+                        .any(|d| w.contains(d))
+            }
+            Kind::Latin => matches!(
+                lower(self.word(j)).as_str(),
+                "maybe" | "perhaps" | "possibly" | "unsure"
+            ),
+            _ => false,
+        })
     }
 
     /// Does the question ask for what is not so ("…적절하지 않은 것은?", "Which … is NOT")?

@@ -1,0 +1,123 @@
+//! Statements taken back at once: asked ("정답은 ②입니다?"), retracted by the next sentence
+//! ("아, 아닙니다.", "아니, 잠깐만요.", "Wait, no.", "확실하지 않네요", "그러나 이는
+//! 오답이다"), or quoted and then denied ("…라고 하고 싶지만 확신이 없습니다", "-> 틀렸습니다").
+
+use super::denial::is_denial;
+use super::words::{is_negation_word, lower};
+use super::Ctx;
+use crate::verify::scan::Kind;
+
+impl Ctx<'_> {
+    /// Does the sentence after token `j` take back what came before: a bare "no" or "wait"
+    /// ("아, 아닙니다.", "아니, 잠깐만요.", "Wait, no."), doubt ("확실하지 않네요",
+    /// "확신이 없습니다"), or "this" called wrong after a contrast ("그러나 이는 오답이다")?
+    pub(super) fn next_sentence_retracts(&self, j: usize) -> bool {
+        let mut n = j + 1;
+        while self
+            .tok(n)
+            .is_some_and(|t| t.is_sentence_end() || matches!(t.kind, Kind::Punct(_)))
+        {
+            n += 1;
+        }
+        if n == j + 1 {
+            return false;
+        }
+        let words: Vec<usize> = (n..self.toks.len())
+            .take_while(|&x| !self.toks[x].is_sentence_end())
+            .filter(|&x| !matches!(self.toks[x].kind, Kind::Punct(_)))
+            .collect();
+        let Some(&first) = words.first() else {
+            return false;
+        };
+        const INTERJECTIONS: [&str; 8] = [
+            "아",
+            "앗",
+            "어",
+            "음",
+            "잠깐",
+            "잠깐만",
+            "잠깐만요",
+            "잠시만요",
+        ];
+        let takes_back = |x: usize| match self.toks[x].kind {
+            Kind::Hangul => is_negation_word(self.word(x)) || self.word(x).starts_with("잠깐"),
+            Kind::Latin => matches!(lower(self.word(x)).as_str(), "no" | "wait" | "nope"),
+            _ => false,
+        };
+        let bare = words.iter().all(|&x| {
+            takes_back(x)
+                || match self.toks[x].kind {
+                    Kind::Hangul => INTERJECTIONS.contains(&self.word(x)),
+                    Kind::Latin => matches!(lower(self.word(x)).as_str(), "hmm" | "oh" | "oops"),
+                    _ => false,
+                }
+        });
+        if bare && words.iter().any(|&x| takes_back(x)) {
+            return true;
+        }
+        let at = |i: usize| words.get(i).map(|&x| self.word(x));
+        if at(0).is_some_and(|w| INTERJECTIONS.contains(&w))
+            && at(1)
+                .is_some_and(|w| ["확실하지", "확신이", "확신은", "자신이", "자신은"].contains(&w))
+            || self.is_hangul(first)
+                && ["확실하지", "확신이", "확신은", "자신이", "자신은"].contains(&self.word(first))
+        {
+            return true;
+        }
+        // "그러나 이는 오답이다", "But that is wrong."
+        let contrast =
+            at(0).is_some_and(|w| matches!(w, "그러나" | "하지만" | "그런데") || lower(w) == "but");
+        let this = at(1).is_some_and(|w| {
+            matches!(w, "이는" | "이것은" | "이건" | "그것은" | "그건")
+                || matches!(lower(w).as_str(), "this" | "that" | "it")
+        });
+        contrast
+            && this
+            && words.iter().skip(2).any(|&x| {
+                let w = self.word(x);
+                w.starts_with("오답")
+                    || w.starts_with('틀')
+                    || is_negation_word(w)
+                    || matches!(lower(w).as_str(), "wrong" | "incorrect" | "not")
+            })
+    }
+
+    /// After the clause that ends at token `j`, is the statement retracted at once: by an
+    /// arrow to a denial ("정답은 ②입니다 -> 틀렸습니다"), or quoted and then conceded or
+    /// denied ("정답은 ③번입니다... 라고 하고 싶지만 확신이 없습니다")?
+    pub(super) fn retracted_after(&self, j: usize) -> bool {
+        // "정답은 ②입니다?": asked, not stated.
+        if self.tok(j + 1).is_some_and(|t| t.is_punct('?')) {
+            return true;
+        }
+        if self.next_sentence_retracts(j) {
+            return true;
+        }
+        let mut k = j + 1;
+        let mut arrow = false;
+        while let Some(t) = self.tok(k) {
+            match t.kind {
+                Kind::Punct('>') => arrow = true,
+                Kind::Punct('-' | '.' | '~') => {}
+                _ => break,
+            }
+            k += 1;
+        }
+        if !self.is_hangul(k) {
+            return false;
+        }
+        if arrow {
+            return is_denial(self.word(k));
+        }
+        let quoted = self.word(k).starts_with("라고") || self.word(k).starts_with("이라고");
+        quoted
+            && (k + 1..self.toks.len())
+                .take_while(|&x| !self.toks[x].is_sentence_end())
+                .any(|x| {
+                    self.is_hangul(x) && {
+                        let w = self.word(x);
+                        is_denial(w) || w.ends_with("지만") || w.ends_with("으나")
+                    }
+                })
+    }
+}
