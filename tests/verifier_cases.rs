@@ -786,6 +786,22 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter:4", "The answer is C. But that is wrong.", "no_answer - not_found"),
     ("gov", "정답은 ②입니다. 그러나 ①은 오답입니다.", "answer ② statement"),
     ("letter:4", "The answer is C. No doubt.", "answer C statement"),
+    // --- an option named again in another notation, as another option
+    ("gov", "정답은 1번 '금융위원회' (D)", "ambiguous - label_text_mismatch"),
+    ("gov", "정답은 ① 금융위원회, 즉 C.", "ambiguous - label_text_mismatch"),
+    ("gov", "정답은 ① 금융위원회, 즉 A.", "answer ① statement"),
+    ("gov", "정답은 ①입니다 (②는 틀림)", "answer ① statement"),
+    ("kmmlu", "정답은 (1)이고, (3) 150만원은 2회 기준입니다.", "answer 1 statement"),
+    // --- O/X: doubt, refusal, a denied judgement, a retraction
+    ("oxq", "O라고 하기도, X라고 하기도 어렵습니다.", "ambiguous - ox_word_conflict"),
+    ("oxq", "맞는지 틀린지 모르겠습니다.", "no_answer - refusal"),
+    ("oxq", "틀렸다고 단정하기는 어렵습니다.", "no_answer - refusal"),
+    ("oxq", "맞다고 하기엔 근거가 부족합니다.", "ambiguous - ox_word_conflict"),
+    ("oxq", "오답이 아닙니다.", "ambiguous - ox_word_conflict"),
+    ("oxq", "처음엔 O라고 생각했다.", "ambiguous - ox_word_conflict"),
+    ("oxq", "정답은 O입니다. 아니, 잠깐만요.", "ambiguous - ox_word_conflict"),
+    ("oxq", "The statement is not false.", "answer ○ ox_word"),
+    ("oxq", "The statement is true.", "answer ○ ox_word"),
     // --- longer realistic answers
     ("circled:4", "이 문제는 금융정책 총괄 기관을 묻고 있습니다.\n\n- ① 금융위원회: 금융정책 총괄\n- ② 기획재정부: 경제정책\n- ③ 국방부: 국방\n- ④ 행정안전부: 행정\n\n따라서 정답은 **①**입니다.", "answer ① statement"),
     ("circled:4", "각 선택지를 보면 ②와 ③은 명백히 틀렸다. ①과 ④ 중에서 ④는 2019년에 폐지되었으므로 정답은 ①이다.", "answer ① statement"),

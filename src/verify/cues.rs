@@ -54,6 +54,7 @@ const PATTERNS: &[(&str, Family)] = &[
     ("죄송", Family::Refusal),
     ("단정할 수 없", Family::Refusal),
     ("단정하기 어렵", Family::Refusal),
+    ("단정하기는 어렵", Family::Refusal),
     ("확정할 수 없", Family::Refusal),
     ("확정하기 어렵", Family::Refusal),
     ("판단하기 어렵", Family::Refusal),

@@ -117,6 +117,18 @@ impl Ctx<'_> {
                         span,
                     });
                 }
+                // "정답은 1번 '헌법개정제안권' (D)", "정답은 2번 공정력, 즉 C": the option
+                // named again, in another notation, as another one.
+                if let Some(other) = (a..=b)
+                    .filter(|&m| self.is_label_mark(m) && self.choice_at(m) == Some(*c))
+                    .find_map(|m| self.other_label_beside(*c, m))
+                {
+                    return Some(Extraction::Ambiguous {
+                        candidates: [*c].into_iter().chain(other).collect(),
+                        rule: Rule::LabelTextMismatch,
+                        span,
+                    });
+                }
                 // "정답은 ②입니다. 하지만 ③도 정답이 될 수 있습니다" (another choice put up as
                 // right too), "정답: ③ (정정: ②)", "The answer is C. Wait, actually, maybe D"
                 // (another choice after an explicit self-correction that states nothing

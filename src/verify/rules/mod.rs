@@ -165,7 +165,8 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
             return e;
         }
     }
-    if set.notation() == Notation::Ox {
+    // "맞는지 틀린지 모르겠습니다": words of both kinds around a refusal decide nothing.
+    if set.notation() == Notation::Ox && !cues.has(Family::Refusal) {
         if let Some(e) = ctx.ox_words() {
             return e;
         }

@@ -73,11 +73,19 @@ pub(super) fn ox_polarity(toks: &[Tok], k: usize, text: &str) -> Option<bool> {
             }
             None
         }
-        Kind::Latin => match lower(t.text(text)).as_str() {
-            "true" | "correct" | "yes" => Some(true),
-            "false" | "incorrect" | "wrong" | "no" => Some(false),
-            _ => None,
-        },
+        Kind::Latin => {
+            let p = match lower(t.text(text)).as_str() {
+                "true" | "correct" | "yes" => true,
+                "false" | "incorrect" | "wrong" | "no" => false,
+                _ => return None,
+            };
+            // "The statement is not false": the judgement denied.
+            let negated = (k.saturating_sub(2)..k).any(|x| {
+                toks[x].kind == Kind::Latin
+                    && matches!(lower(toks[x].text(text)).as_str(), "not" | "isn" | "never")
+            });
+            Some(p != negated)
+        }
         _ => None,
     }
 }
@@ -101,6 +109,36 @@ impl Ctx<'_> {
                     || is_negation_word(w)
             }
         };
+        // "O라고 하기도, X라고 하기도 어렵습니다": both judgements quoted.
+        let quotes: Vec<bool> = s
+            .clone()
+            .filter_map(|j| match self.toks[j].kind {
+                Kind::Mark(Mark::Ox(o))
+                    if self.is_hangul(j + 1) && self.word(j + 1).ends_with("라고") =>
+                {
+                    Some(o)
+                }
+                _ => None,
+            })
+            .collect();
+        if quotes.contains(&true) && quotes.contains(&false) {
+            return Some((None, s.start));
+        }
+        // "오답이 아닙니다": the answer's wrongness denied; "맞다고 하기엔 근거가 부족합니다",
+        // "처음엔 O라고 생각했다": doubted or given up, not a judgement either way.
+        let doubted = s.clone().any(|j| {
+            self.is_hangul(j) && {
+                let w = self.word(j);
+                (w.starts_with("오답") && (j + 1..s.end).any(&denial))
+                    || w.starts_with("부족")
+                    // "처음엔 O라고 생각했다" with no second thought after it.
+                    || (w.starts_with("처음")
+                        && !(j..s.end).any(|x| is_explicit_correction(self, x)))
+            }
+        });
+        if doubted {
+            return Some((None, s.start));
+        }
         s.clone().find_map(|j| {
             let quoted = match self.toks[j].kind {
                 Kind::Hangul => {
@@ -160,6 +198,14 @@ impl Ctx<'_> {
         for s in sentences(&self.toks) {
             if s.clone().any(|j| self.is_masked(j)) {
                 continue;
+            }
+            // "정답은 O입니다. 아니, 잠깐만요.": the answer taken back, not ×.
+            if s.start > 1 && self.next_sentence_retracts(s.start - 2) {
+                return Some(Extraction::Ambiguous {
+                    candidates: self.set.choices().collect(),
+                    rule: Rule::OxWordConflict,
+                    span: self.span(s.start, s.end - 1),
+                });
             }
             let words: Vec<(usize, bool)> = s
                 .clone()
