@@ -802,6 +802,11 @@ const CASES: &[(&str, &str, &str)] = &[
     ("oxq", "정답은 O입니다. 아니, 잠깐만요.", "ambiguous - ox_word_conflict"),
     ("oxq", "The statement is not false.", "answer ○ ox_word"),
     ("oxq", "The statement is true.", "answer ○ ox_word"),
+    // --- English retractions and doubt in the next sentence
+    ("letter:4", "The answer is (C). Wait, no — let me reconsider. Actually, I'm not sure about (C) at all.", "no_answer - not_found"),
+    ("letter:4", "The answer is C. Wait, no — the correct answer is D.", "answer D statement"),
+    ("letter:4", "The answer is C. I'm not sure, though.", "no_answer - not_found"),
+    ("letter:4", "The answer is C. I am sure of it.", "answer C statement"),
     // --- longer realistic answers
     ("circled:4", "이 문제는 금융정책 총괄 기관을 묻고 있습니다.\n\n- ① 금융위원회: 금융정책 총괄\n- ② 기획재정부: 경제정책\n- ③ 국방부: 국방\n- ④ 행정안전부: 행정\n\n따라서 정답은 **①**입니다.", "answer ① statement"),
     ("circled:4", "각 선택지를 보면 ②와 ③은 명백히 틀렸다. ①과 ④ 중에서 ④는 2019년에 폐지되었으므로 정답은 ①이다.", "answer ① statement"),

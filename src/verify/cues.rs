@@ -25,6 +25,8 @@ pub(crate) enum Family {
     Grader = 2,
     /// Words that single an option out against the others.
     Singling = 3,
+    /// Words of doubt: 확신, 모르, 아마, 수도 ("③일 수도"), maybe.
+    Doubt = 4,
 }
 
 /// (pattern, family); ASCII patterns match in any case.
@@ -84,6 +86,17 @@ const PATTERNS: &[(&str, Family)] = &[
     ("only", Family::Singling),
     ("other", Family::Singling),
     ("remaining", Family::Singling),
+    // Doubt (see `singled::doubted_before`).
+    ("확신", Family::Doubt),
+    ("모르", Family::Doubt),
+    ("헷갈", Family::Doubt),
+    ("불확실", Family::Doubt),
+    ("아마", Family::Doubt),
+    ("수도", Family::Doubt),
+    ("maybe", Family::Doubt),
+    ("perhaps", Family::Doubt),
+    ("possibly", Family::Doubt),
+    ("unsure", Family::Doubt),
 ];
 
 /// The automaton, and for each pattern the families of every pattern it contains: a
@@ -125,16 +138,19 @@ fn has_full_width(text: &str) -> bool {
 pub(crate) struct Cues(u8);
 
 impl Cues {
+    /// Every family.
+    const ALL: u8 = 0b1_1111;
+
     /// Find every cue of `text` in one pass.
     pub fn of(text: &str) -> Cues {
         if has_full_width(text) {
-            return Cues(0b1111);
+            return Cues(Cues::ALL);
         }
         let (ac, masks) = automaton();
         let mut found = 0u8;
         for m in ac.find_iter(text) {
             found |= masks[m.pattern().as_usize()];
-            if found == 0b1111 {
+            if found == Cues::ALL {
                 break;
             }
         }
@@ -241,7 +257,7 @@ fn starts_with(hay: &[u8], p: &[u8]) -> bool {
 }
 
 impl CueScan {
-    const ALL: u8 = 0b1111;
+    const ALL: u8 = Cues::ALL;
 
     /// A Hangul syllable (`index` = code point − U+AC00) at byte `at` of `text`. Most
     /// syllables begin no pattern: one bit test, inlined into the tokeniser's loop.
@@ -341,7 +357,7 @@ mod tests {
             Family::Keyword,
             Family::Refusal,
             Family::Grader,
-            Family::Singling
+            Family::Singling,
         ]
         .iter()
         .all(|&f| c.has(f)));

@@ -22,6 +22,22 @@ impl Ctx<'_> {
         if n == j + 1 {
             return false;
         }
+        // Every reading below starts with one of these words: most sentences are ruled out by
+        // their first, with nothing collected.
+        let opens = self.tok(n).is_some_and(|t| match t.kind {
+            Kind::Hangul => {
+                let w = self.word(n);
+                w.starts_with(['아', '앗', '어', '음', '잠', '확', '자', '그', '하'])
+            }
+            Kind::Latin => matches!(
+                lower(self.word(n)).as_str(),
+                "no" | "wait" | "nope" | "hmm" | "oh" | "oops" | "but" | "actually" | "i"
+            ),
+            _ => false,
+        });
+        if !opens {
+            return false;
+        }
         let words: Vec<usize> = (n..self.toks.len())
             .take_while(|&x| !self.toks[x].is_sentence_end())
             .filter(|&x| !matches!(self.toks[x].kind, Kind::Punct(_)))
@@ -44,7 +60,17 @@ impl Ctx<'_> {
             Kind::Latin => matches!(lower(self.word(x)).as_str(), "no" | "wait" | "nope"),
             _ => false,
         };
-        let bare = words.iter().all(|&x| {
+        // "Wait, no — let me reconsider": the words before a dash or colon.
+        let head_end = (n..self.toks.len())
+            .take_while(|&x| !self.toks[x].is_sentence_end())
+            .find(|&x| {
+                matches!(self.toks[x].kind, Kind::Punct('-' | ':' | ';'))
+                    || self.word(x) == "—"
+                    || self.word(x) == "–"
+            })
+            .unwrap_or(usize::MAX);
+        let words_head: Vec<usize> = words.iter().copied().filter(|&x| x < head_end).collect();
+        let bare = words_head.iter().all(|&x| {
             takes_back(x)
                 || match self.toks[x].kind {
                     Kind::Hangul => INTERJECTIONS.contains(&self.word(x)),
@@ -52,7 +78,19 @@ impl Ctx<'_> {
                     _ => false,
                 }
         });
-        if bare && words.iter().any(|&x| takes_back(x)) {
+        if bare && words_head.iter().any(|&x| takes_back(x)) {
+            return true;
+        }
+        // "Actually, I'm not sure about ④ at all."
+        let unsure = words.iter().enumerate().any(|(i, &x)| {
+            self.is_latin(x)
+                && match lower(self.word(x)).as_str() {
+                    "unsure" => true,
+                    "sure" | "certain" => i > 0 && lower(self.word(words[i - 1])) == "not",
+                    _ => false,
+                }
+        });
+        if unsure {
             return true;
         }
         let at = |i: usize| words.get(i).map(|&x| self.word(x));

@@ -203,14 +203,22 @@ impl Ctx<'_> {
         if self.doubted_before(k) {
             return true;
         }
-        let has_text = self
+        // The option text's first character: most words cannot start it.
+        let first = self
             .squashed_option(c)
-            .is_some_and(|o| o.chars().count() >= 2);
+            .filter(|o| o.chars().count() >= 2)
+            .and_then(|o| o.chars().next());
         (0..k).any(|j| {
             let names = (self.is_label_mark(j) && self.choice_at(j) == Some(c))
-                || (has_text
-                    && matches!(self.toks[j].kind, Kind::Hangul | Kind::Latin | Kind::Number)
-                    && self.option_text_at(j) == Some(c));
+                || first.is_some_and(|f| {
+                    matches!(self.toks[j].kind, Kind::Hangul | Kind::Latin | Kind::Number)
+                        && self
+                            .word(j)
+                            .chars()
+                            .next()
+                            .is_some_and(|w| w.to_ascii_lowercase() == f)
+                        && self.option_text_at(j) == Some(c)
+                });
             if !names {
                 return false;
             }
@@ -259,20 +267,21 @@ impl Ctx<'_> {
     /// Is doubt expressed before token `k`: "확신이 서지 않습니다", "모르겠지만", "아마",
     /// "③일 수도", "maybe"? (Not "또는", which joins the words of an option text.)
     fn doubted_before(&self, k: usize) -> bool {
-        (0..k).any(|j| match self.toks[j].kind {
-            Kind::Hangul => {
-                let w = self.word(j);
-                w.starts_with("수도")
-                    || ["확신", "모르", "헷갈", "불확실", "아마"]
-                        .iter()
-                        .any(|d| w.contains(d))
-            }
-            Kind::Latin => matches!(
-                lower(self.word(j)).as_str(),
-                "maybe" | "perhaps" | "possibly" | "unsure"
-            ),
-            _ => false,
-        })
+        self.cues.has(Family::Doubt)
+            && (0..k).any(|j| match self.toks[j].kind {
+                Kind::Hangul => {
+                    let w = self.word(j);
+                    w.starts_with("수도")
+                        || ["확신", "모르", "헷갈", "불확실", "아마"]
+                            .iter()
+                            .any(|d| w.contains(d))
+                }
+                Kind::Latin => matches!(
+                    lower(self.word(j)).as_str(),
+                    "maybe" | "perhaps" | "possibly" | "unsure"
+                ),
+                _ => false,
+            })
     }
 
     /// Does the question ask for what is not so ("…적절하지 않은 것은?", "Which … is NOT")?
