@@ -6,6 +6,7 @@ use kgrade::verify::{verify, ChoiceSet, Extraction};
 const Q_NUMERIC: &str = "이론 최대 흡입 높이는 약 몇 m인가?\n1) 5\n2) 10\n3) 14\n4) 98";
 const Q_WHICH_NOT: &str =
     "Which city is NOT a metropolitan city?\nA. Busan\nB. Daegu\nC. Suwon\nD. Gwangju";
+const Q_LETTER_ASK: &str = "다음 중 과일로 옳은 것은?\nA. 사과\nB. 배추\nC. 감자\nD. 무";
 const Q_GOV: &str = "금융정책을 총괄하는 기관은? ① 금융위원회 ② 기획재정부 ③ 국방부 ④ 행정안전부";
 const Q_CITY: &str =
     "Which city hosts the 5·18 memorial?\nA. Seoul\nB. Busan\nC. Daegu\nD. Gwangju";
@@ -31,6 +32,7 @@ const Q_DEPT: &str = "정책 담당 부서는?\n① 재정 관리\n② 인사 �
 fn set_for(key: &str) -> ChoiceSet {
     let question = match key {
         "gov" => Q_GOV,
+        "letter_ask" => Q_LETTER_ASK,
         "which_not" => Q_WHICH_NOT,
         "numeric" => Q_NUMERIC,
         "city" => Q_CITY,
@@ -807,6 +809,14 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter:4", "The answer is C. Wait, no — the correct answer is D.", "answer D statement"),
     ("letter:4", "The answer is C. I'm not sure, though.", "no_answer - not_found"),
     ("letter:4", "The answer is C. I am sure of it.", "answer C statement"),
+    // --- a bracketed remark on another label; phrases that name the answer
+    ("letter:4", "정답: B (C는 오답)", "answer B statement"),
+    ("letter:4", "정답: B (C가 아님)", "answer B statement"),
+    ("letter:4", "정답: B, C는 오답", "ambiguous - alternatives"),
+    ("letter_ask", "결국 남는 것은 A입니다.", "answer A weak_statement"),
+    ("letter_ask", "주어진 선택지 중 문제에서 요구하는 것은 A입니다.", "answer A weak_statement"),
+    ("letter_ask", "옳지 않은 것은 B입니다.", "no_answer - not_found"),
+    ("letter_ask", "해당하지 않는 것은 C입니다.", "no_answer - not_found"),
     // --- longer realistic answers
     ("circled:4", "이 문제는 금융정책 총괄 기관을 묻고 있습니다.\n\n- ① 금융위원회: 금융정책 총괄\n- ② 기획재정부: 경제정책\n- ③ 국방부: 국방\n- ④ 행정안전부: 행정\n\n따라서 정답은 **①**입니다.", "answer ① statement"),
     ("circled:4", "각 선택지를 보면 ②와 ③은 명백히 틀렸다. ①과 ④ 중에서 ④는 2019년에 폐지되었으므로 정답은 ①이다.", "answer ① statement"),

@@ -146,6 +146,19 @@ impl Ctx<'_> {
         let mut j = k + 1;
         let mut gap = 0;
         while let Some(t) = self.tok(j) {
+            // "정답: B (C는 오답)": a remark in brackets on another label, not an alternative
+            // (but "답: 1, 2번은 틀림" may judge both).
+            let remark = self.is_label_mark(j)
+                && (t.text(self.text).starts_with(['(', '（']) || self.toks[j - 1].is_punct('('))
+                && self.is_hangul(j + 1)
+                && matches!(strip_beon(self.word(j + 1)), "은" | "는" | "이" | "가")
+                && self.is_hangul(j + 2)
+                && ["오답", "틀", "아니", "아님", "아닙", "제외"]
+                    .iter()
+                    .any(|p| self.word(j + 2).starts_with(p));
+            if remark {
+                break;
+            }
             // "정답은 2번 10" where option 2 reads "10": the label's own text, not another.
             if let [Resolved::In(c)] = labels[..] {
                 let plain_number = self.tok(j).is_some_and(|t| {

@@ -241,8 +241,35 @@ impl Ctx<'_> {
                 .iter()
                 .any(|p| w.strip_prefix(p).is_some_and(|s| matches!(s, "은" | "는")));
         let n = self.ask.len();
+        // A judgement of options ("적절한 것은", "해당하는 것은"), not "남는 것은" or "문제에서
+        // 요구하는 것은", which name the answer.
+        let judges = |w: &str| {
+            [
+                "옳",
+                "맞",
+                "적절",
+                "부합",
+                "일치",
+                "타당",
+                "올바르",
+                "정확",
+                "틀",
+                "않",
+                "아니",
+                "아닌",
+                "없",
+                "잘못",
+                "부적절",
+                "해당",
+                "그르",
+                "바르",
+            ]
+            .iter()
+            .any(|j| w.starts_with(j) || w.contains(j))
+        };
         is_noun
             && self.toks[noun - 1].kind == Kind::Hangul
+            && judges(self.word(noun - 1))
             && !(noun >= n && (0..n).all(|i| self.word(noun - n + i) == self.ask[i]))
     }
 
