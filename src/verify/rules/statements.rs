@@ -273,50 +273,6 @@ impl Ctx<'_> {
             && !(noun >= n && (0..n).all(|i| self.word(noun - n + i) == self.ask[i]))
     }
 
-    /// A label put beside an option text starting at `j`, in the same sentence within a few
-    /// words: in brackets ("기획재정부(③)", "10일 (②번)") or after "즉" ("기획재정부, 즉 ③").
-    fn label_beside_text(&self, j: usize) -> Option<Resolved> {
-        let m = (j + 1..self.toks.len().min(j + 10))
-            .take_while(|&x| !self.toks[x].is_sentence_end())
-            .find(|&x| self.is_label_mark(x))?;
-        let t = self.toks[m];
-        let bracketed =
-            t.text(self.text).starts_with(['(', '（']) || self.toks[m - 1].is_punct('(');
-        let namely = self.is_hangul(m - 1) && self.word(m - 1) == "즉";
-        (bracketed || namely).then(|| self.label_at(m)).flatten()
-    }
-
-    /// After the label at `m` for `c` and its text, a label beside it (closed brackets:
-    /// "(D)", or after "즉") at another position: "정답은 1번 '헌법개정제안권' (D)". Returns
-    /// that label's choice when it is in the set.
-    pub(super) fn other_label_beside(&self, c: Choice, m: usize) -> Option<Option<Choice>> {
-        let x = (m + 1..self.toks.len().min(m + 12))
-            .take_while(|&x| !self.toks[x].is_sentence_end())
-            .find(|&x| x > m + 1 && self.is_label_mark(x))?;
-        let t = self.toks[x];
-        let written = t.text(self.text);
-        let closed = written.ends_with(')') || self.tok(x + 1).is_some_and(|n| n.is_punct(')'));
-        let bracketed =
-            (written.starts_with(['(', '（']) || self.toks[x - 1].is_punct('(')) && closed;
-        let namely = self.is_hangul(x - 1) && self.word(x - 1) == "즉";
-        // Not the next clause's subject: "정답은 (1)이고, (3) 공인회계사는 …".
-        let next_clause = (m + 1..x).any(|y| {
-            (self.toks[y].is_punct(',') && !namely)
-                || (self.is_hangul(y)
-                    && ["고", "며", "지만", "는데", "으나"]
-                        .iter()
-                        .any(|e| self.word(y).ends_with(e)))
-        });
-        if next_clause {
-            return None;
-        }
-        let position = match self.mark_at(x)? {
-            Mark::Num(n) | Mark::Circled(n) | Mark::Letter(n) => n,
-            _ => return None,
-        };
-        ((bracketed || namely) && usize::from(position) != c.position()).then(|| self.choice_at(x))
-    }
-
     /// Does the keyword at `k` speak of what is on its left: a label it completes ("3번이
     /// 정답") or an arrow pointing back ("← 정답")?
     fn points_left(&self, k: usize) -> bool {
