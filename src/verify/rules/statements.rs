@@ -267,9 +267,25 @@ impl Ctx<'_> {
             .iter()
             .any(|j| w.starts_with(j) || w.contains(j))
         };
+        // The ask's own predicate with another ending ("인정되는", "있은" for "인정되지 않는",
+        // "있지 않은") is one.
+        let same_stem = |w: &str| {
+            self.ask.first().is_some_and(|a| {
+                let stem = match a.char_indices().last() {
+                    Some((i, _)) if i > 0 => &a[..i],
+                    _ => a,
+                };
+                // "적합하지" → "적합" (적합한, 적합하다).
+                let stem = stem
+                    .strip_suffix('하')
+                    .filter(|s| !s.is_empty())
+                    .unwrap_or(stem);
+                w.starts_with(stem)
+            })
+        };
         is_noun
             && self.toks[noun - 1].kind == Kind::Hangul
-            && judges(self.word(noun - 1))
+            && (judges(self.word(noun - 1)) || same_stem(self.word(noun - 1)))
             && !(noun >= n && (0..n).all(|i| self.word(noun - n + i) == self.ask[i]))
     }
 
