@@ -817,6 +817,12 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter_ask", "주어진 선택지 중 문제에서 요구하는 것은 A입니다.", "answer A weak_statement"),
     ("letter_ask", "옳지 않은 것은 B입니다.", "no_answer - not_found"),
     ("letter_ask", "해당하지 않는 것은 C입니다.", "no_answer - not_found"),
+    // --- an answer to another question
+    ("kmmlu", "앞 문제(7번)의 정답은 4번입니다. 이 문제는 아직 풀지 않았습니다.", "no_answer - not_found"),
+    ("kmmlu", "다음 문제의 답은 (3)입니다.", "no_answer - not_found"),
+    ("kmmlu", "3번 문제의 정답은 (2)이고, 이 문제의 정답은 (3)입니다.", "answer 3 statement"),
+    ("kmmlu", "2번 문항의 답은 (1), 이번 문항의 답은 (4)", "answer 4 statement"),
+    ("kmmlu", "이 문제의 정답은 4번입니다.", "answer 4 statement"),
     // --- longer realistic answers
     ("circled:4", "이 문제는 금융정책 총괄 기관을 묻고 있습니다.\n\n- ① 금융위원회: 금융정책 총괄\n- ② 기획재정부: 경제정책\n- ③ 국방부: 국방\n- ④ 행정안전부: 행정\n\n따라서 정답은 **①**입니다.", "answer ① statement"),
     ("circled:4", "각 선택지를 보면 ②와 ③은 명백히 틀렸다. ①과 ④ 중에서 ④는 2019년에 폐지되었으므로 정답은 ①이다.", "answer ① statement"),

@@ -25,7 +25,8 @@ pub(crate) enum Family {
     Grader = 2,
     /// Words that single an option out against the others.
     Singling = 3,
-    /// Words of doubt: 확신, 모르, 아마, 수도 ("③일 수도"), maybe.
+    /// Words of doubt: 확신, 모르, 아마, maybe. (Not 수도: it would overlap refusals such as
+    /// "도와드릴 수 없", and the automaton reports one of two overlapping matches.)
     Doubt = 4,
 }
 
@@ -92,7 +93,6 @@ const PATTERNS: &[(&str, Family)] = &[
     ("헷갈", Family::Doubt),
     ("불확실", Family::Doubt),
     ("아마", Family::Doubt),
-    ("수도", Family::Doubt),
     ("maybe", Family::Doubt),
     ("perhaps", Family::Doubt),
     ("possibly", Family::Doubt),
@@ -364,6 +364,34 @@ mod tests {
         assert_eq!(
             Cues::of("재고자산회전율은 매출원가를 평균재고로 나눈 값이다."),
             Cues(0)
+        );
+    }
+
+    /// No cue may overlap a refusal: the automaton reports one of two overlapping matches,
+    /// so "…수도와드릴 수 없…" lost its refusal while a doubt cue "수도" existed.
+    #[test]
+    fn no_cue_overlaps_the_start_of_a_refusal() {
+        let refusals: Vec<&str> = PATTERNS
+            .iter()
+            .filter(|(_, f)| *f == Family::Refusal)
+            .map(|(p, _)| *p)
+            .collect();
+        for (p, _) in PATTERNS.iter().filter(|(_, f)| *f != Family::Refusal) {
+            for r in &refusals {
+                let (p, r) = (p.to_lowercase(), r.to_lowercase());
+                if p.contains(&r) || r.contains(&p) {
+                    continue;
+                }
+                for (i, _) in p.char_indices().skip(1) {
+                    assert!(!r.starts_with(&p[i..]), "{p:?} overlaps the refusal {r:?}");
+                }
+            }
+        }
+        let text = "복수도와드릴 수 없확정하";
+        let (_, scanned) = crate::verify::scan::tokenize_with_cues(text);
+        assert_eq!(
+            Cues::of(text).has(Family::Refusal),
+            scanned.has(Family::Refusal)
         );
     }
 

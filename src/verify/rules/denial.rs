@@ -55,6 +55,9 @@ impl Ctx<'_> {
         if self.is_latin(first) && self.latin_denied_before(first) {
             return true;
         }
+        if self.about_another_question(first) {
+            return true;
+        }
         let from = self.after_restated_option(s, last);
         if self.taken_back_before(first, last) || self.reported_after(first, last, from) {
             return true;
@@ -168,6 +171,45 @@ impl Ctx<'_> {
     /// Take back the statements whose clause denies them (see `takes_back`): their labels
     /// count as denied, and a weaker claim after one of them and a self-correction ("처음엔
     /// ②로 봤지만 다시 보니 ④가 맞다") corrects it.
+    /// Does the sentence before token `first` say the statement answers another question
+    /// ("앞 문제(7번)의 정답은 4번", "다음 문제의 답은 ③", "3번 문제의 정답은 ②")?
+    fn about_another_question(&self, first: usize) -> bool {
+        // From the start of the statement's clause: "3번 문제의 정답은 (2)이고, 이 문제의
+        // 정답은 (3)" states (3).
+        let start = (0..first)
+            .rev()
+            .find(|&x| {
+                self.toks[x].is_sentence_end()
+                    || self.toks[x].is_punct(',')
+                    || (self.is_hangul(x)
+                        && ["이고", "이며", "지만", "으나", "는데"]
+                            .iter()
+                            .any(|e| self.word(x).ends_with(e)))
+            })
+            .map_or(0, |x| x + 1);
+        if start >= first {
+            return false;
+        }
+        let before = &self.text[self.toks[start].start as usize..self.toks[first].start as usize];
+        memchr::memmem::find(before.as_bytes(), "문".as_bytes()).is_some()
+            // "이번 문항의 답은 (4)": this one.
+            && !before.contains("이번 문")
+            && [
+                "앞 문제",
+                "이전 문제",
+                "다음 문제",
+                "다른 문제",
+                "지난 문제",
+                "번 문제",
+                "번 문항",
+                "앞 문항",
+                "이전 문항",
+                "다음 문항",
+            ]
+            .iter()
+            .any(|p| before.contains(p))
+    }
+
     pub(super) fn drop_taken_back(
         &self,
         stmts: &mut Vec<Statement>,

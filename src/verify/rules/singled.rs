@@ -265,16 +265,16 @@ impl Ctx<'_> {
     }
 
     /// Is doubt expressed before token `k`: "확신이 서지 않습니다", "모르겠지만", "아마",
-    /// "③일 수도", "maybe"? (Not "또는", which joins the words of an option text.)
+    /// "maybe"? (Not "또는", which joins the words of an option text; "③일 수도" is a hedge,
+    /// read where labels are.)
     fn doubted_before(&self, k: usize) -> bool {
         self.cues.has(Family::Doubt)
             && (0..k).any(|j| match self.toks[j].kind {
                 Kind::Hangul => {
                     let w = self.word(j);
-                    w.starts_with("수도")
-                        || ["확신", "모르", "헷갈", "불확실", "아마"]
-                            .iter()
-                            .any(|d| w.contains(d))
+                    ["확신", "모르", "헷갈", "불확실", "아마"]
+                        .iter()
+                        .any(|d| w.contains(d))
                 }
                 Kind::Latin => matches!(
                     lower(self.word(j)).as_str(),
