@@ -38,7 +38,7 @@ const NEGATIVE: [&str; 17] = [
 ];
 
 /// Hangul stems that call an option so.
-const POSITIVE: [&str; 10] = [
+pub(super) const POSITIVE: [&str; 10] = [
     "옳",
     "맞",
     "적절",
@@ -487,6 +487,6 @@ pub(super) fn asks_negative(ask: &[&str]) -> bool {
     })
 }
 
-fn is_negative(w: &str) -> bool {
+pub(super) fn is_negative(w: &str) -> bool {
     NEGATIVE.iter().any(|n| w.contains(n))
 }

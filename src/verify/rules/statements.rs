@@ -3,6 +3,7 @@
 //! ("③을 선택합니다", "I choose C") and weaker claims ("③이 맞습니다", "(B) is correct").
 //! Deciding between them is `conclude`'s job.
 
+use super::singled::{is_negative, POSITIVE};
 use super::words::{
     answer_keyword, is_final_qualifier, is_left_filler_hangul, is_left_filler_latin,
     is_negation_word, is_right_filler_hangul, is_right_filler_latin, lower, strip_beon,
@@ -244,28 +245,9 @@ impl Ctx<'_> {
         // A judgement of options ("적절한 것은", "해당하는 것은"), not "남는 것은" or "문제에서
         // 요구하는 것은", which name the answer.
         let judges = |w: &str| {
-            [
-                "옳",
-                "맞",
-                "적절",
-                "부합",
-                "일치",
-                "타당",
-                "올바르",
-                "정확",
-                "틀",
-                "않",
-                "아니",
-                "아닌",
-                "없",
-                "잘못",
-                "부적절",
-                "해당",
-                "그르",
-                "바르",
-            ]
-            .iter()
-            .any(|j| w.starts_with(j) || w.contains(j))
+            POSITIVE.iter().any(|p| w.starts_with(p))
+                || is_negative(w)
+                || ["해당", "바르"].iter().any(|p| w.contains(p))
         };
         // The ask's own predicate with another ending ("인정되는", "있은" for "인정되지 않는",
         // "있지 않은") is one.
