@@ -823,6 +823,11 @@ const CASES: &[(&str, &str, &str)] = &[
     ("kmmlu", "3번 문제의 정답은 (2)이고, 이 문제의 정답은 (3)입니다.", "answer 3 statement"),
     ("kmmlu", "2번 문항의 답은 (1), 이번 문항의 답은 (4)", "answer 4 statement"),
     ("kmmlu", "이 문제의 정답은 4번입니다.", "answer 4 statement"),
+    // --- "not the answer" is a rejection whatever the ask; "the others" must be judged
+    ("not", "④은(는) 확실히 답이 아닙니다. 나머지는 좀 더 검토가 필요합니다.", "no_answer - not_found"),
+    ("not", "④는 답이 아닙니다. 나머지는 좀 더 검토가 필요합니다.", "no_answer - not_found"),
+    ("not", "③만 적절하지 않습니다. 나머지는 모두 적절합니다.", "answer ③ singled_out"),
+    ("oxq", "X라고 답한 사람은 틀렸습니다.", "ambiguous - ox_word_conflict"),
     // --- longer realistic answers
     ("circled:4", "이 문제는 금융정책 총괄 기관을 묻고 있습니다.\n\n- ① 금융위원회: 금융정책 총괄\n- ② 기획재정부: 경제정책\n- ③ 국방부: 국방\n- ④ 행정안전부: 행정\n\n따라서 정답은 **①**입니다.", "answer ① statement"),
     ("circled:4", "각 선택지를 보면 ②와 ③은 명백히 틀렸다. ①과 ④ 중에서 ④는 2019년에 폐지되었으므로 정답은 ①이다.", "answer ① statement"),

@@ -124,6 +124,21 @@ impl Ctx<'_> {
         if quotes.contains(&true) && quotes.contains(&false) {
             return Some((None, s.start));
         }
+        // "X라고 답한 사람은 틀렸습니다": a judgement of people who quoted a mark (not "O라고
+        // 하는 사람도 있지만 X입니다", which then gives its own).
+        let of_people = s.clone().any(|j| {
+            self.is_hangul(j)
+                && ["사람", "분들", "응시자", "학생", "사용자"]
+                    .iter()
+                    .any(|p| self.word(j).starts_with(p))
+        });
+        let unquoted_mark = s.clone().any(|j| {
+            matches!(self.toks[j].kind, Kind::Mark(Mark::Ox(_)))
+                && !(self.is_hangul(j + 1) && self.word(j + 1).ends_with("라고"))
+        });
+        if !quotes.is_empty() && of_people && !unquoted_mark {
+            return Some((None, s.start));
+        }
         // "오답이 아닙니다": the answer's wrongness denied; "맞다고 하기엔 근거가 부족합니다",
         // "처음엔 O라고 생각했다": doubted or given up, not a judgement either way.
         let doubted = s.clone().any(|j| {

@@ -77,7 +77,9 @@ impl Ctx<'_> {
         let mut rejected = Vec::new();
         for (n, s) in sentences.iter().enumerate() {
             for part in self.parts(s) {
-                let asked = self.negative(&part) == asked_negative;
+                // "④는 확실히 답이 아닙니다": not the answer, whatever the ask.
+                let asked =
+                    self.negative(&part) == asked_negative && !self.says_not_the_answer(&part);
                 for j in part.clone() {
                     if self.is_masked(j) || !self.is_label_mark(j) {
                         continue;
@@ -239,17 +241,23 @@ impl Ctx<'_> {
             } else {
                 sentence
             };
-            // "…이므로 오답입니다", "답이 아닙니다": not the answer, whatever the ask.
-            let not_the_answer = part.clone().any(|x| {
-                self.is_hangul(x)
-                    && (self.word(x).starts_with("오답")
-                        || (answer_keyword(self.word(x)).is_some_and(|(_, s)| s.contains("아니"))
-                            || answer_keyword(self.word(x)).is_some()
-                                && self.is_hangul(x + 1)
-                                && (self.word(x + 1).starts_with("아니")
-                                    || self.word(x + 1).starts_with("아닙"))))
-            });
-            not_the_answer || self.judges_not_asked(&part)
+            self.says_not_the_answer(&part) || self.judges_not_asked(&part)
+        })
+    }
+
+    /// Do the tokens `s` say "not the answer", whatever the ask: "…이므로 오답입니다", "답이
+    /// 아닙니다", "정답이 될 수 없습니다"?
+    fn says_not_the_answer(&self, s: &Range<usize>) -> bool {
+        s.clone().any(|x| {
+            self.is_hangul(x)
+                && (self.word(x).starts_with("오답")
+                    || answer_keyword(self.word(x)).is_some_and(|(_, suffix)| {
+                        suffix.contains("아니")
+                            || (self.is_hangul(x + 1)
+                                && ["아니", "아닙", "아님", "될"]
+                                    .iter()
+                                    .any(|p| self.word(x + 1).starts_with(p)))
+                    }))
         })
     }
 
