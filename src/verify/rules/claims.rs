@@ -223,9 +223,8 @@ impl Ctx<'_> {
             return Some(s);
         }
         // "준칙주의. 2번.": a label (not an ordinal) as the text's last sentence claims it,
-        // weakly; not after
-        // a refusal, nor after "혹은" / "or" (an alternative), nor on ○/× items, whose words
-        // the O/X rule weighs.
+        // weakly; not after a refusal, nor after "혹은" / "or" (an alternative), nor on ○/×
+        // items, whose words the O/X rule weighs.
         let after_alternative = k > 1
             && is_alternative_connector(&self.toks[k - 2], self.text)
             && !self.toks[k - 2].is_punct(',');

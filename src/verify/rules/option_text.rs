@@ -161,29 +161,33 @@ impl Ctx<'_> {
     /// A label put beside an option text starting at `j`, in the same sentence within a few
     /// words: in brackets ("기획재정부(③)", "10일 (②번)") or after "즉" ("기획재정부, 즉 ③").
     pub(super) fn label_beside_text(&self, j: usize) -> Option<Resolved> {
-        let m = (j + 1..self.toks.len().min(j + 10))
+        let m = self.first_label_in_sentence(j + 1, j + 1, j + 10)?;
+        (self.opens_bracket(m) || self.is_namely(m - 1))
+            .then(|| self.label_at(m))
+            .flatten()
+    }
+
+    /// The first label mark at or after `min` in `from..to`, before the sentence ends.
+    fn first_label_in_sentence(&self, from: usize, min: usize, to: usize) -> Option<usize> {
+        (from..self.toks.len().min(to))
             .take_while(|&x| !self.toks[x].is_sentence_end())
-            .find(|&x| self.is_label_mark(x))?;
-        let t = self.toks[m];
-        let bracketed =
-            t.text(self.text).starts_with(['(', '（']) || self.toks[m - 1].is_punct('(');
-        let namely = self.is_hangul(m - 1) && self.word(m - 1) == "즉";
-        (bracketed || namely).then(|| self.label_at(m)).flatten()
+            .find(|&x| x >= min && self.is_label_mark(x))
+    }
+
+    /// Is the label at `x` written after an opening bracket ("(D)", "( D")?
+    fn opens_bracket(&self, x: usize) -> bool {
+        self.toks[x].text(self.text).starts_with(['(', '（']) || self.toks[x - 1].is_punct('(')
     }
 
     /// After the label at `m` for `c` and its text, a label beside it (closed brackets:
     /// "(D)", or after "즉") at another position: "정답은 1번 '헌법개정제안권' (D)". Returns
     /// that label's choice when it is in the set.
     pub(super) fn other_label_beside(&self, c: Choice, m: usize) -> Option<Option<Choice>> {
-        let x = (m + 1..self.toks.len().min(m + 12))
-            .take_while(|&x| !self.toks[x].is_sentence_end())
-            .find(|&x| x > m + 1 && self.is_label_mark(x))?;
-        let t = self.toks[x];
-        let written = t.text(self.text);
-        let closed = written.ends_with(')') || self.tok(x + 1).is_some_and(|n| n.is_punct(')'));
-        let bracketed =
-            (written.starts_with(['(', '（']) || self.toks[x - 1].is_punct('(')) && closed;
-        let namely = self.is_hangul(x - 1) && self.word(x - 1) == "즉";
+        let x = self.first_label_in_sentence(m + 1, m + 2, m + 12)?;
+        let closed = self.toks[x].text(self.text).ends_with(')')
+            || self.tok(x + 1).is_some_and(|n| n.is_punct(')'));
+        let bracketed = self.opens_bracket(x) && closed;
+        let namely = self.is_namely(x - 1);
         // Not the next clause's subject: "정답은 (1)이고, (3) 공인회계사는 …".
         let next_clause = (m + 1..x).any(|y| {
             (self.toks[y].is_punct(',') && !namely)

@@ -255,7 +255,7 @@ impl Ctx<'_> {
     }
 
     /// "즉" ("that is") between two labels.
-    fn is_namely(&self, j: usize) -> bool {
+    pub(super) fn is_namely(&self, j: usize) -> bool {
         self.is_hangul(j) && self.word(j) == "즉"
     }
 
