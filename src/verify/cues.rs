@@ -40,6 +40,8 @@ const PATTERNS: &[(&str, Family)] = &[
     ("chose", Family::Keyword),
     ("select", Family::Keyword),
     ("pick", Family::Keyword),
+    // "I'll go with C": the statements reader checks the verb before it.
+    ("with", Family::Keyword),
     ("choice", Family::Keyword),
     ("option", Family::Keyword),
     ("答", Family::Keyword),

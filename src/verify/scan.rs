@@ -7,6 +7,7 @@
 //! point at the bytes that decided it. There is no blanket NFKC: it would turn ① into 1.
 
 use super::cues::{CueScan, Cues};
+use super::particles::{alternative_len, particle_may_follow_choice};
 
 /// A written choice, before it is matched against a choice set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,32 +128,26 @@ fn normalise_punct(c: char) -> char {
     }
 }
 
-/// Hangul starts that may follow a number that is a choice: particles and the copula
-/// (3번, 3이, 3가, 3입니다, 3을, 3은, 3으로, 3임, 3과 …), but not units (3년, 3억, 3개) or
-/// words that make it a quantity (3가지, 3이상, 3이하).
-fn particle_may_follow_choice(rest: &str) -> bool {
-    const REJECT: [&str; 8] = [
-        "가지", "이상", "이하", "이내", "이후", "이전", "이외", "이었",
-    ];
-    const ALLOW: [char; 17] = [
-        '번', '이', '가', '입', '을', '를', '은', '는', '으', '로', '임', '과', '와', '도', '라',
-        '였', '만',
-    ];
-    if REJECT.iter().any(|r| rest.starts_with(r)) {
-        return false;
+/// The length of the bracket at `at` when it holds the alternative of the particle the
+/// Hangul word glued before it ends in (see [`alternative_len`]).
+fn bracketed_particle(text: &str, at: usize, toks: &[Tok]) -> Option<usize> {
+    let (word, before) = toks.split_last()?;
+    if word.kind != Kind::Hangul || word.end as usize != at {
+        return None;
     }
-    // "C예요", "3예요": the copula after a vowel.
-    if rest.starts_with("예요") {
-        return true;
-    }
-    // 만 is "only" after a choice but 10,000 after an amount (3만원): accept only 만 + space/end.
-    // 나 is "or" ("2나 3") only as a word of its own, not the start of 나라, 나이 ….
-    for p in ['만', '나'] {
-        if let Some(after) = rest.strip_prefix(p) {
-            return after.is_empty() || after.starts_with([' ', '.', ',']);
-        }
-    }
-    rest.chars().next().is_some_and(|c| ALLOW.contains(&c))
+    let after_mark = before
+        .last()
+        .is_some_and(|m| m.mark().is_some() && m.end == word.start);
+    alternative_len(word.text(text), after_mark, &text[at..])
+}
+
+/// The byte length of a Markdown strikethrough at the start of `rest` ("~~B~~"): a closing
+/// "~~" on the same line, with text between that does not start with a space.
+fn struck_len(rest: &[u8]) -> Option<usize> {
+    let inner = rest.strip_prefix(b"~~")?;
+    let line = &inner[..memchr::memchr(b'\n', inner).unwrap_or(inner.len())];
+    let close = memchr::memmem::find(line, b"~~")?;
+    (close > 0 && !matches!(line[0], b' ' | b'~')).then_some(2 + close + 2)
 }
 
 /// Native Korean ordinals: (word, value). "둘째", "셋째", "넷째" take the -째 form only.
@@ -260,6 +255,28 @@ pub(crate) fn tokenize_with_cues(text: &str) -> (Vec<Tok>, Cues) {
                 }
                 b'A'..=b'Z' | b'a'..=b'z' => {
                     i = scan_latin(text, i, &mut toks, &mut cues);
+                    continue;
+                }
+                // "1번이(가)": a particle's bracketed alternative is skipped.
+                b'(' => {
+                    match bracketed_particle(text, i, &toks) {
+                        Some(len) => i += len,
+                        None => {
+                            push(&mut toks, Kind::Punct('('), i, i + 1);
+                            i += 1;
+                        }
+                    }
+                    continue;
+                }
+                // "정답: ~~B~~ D": struck-out text is taken back, and not read.
+                b'~' => {
+                    match struck_len(&bytes[i..]) {
+                        Some(len) => i += len,
+                        None => {
+                            push(&mut toks, Kind::Punct('~'), i, i + 1);
+                            i += 1;
+                        }
+                    }
                     continue;
                 }
                 // What the char path below does with the rest of ASCII, without decoding.

@@ -3,7 +3,7 @@
 //! line is a lone label after prose.
 
 use super::option_text::{kept_longer_than, squash};
-use super::words::{answer_keyword, is_negation_word, lower, strip_beon};
+use super::words::{answer_keyword, is_negation_word, lower, option_noun_particle, strip_beon};
 use super::{Ctx, Resolved, Said};
 use crate::verify::cues::Family;
 use crate::verify::scan::Kind;
@@ -176,8 +176,11 @@ impl Ctx<'_> {
                 _ => false,
             });
         // A particle glued to the label makes a sentence ("③이 맞다"), not option text.
+        // So does a noun for the option with its particle: "③번 선택지가 옳지 않은 것".
         let glued = (self.toks[j].kind == Kind::Hangul
-            && (self.toks[j].start == self.toks[j - 1].end || self.word(j).starts_with('같')))
+            && (self.toks[j].start == self.toks[j - 1].end
+                || self.word(j).starts_with('같')
+                || option_noun_particle(self.word(j)).is_some()))
             || (self.toks[j].kind == Kind::Latin
                 && matches!(
                     lower(self.word(j)).as_str(),

@@ -2,7 +2,10 @@
 //! ("따라서 4번입니다", strong) and weaker claims ("③이 맞습니다", "②로 보입니다", "(B) is
 //! correct", "④번입니다."), read where the statements reader meets a label.
 
-use super::words::{is_alternative_connector, lower, strip_beon};
+use super::words::{
+    english_asks_untrue, is_alternative_connector, lower, names_untrue, option_noun_particle,
+    strip_beon,
+};
 use super::{Ctx, Resolved, Statement, Strength};
 use crate::verify::cues::Family;
 use crate::verify::scan::{Kind, Mark};
@@ -71,9 +74,22 @@ impl Ctx<'_> {
             ..make(Strength::Weak, Rule::WeakStatement, last)
         };
         if self.is_hangul(k + 1) {
-            let p = strip_beon(self.word(k + 1));
-            let next = if self.is_hangul(k + 2) {
-                self.word(k + 2)
+            // "③번 선택지가 옳지 않은 …", "③ 보기를 고릅니다": a noun for the option between
+            // the label and its particle; `q` is the word that ends in the particle.
+            let noun_at = |j: usize| {
+                self.is_hangul(j)
+                    .then(|| option_noun_particle(self.word(j)))
+            };
+            let (q, p) = match noun_at(k + 1).flatten() {
+                Some(p) => (k + 1, p),
+                None if self.word(k + 1) == "번" => match noun_at(k + 2).flatten() {
+                    Some(p) => (k + 2, p),
+                    None => (k + 1, ""),
+                },
+                None => (k + 1, strip_beon(self.word(k + 1))),
+            };
+            let next = if self.is_hangul(q + 1) {
+                self.word(q + 1)
             } else {
                 ""
             };
@@ -84,18 +100,18 @@ impl Ctx<'_> {
                     &["선택", "고르", "고릅", "골라", "골랐", "고를", "택"],
                 )
             {
-                return Some(make(Strength::Strong, Rule::Statement, k + 2));
+                return Some(make(Strength::Strong, Rule::Statement, q + 1));
             }
             // "③번 같습니다", "③ 같아요": a hedged single choice.
             let seems = if p.is_empty() { next } else { p };
             if seems.starts_with('같') && !seems.starts_with("같지") && !self.questioned_after(k)
             {
-                let last = if p.is_empty() { k + 2 } else { k + 1 };
+                let last = if p.is_empty() { q + 1 } else { q };
                 return Some(make(Strength::Weak, Rule::WeakStatement, last));
             }
             // "③번이 가장 적절해 보입니다", "②가 타당하다".
-            let judged = if next == "가장" && self.is_hangul(k + 3) {
-                self.word(k + 3)
+            let judged = if next == "가장" && self.is_hangul(q + 2) {
+                self.word(q + 2)
             } else {
                 next
             };
@@ -103,12 +119,12 @@ impl Ctx<'_> {
                 && starts(judged, &["적절", "타당", "올바르", "올바릅"])
                 && !starts(judged, &["적절하지", "타당하지", "올바르지"])
             {
-                return Some(judging(k + 2));
+                return Some(judging(q + 1));
             }
             // "③번이 옳지 않은 설명입니다", "③이 틀렸습니다": on a question asking what is
             // not so, the judgement it asks for.
             if matches!(p, "이" | "가") && self.asks_negative() {
-                let at = if next == "가장" { k + 3 } else { k + 2 };
+                let at = if next == "가장" { q + 2 } else { q + 1 };
                 let denied_by_next = self.is_hangul(at + 1) && self.word(at + 1).starts_with('않');
                 let wrong = starts(
                     judged,
@@ -143,12 +159,12 @@ impl Ctx<'_> {
                     "맞죠",
                 ],
             ) || (next == "맞는"
-                && self.is_hangul(k + 3)
-                && self.word(k + 3).starts_with('것')
-                && self.is_hangul(k + 4)
-                && self.word(k + 4).starts_with('같'));
+                && self.is_hangul(q + 2)
+                && self.word(q + 2).starts_with('것')
+                && self.is_hangul(q + 3)
+                && self.word(q + 3).starts_with('같'));
             if matches!(p, "이" | "가") && predicate {
-                return Some(judging(k + 2));
+                return Some(judging(q + 1));
             }
             // "④번입니다." as a sentence of its own (or closing a clause).
             let copula = [
@@ -171,10 +187,10 @@ impl Ctx<'_> {
                 && !wrong_named
                 && self.concluded_at(k)
                 && self
-                    .tok(k + 2)
+                    .tok(q + 1)
                     .is_none_or(|t| t.is_sentence_end() || t.is_punct(','))
             {
-                let mut s = make(Strength::Strong, Rule::Statement, k + 1);
+                let mut s = make(Strength::Strong, Rule::Statement, q);
                 s.is_final = true;
                 return Some(s);
             }
@@ -183,10 +199,10 @@ impl Ctx<'_> {
                 && !wrong_named
                 && !self.answers_another_ask(k)
                 && self
-                    .tok(k + 2)
+                    .tok(q + 1)
                     .is_none_or(|t| t.is_sentence_end() || t.is_punct(','))
             {
-                return Some(make(Strength::Weak, Rule::WeakStatement, k + 1));
+                return Some(make(Strength::Weak, Rule::WeakStatement, q));
             }
             if matches!(p, "로" | "으로")
                 && starts(
@@ -196,7 +212,7 @@ impl Ctx<'_> {
                     ],
                 )
             {
-                return Some(make(Strength::Weak, Rule::WeakStatement, k + 2));
+                return Some(make(Strength::Weak, Rule::WeakStatement, q + 1));
             }
         }
         // "그러므로 ④.", "따라서 2번" ending its sentence; "… → 3", "⇒ ③" ending the text.
@@ -243,6 +259,16 @@ impl Ctx<'_> {
             let w = lower(self.word(k + 2));
             if w == "correct" || w == "right" {
                 return Some(judging(k + 2));
+            }
+            // "(C) is the incorrect statement": on a question asking which is not true, the
+            // judgement it asks for.
+            if w == "the"
+                && self.is_latin(k + 3)
+                && self.is_latin(k + 4)
+                && names_untrue(self.word(k + 3), self.word(k + 4))
+                && english_asks_untrue(&self.ask)
+            {
+                return Some(make(Strength::Weak, Rule::WeakStatement, k + 4));
             }
         }
         None

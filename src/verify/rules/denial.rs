@@ -73,6 +73,14 @@ impl Ctx<'_> {
                 return self.retracted_after(last);
             }
         }
+        // "③이 정답이라는 주장은 틀렸습니다": after a quotative the judgement is of a claim.
+        let quotative = |x: usize| {
+            self.is_hangul(x)
+                && ["라는", "다는", "라고", "다고"]
+                    .iter()
+                    .any(|e| self.word(x).ends_with(e))
+        };
+        let mut quoted = quotative(last);
         let mut remark_end = from;
         for j in from..self.toks.len().min(from + 10) {
             let t = self.toks[j];
@@ -122,9 +130,10 @@ impl Ctx<'_> {
                     let w = self.word(j);
                     // On a question asking what is not so, "정답: ③ (옳지 않음)" and "정답은 ③,
                     // 틀린 설명" describe the chosen option as asked; they deny nothing.
-                    if self.asks_negative() && self.describes_as_wrong(j) {
+                    if self.asks_negative() && self.describes_as_wrong(j) && !quoted {
                         continue;
                     }
+                    quoted |= quotative(j);
                     let denial = w == "안" || is_denial(w);
                     let asking = ASKING.iter().any(|e| w.ends_with(e));
                     // "틀림없이", "③번밖에 없다", "의심의 여지가 없다": certainty, not doubt;
@@ -302,7 +311,10 @@ impl Ctx<'_> {
                 Kind::Hangul => {
                     let w = self.word(j);
                     // Every supposing word here ends in 면 ("…라면", "아니면", "아니었으면").
+                    // "…에 따르면", "…에 의하면" (according to) suppose nothing.
                     if w.ends_with('면')
+                        && !w.ends_with("따르면")
+                        && !w.ends_with("의하면")
                         && (w.ends_with("라면")
                             || w.ends_with("다면")
                             || is_conditional_negation(w)

@@ -7,6 +7,7 @@ mod bare;
 mod claims;
 mod conclude;
 mod denial;
+mod echo;
 mod mask;
 mod option_text;
 mod ox;

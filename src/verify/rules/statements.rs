@@ -3,13 +3,12 @@
 //! ("③을 선택합니다", "I choose C") and weaker claims ("③이 맞습니다", "(B) is correct").
 //! Deciding between them is `conclude`'s job.
 
-use super::singled::{is_negative, POSITIVE};
 use super::words::{
     answer_keyword, is_final_qualifier, is_left_filler_hangul, is_left_filler_latin,
     is_negation_word, is_right_filler_hangul, is_right_filler_latin, lower, strip_beon,
 };
-use super::words::{ASK_NOUNS, CJK_FILLERS, CJK_KEYWORDS};
-use super::{said_of, Ctx, Resolved, Said, Statement, Statements, Strength};
+use super::words::{CJK_FILLERS, CJK_KEYWORDS};
+use super::{said_of, Ctx, Resolved, Said, Statement, Statements};
 use crate::verify::cues::Family;
 use crate::verify::scan::{Kind, Mark, Tok};
 use crate::verify::{Choice, Notation, Rule};
@@ -131,146 +130,6 @@ impl Ctx<'_> {
         (k..self.toks.len().min(k + 6)).find(|&j| self.toks[j].end == end)
     }
 
-    /// A statement that echoes the question's ask phrase: "적절하지 않은 것은 ③" when the
-    /// question asks "…적절하지 않은 것은?". Only the question's own polarity counts, so
-    /// "적절한 것은 ①" on that question states nothing.
-    fn ask_echo_at(&self, k: usize, negations: &mut Vec<(Choice, usize)>) -> Option<Statement> {
-        if self.ask.is_empty() || k + self.ask.len() >= self.toks.len() {
-            return None;
-        }
-        if self.ask.iter().all(|w| w.is_ascii()) {
-            return self.english_ask_echo_at(k, negations);
-        }
-        if self.toks[k].kind != Kind::Hangul {
-            return None;
-        }
-        let says = |phrase: &[&str]| {
-            k + phrase.len() < self.toks.len()
-                && phrase
-                    .iter()
-                    .enumerate()
-                    .all(|(i, w)| self.toks[k + i].kind == Kind::Hangul && self.word(k + i) == *w)
-        };
-        // The ask itself, or a phrase of its polarity ("틀린 것은 ③" for "…옳지 않은 것은?").
-        let n = if says(&self.ask) {
-            self.ask.len()
-        } else {
-            self.synonyms.iter().find(|p| says(p))?.len()
-        };
-        // "정답이 아닌 것: 3번" names what is not the answer.
-        if k > 0 && self.is_hangul(k - 1) && answer_keyword(self.word(k - 1)).is_some() {
-            return None;
-        }
-        let noun = k + n;
-        let w = self.word(noun);
-        let named = self.toks[noun].kind == Kind::Hangul
-            && ASK_NOUNS.iter().any(|p| {
-                w.strip_prefix(p)
-                    .is_some_and(|s| matches!(s, "" | "은" | "는" | "이" | "으로는"))
-            });
-        if !named {
-            return None;
-        }
-        let (said, last) = self.right_of_keyword(noun, negations)?;
-        // An echo ends its line: "— 옳은 설명\n③ …" closes one option's analysis and opens
-        // the next.
-        if self.break_between(noun, last) {
-            return None;
-        }
-        Some(Statement {
-            said,
-            strength: Strength::Strong,
-            rule: Rule::AskEcho,
-            first: k,
-            last,
-            is_final: self.final_before(k),
-            judges: false,
-        })
-    }
-
-    /// "The one that is NOT correct is (C)", "Not true: B" for a question asking "Which of the
-    /// following is NOT correct?". A negation right before the echo ("… is not correct is")
-    /// turns it into the opposite phrase, which states nothing.
-    fn english_ask_echo_at(
-        &self,
-        k: usize,
-        negations: &mut Vec<(Choice, usize)>,
-    ) -> Option<Statement> {
-        let n = self.ask.len();
-        let echoed = (0..n).all(|i| {
-            self.toks[k + i].kind == Kind::Latin
-                && self.word(k + i).eq_ignore_ascii_case(self.ask[i])
-        });
-        let negated_before = k > 0
-            && self.is_latin(k - 1)
-            && matches!(
-                lower(self.word(k - 1)).as_str(),
-                "not" | "no" | "never" | "isn" | "t" | "least"
-            );
-        if !echoed || negated_before {
-            return None;
-        }
-        let (said, last) = self.right_of_keyword(k + n - 1, negations)?;
-        if self.break_between(k + n - 1, last) {
-            return None;
-        }
-        Some(Statement::strong(
-            said,
-            Rule::AskEcho,
-            k,
-            last,
-            self.final_before(k),
-        ))
-    }
-
-    /// Is there a line break between tokens `a` and `b`?
-    fn break_between(&self, a: usize, b: usize) -> bool {
-        (a..b).any(|j| self.toks[j].kind == Kind::Break)
-    }
-
-    /// Does the label at `k` complete "<predicate> 것은" with another predicate than the
-    /// question's ask ("적절한 것은 ①입니다" when the question asks "적절하지 않은 것은?")?
-    /// Such a sentence describes options; it does not answer.
-    pub(super) fn answers_another_ask(&self, k: usize) -> bool {
-        if self.ask.is_empty() || k < 2 {
-            return false;
-        }
-        let noun = k - 1;
-        let w = self.word(noun);
-        let is_noun = self.toks[noun].kind == Kind::Hangul
-            && ASK_NOUNS
-                .iter()
-                .any(|p| w.strip_prefix(p).is_some_and(|s| matches!(s, "은" | "는")));
-        let n = self.ask.len();
-        // A judgement of options ("적절한 것은", "해당하는 것은"), not "남는 것은" or "문제에서
-        // 요구하는 것은", which name the answer.
-        let judges = |w: &str| {
-            POSITIVE.iter().any(|p| w.starts_with(p))
-                || is_negative(w)
-                || ["해당", "바르"].iter().any(|p| w.contains(p))
-        };
-        // The ask's own predicate with another ending ("인정되는", "있은" for "인정되지 않는",
-        // "있지 않은") is one.
-        let same_stem = |w: &str| {
-            self.ask.first().is_some_and(|a| {
-                let stem = match a.char_indices().last() {
-                    Some((i, _)) if i > 0 => &a[..i],
-                    _ => a,
-                };
-                // "적합하지" → "적합" (적합한, 적합하다).
-                let stem = stem
-                    .strip_suffix('하')
-                    .filter(|s| !s.is_empty())
-                    .unwrap_or(stem);
-                w.starts_with(stem)
-            })
-        };
-        is_noun
-            && self.toks[noun - 1].kind == Kind::Hangul
-            && (judges(self.word(noun - 1)) || same_stem(self.word(noun - 1)))
-            && !(noun >= n && (0..n).all(|i| self.word(noun - n + i) == self.ask[i]))
-    }
-
     /// Does the keyword at `k` speak of what is on its left: a label it completes ("3번이
     /// 정답") or an arrow pointing back ("← 정답")?
     fn points_left(&self, k: usize) -> bool {
@@ -314,6 +173,33 @@ impl Ctx<'_> {
 
     pub(super) fn final_before(&self, k: usize) -> bool {
         (k.saturating_sub(2)..k).any(|j| is_final_qualifier(&self.toks[j], self.text))
+    }
+
+    /// Is the answer keyword at `k` called wrong ("틀린 답은 C", "옳지 않은 답은 C", "The wrong
+    /// answer is C")? That names an answer that is not right. On a question asking what is
+    /// not so, the echo of its ask has read such a phrase already.
+    fn wrong_before(&self, k: usize) -> bool {
+        let Some(p) = k.checked_sub(1) else {
+            return false;
+        };
+        match self.toks[p].kind {
+            Kind::Hangul => matches!(
+                self.word(p),
+                "틀린"
+                    | "잘못된"
+                    | "그릇된"
+                    | "부적절한"
+                    | "부정확한"
+                    | "않은"
+                    | "않는"
+                    | "아닌"
+            ),
+            Kind::Latin => matches!(
+                lower(self.word(p)).as_str(),
+                "wrong" | "incorrect" | "false" | "bad" | "invalid" | "inaccurate" | "untrue"
+            ),
+            _ => false,
+        }
     }
 
     /// Every statement in the text, in order, plus the negated labels.
@@ -371,6 +257,9 @@ impl Ctx<'_> {
                         w = strip_beon(w);
                     }
                     if let Some((fin, suffix)) = answer_keyword(w) {
+                        if self.wrong_before(k) {
+                            continue;
+                        }
                         let is_final = fin || self.final_before(k);
                         let right_ok = matches!(
                             suffix,
@@ -461,6 +350,9 @@ impl Ctx<'_> {
                         continue;
                     }
                     let w = lower(raw);
+                    if (w == "answer" || w == "answers") && self.wrong_before(k) {
+                        continue;
+                    }
                     if w == "answer" || w == "answers" || w == "boxed" {
                         let rule = if w == "boxed" {
                             Rule::Boxed
@@ -501,7 +393,11 @@ impl Ctx<'_> {
                     } else if matches!(
                         w.as_str(),
                         "choose" | "select" | "pick" | "chose" | "selected"
-                    ) {
+                    ) || (w == "with"
+                        && k > 0
+                        && self.is_latin(k - 1)
+                        && matches!(lower(self.word(k - 1)).as_str(), "go" | "going" | "went"))
+                    {
                         let mut j = k + 1;
                         while self.is_latin(j) && is_right_filler_latin(self.word(j)) {
                             j += 1;

@@ -106,6 +106,14 @@ pub(super) fn is_right_filler_latin(w: &str) -> bool {
     )
 }
 
+/// The particle after a noun for an option: "선택지가" → "가", "보기를" → "를".
+pub(super) fn option_noun_particle(w: &str) -> Option<&str> {
+    ["선택지", "보기", "항목", "옵션"].iter().find_map(|n| {
+        w.strip_prefix(n)
+            .filter(|p| matches!(*p, "이" | "가" | "을" | "를" | "로" | "으로"))
+    })
+}
+
 /// Words that may stand between a label and a following keyword: "③을 최종 정답으로".
 pub(super) fn is_left_filler_hangul(w: &str) -> bool {
     let noun_particle = ["보기", "선택지", "항목", "옵션"].iter().any(|n| {
@@ -356,5 +364,39 @@ pub(super) fn truth_synonyms(ask: &[&str]) -> &'static [&'static [&'static str]]
         &TRUTH_NEGATIVE
     } else {
         &[]
+    }
+}
+
+/// "incorrect statement", "false one": a phrase naming the untrue option, which echoes an
+/// English question asking which is not true ([`english_asks_untrue`]).
+pub(super) fn names_untrue(adjective: &str, noun: &str) -> bool {
+    let is = |w: &str, list: &[&str]| list.iter().any(|l| w.eq_ignore_ascii_case(l));
+    is(
+        adjective,
+        &["incorrect", "false", "wrong", "untrue", "inaccurate"],
+    ) && is(
+        noun,
+        &[
+            "statement",
+            "claim",
+            "one",
+            "description",
+            "explanation",
+            "sentence",
+        ],
+    )
+}
+
+/// Does an English ask ask which is not true: "NOT true", "NOT correct", "incorrect",
+/// "false"?
+pub(super) fn english_asks_untrue(ask: &[&str]) -> bool {
+    let is = |w: &str, list: &[&str]| list.iter().any(|l| w.eq_ignore_ascii_case(l));
+    match ask {
+        [w] => is(w, &["incorrect", "false", "untrue", "wrong", "inaccurate"]),
+        [not, w, ..] => {
+            not.eq_ignore_ascii_case("not")
+                && is(w, &["true", "correct", "accurate", "right", "valid"])
+        }
+        _ => false,
     }
 }

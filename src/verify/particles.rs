@@ -1,0 +1,81 @@
+//! Korean particles around a label: which may follow a number that is a choice ("3번",
+//! "3이", not "3년"), and particles written with their alternative in brackets ("1번이(가)").
+
+/// Hangul starts that may follow a number that is a choice: particles and the copula
+/// (3번, 3이, 3가, 3입니다, 3을, 3은, 3으로, 3임, 3과 …), but not units (3년, 3억, 3개) or
+/// words that make it a quantity (3가지, 3이상, 3이하).
+pub(super) fn particle_may_follow_choice(rest: &str) -> bool {
+    const REJECT: [&str; 8] = [
+        "가지", "이상", "이하", "이내", "이후", "이전", "이외", "이었",
+    ];
+    const ALLOW: [char; 17] = [
+        '번', '이', '가', '입', '을', '를', '은', '는', '으', '로', '임', '과', '와', '도', '라',
+        '였', '만',
+    ];
+    if REJECT.iter().any(|r| rest.starts_with(r)) {
+        return false;
+    }
+    // "C예요", "3예요": the copula after a vowel.
+    if rest.starts_with("예요") {
+        return true;
+    }
+    // 만 is "only" after a choice but 10,000 after an amount (3만원): accept only 만 + space/end.
+    // 나 is "or" ("2나 3") only as a word of its own, not the start of 나라, 나이 ….
+    for p in ['만', '나'] {
+        if let Some(after) = rest.strip_prefix(p) {
+            return after.is_empty() || after.starts_with([' ', '.', ',']);
+        }
+    }
+    rest.chars().next().is_some_and(|c| ALLOW.contains(&c))
+}
+
+/// Particles and the alternative a template writes beside them in brackets.
+const ALTERNATIVES: [(&str, &str); 12] = [
+    ("이", "가"),
+    ("가", "이"),
+    ("은", "는"),
+    ("는", "은"),
+    ("을", "를"),
+    ("를", "을"),
+    ("와", "과"),
+    ("과", "와"),
+    ("으로", "로"),
+    ("로", "으로"),
+    ("이나", "나"),
+    ("나", "이나"),
+];
+
+/// "1번이(가) 정답", "④은(는) 답이 아닙니다", "C을(를) 선택": a particle written with its
+/// alternative in brackets, as templated and machine-translated text writes it. `before` is
+/// the Hangul word that ends right at `rest`, which starts with the bracket; `after_mark`
+/// says whether that word is glued to a mark before it. Returns the bracket's byte length,
+/// which the tokeniser skips, so "1번이(가)" reads as "1번이". A word that is only the
+/// particle ("이(가)") counts only after a mark: alone it may be "이" (this) before a
+/// sub-item label "(가)".
+pub(super) fn alternative_len(before: &str, after_mark: bool, rest: &str) -> Option<usize> {
+    ALTERNATIVES.iter().find_map(|&(p, alt)| {
+        let stem = before.strip_suffix(p)?;
+        if stem.is_empty() && !after_mark {
+            return None;
+        }
+        let inner = rest.strip_prefix('(')?.strip_prefix(alt)?;
+        inner.starts_with(')').then_some(1 + alt.len() + 1)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bracketed_alternatives_follow_their_particle() {
+        assert_eq!(alternative_len("번이", false, "(가) 정답"), Some(5));
+        assert_eq!(alternative_len("은", true, "(는) 답이"), Some(5));
+        assert_eq!(alternative_len("답을", false, "(를)"), Some(5));
+        assert_eq!(alternative_len("선택지로", false, "(으로)"), Some(8));
+        // Not the particle's own alternative, nor a lone 이 before a sub-item label.
+        assert_eq!(alternative_len("번이", false, "(나) 정답"), None);
+        assert_eq!(alternative_len("이", false, "(가)와 (나)"), None);
+        assert_eq!(alternative_len("번이", false, "(가"), None);
+    }
+}

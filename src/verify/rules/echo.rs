@@ -1,0 +1,162 @@
+//! Echoes of the question's ask: "적절하지 않은 것은 ③" for "…적절하지 않은 것은?", "틀린 것은
+//! ③" (a phrase of the same polarity), "The one that is NOT correct is (C)", "The incorrect
+//! statement is C"; and "<another predicate> 것은 ①", which describes options instead.
+
+use super::singled::{is_negative, POSITIVE};
+use super::words::{answer_keyword, english_asks_untrue, lower, names_untrue, ASK_NOUNS};
+use super::{Ctx, Statement, Strength};
+use crate::verify::scan::Kind;
+use crate::verify::{Choice, Rule};
+
+impl Ctx<'_> {
+    /// A statement that echoes the question's ask phrase: "적절하지 않은 것은 ③" when the
+    /// question asks "…적절하지 않은 것은?". Only the question's own polarity counts, so
+    /// "적절한 것은 ①" on that question states nothing.
+    pub(super) fn ask_echo_at(
+        &self,
+        k: usize,
+        negations: &mut Vec<(Choice, usize)>,
+    ) -> Option<Statement> {
+        if self.ask.is_empty() || k + self.ask.len() >= self.toks.len() {
+            return None;
+        }
+        if self.ask.iter().all(|w| w.is_ascii()) {
+            return self.english_ask_echo_at(k, negations);
+        }
+        if self.toks[k].kind != Kind::Hangul {
+            return None;
+        }
+        let says = |phrase: &[&str]| {
+            k + phrase.len() < self.toks.len()
+                && phrase
+                    .iter()
+                    .enumerate()
+                    .all(|(i, w)| self.toks[k + i].kind == Kind::Hangul && self.word(k + i) == *w)
+        };
+        // The ask itself, or a phrase of its polarity ("틀린 것은 ③" for "…옳지 않은 것은?").
+        let n = if says(&self.ask) {
+            self.ask.len()
+        } else {
+            self.synonyms.iter().find(|p| says(p))?.len()
+        };
+        // "정답이 아닌 것: 3번" names what is not the answer.
+        if k > 0 && self.is_hangul(k - 1) && answer_keyword(self.word(k - 1)).is_some() {
+            return None;
+        }
+        let noun = k + n;
+        let w = self.word(noun);
+        let named = self.toks[noun].kind == Kind::Hangul
+            && ASK_NOUNS.iter().any(|p| {
+                w.strip_prefix(p)
+                    .is_some_and(|s| matches!(s, "" | "은" | "는" | "이" | "으로는"))
+            });
+        if !named {
+            return None;
+        }
+        let (said, last) = self.right_of_keyword(noun, negations)?;
+        // An echo ends its line: "— 옳은 설명\n③ …" closes one option's analysis and opens
+        // the next.
+        if self.break_between(noun, last) {
+            return None;
+        }
+        Some(Statement {
+            said,
+            strength: Strength::Strong,
+            rule: Rule::AskEcho,
+            first: k,
+            last,
+            is_final: self.final_before(k),
+            judges: false,
+        })
+    }
+
+    /// "The one that is NOT correct is (C)", "Not true: B" for a question asking "Which of the
+    /// following is NOT correct?". A negation right before the echo ("… is not correct is")
+    /// turns it into the opposite phrase, which states nothing.
+    fn english_ask_echo_at(
+        &self,
+        k: usize,
+        negations: &mut Vec<(Choice, usize)>,
+    ) -> Option<Statement> {
+        let n = self.ask.len();
+        let echoed = (0..n).all(|i| {
+            self.toks[k + i].kind == Kind::Latin
+                && self.word(k + i).eq_ignore_ascii_case(self.ask[i])
+        });
+        // "The incorrect statement is (C)" for "…is NOT true?": a phrase of the ask's polarity.
+        let untrue = !echoed
+            && self.is_latin(k)
+            && self.is_latin(k + 1)
+            && names_untrue(self.word(k), self.word(k + 1))
+            && english_asks_untrue(&self.ask);
+        let negated_before = k > 0
+            && self.is_latin(k - 1)
+            && matches!(
+                lower(self.word(k - 1)).as_str(),
+                "not" | "no" | "never" | "isn" | "t" | "least"
+            );
+        if !(echoed || untrue) || negated_before {
+            return None;
+        }
+        let end = if echoed { k + n - 1 } else { k + 1 };
+        let (said, last) = self.right_of_keyword(end, negations)?;
+        if self.break_between(end, last) {
+            return None;
+        }
+        Some(Statement::strong(
+            said,
+            Rule::AskEcho,
+            k,
+            last,
+            self.final_before(k),
+        ))
+    }
+
+    /// Is there a line break between tokens `a` and `b`?
+    pub(super) fn break_between(&self, a: usize, b: usize) -> bool {
+        (a..b).any(|j| self.toks[j].kind == Kind::Break)
+    }
+
+    /// Does the label at `k` complete "<predicate> 것은" with another predicate than the
+    /// question's ask ("적절한 것은 ①입니다" when the question asks "적절하지 않은 것은?")?
+    /// Such a sentence describes options; it does not answer.
+    pub(super) fn answers_another_ask(&self, k: usize) -> bool {
+        if self.ask.is_empty() || k < 2 {
+            return false;
+        }
+        let noun = k - 1;
+        let w = self.word(noun);
+        let is_noun = self.toks[noun].kind == Kind::Hangul
+            && ASK_NOUNS
+                .iter()
+                .any(|p| w.strip_prefix(p).is_some_and(|s| matches!(s, "은" | "는")));
+        let n = self.ask.len();
+        // A judgement of options ("적절한 것은", "해당하는 것은"), not "남는 것은" or "문제에서
+        // 요구하는 것은", which name the answer.
+        let judges = |w: &str| {
+            POSITIVE.iter().any(|p| w.starts_with(p))
+                || is_negative(w)
+                || ["해당", "바르"].iter().any(|p| w.contains(p))
+        };
+        // The ask's own predicate with another ending ("인정되는", "있은" for "인정되지 않는",
+        // "있지 않은") is one.
+        let same_stem = |w: &str| {
+            self.ask.first().is_some_and(|a| {
+                let stem = match a.char_indices().last() {
+                    Some((i, _)) if i > 0 => &a[..i],
+                    _ => a,
+                };
+                // "적합하지" → "적합" (적합한, 적합하다).
+                let stem = stem
+                    .strip_suffix('하')
+                    .filter(|s| !s.is_empty())
+                    .unwrap_or(stem);
+                w.starts_with(stem)
+            })
+        };
+        is_noun
+            && self.toks[noun - 1].kind == Kind::Hangul
+            && (judges(self.word(noun - 1)) || same_stem(self.word(noun - 1)))
+            && !(noun >= n && (0..n).all(|i| self.word(noun - n + i) == self.ask[i]))
+    }
+}
