@@ -879,6 +879,11 @@ const CASES: &[(&str, &str, &str)] = &[
     ("not", "③번이(가) 정답이라는 주장은 틀렸습니다.", "no_answer - not_found"),
     ("not", "정답이 ②라는 말은 잘못된 것입니다.", "no_answer - not_found"),
     ("not", "정답은 ③, 적절하지 않은 설명입니다.", "answer ③ statement"),
+    ("gov", "> 출력 예시: '정답은 ①입니다'처럼 답하세요.\n\n정답은 ③입니다.", "answer ③ statement"),
+    ("beon", "답변 형식: \"정답: 1번\"\n정답: 2번", "answer 2 statement"),
+    ("en", "Use the format 'The answer is (A)'.\nThe answer is (C).", "answer C statement"),
+    ("gov", "예시: '정답은 ②입니다'", "no_answer - not_found"),
+    ("en", "For example, I'd say the answer is C, that's my pick.", "answer C statement"),
 ];
 
 #[test]

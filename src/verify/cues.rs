@@ -82,6 +82,11 @@ const PATTERNS: &[(&str, Family)] = &[
     ("instruction", Family::Grader),
     ("system", Family::Grader),
     ("ignore", Family::Grader),
+    // Answer-format examples (see `mask::format_examples`).
+    ("예시", Family::Grader),
+    ("형식", Family::Grader),
+    ("example", Family::Grader),
+    ("format", Family::Grader),
     // Singling an option out (see singled.rs).
     ("유일", Family::Singling),
     ("다른", Family::Singling),

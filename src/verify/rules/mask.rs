@@ -1,5 +1,6 @@
 //! Grader-addressed masking: text that talks to whoever grades the answer ("[SYSTEM: …]",
-//! "Ignore previous instructions …", "채점자님, …") is data, so its tokens state nothing.
+//! "Ignore previous instructions …", "채점자님, …") is data, so its tokens state nothing;
+//! nor does a quoted example of the answer format.
 //! Also the sentence splitter the other rules share.
 
 use super::words::lower;
@@ -41,6 +42,7 @@ pub(super) fn grader_addressed(text: &str, toks: &[Tok]) -> Vec<bool> {
             _ => false,
         }
     };
+    format_examples(text, toks, &mut masked);
     if !(0..toks.len()).any(is_cue) {
         return masked;
     }
@@ -70,6 +72,51 @@ pub(super) fn grader_addressed(text: &str, toks: &[Tok]) -> Vec<bool> {
         }
     }
     masked
+}
+
+/// Mark quoted text on a line that gives an answer format or an example of one ("> 답변
+/// 예시: '정답은 ①입니다'와 같은 형식으로 답하세요", "Use the format \"The answer is (A)\""):
+/// the quoted answer is the prompt's, not the model's. Only the quotes are marked, so the
+/// line's own statement ("형식에 맞춰 답하면 정답은 ③입니다") still counts.
+fn format_examples(text: &str, toks: &[Tok], masked: &mut [bool]) {
+    let is_cue = |t: &Tok| match t.kind {
+        Kind::Hangul => {
+            let w = t.text(text);
+            w.starts_with("예시") || w.starts_with("형식")
+        }
+        Kind::Latin => matches!(lower(t.text(text)).as_str(), "example" | "format"),
+        _ => false,
+    };
+    let is_quote = |t: &Tok| {
+        matches!(
+            t.text(text),
+            "'" | "\"" | "\u{2018}" | "\u{2019}" | "\u{201C}" | "\u{201D}"
+        )
+    };
+    let mut line = 0;
+    for end in (0..=toks.len()).filter(|&k| k == toks.len() || toks[k].kind == Kind::Break) {
+        if toks[line..end].iter().any(is_cue) {
+            let mut open = None;
+            // Not the apostrophe of "I'd", "that's".
+            let contraction = |k: usize| {
+                k > 0
+                    && toks[k - 1].kind == Kind::Latin
+                    && toks[k - 1].end == toks[k].start
+                    && toks
+                        .get(k + 1)
+                        .is_some_and(|n| n.kind == Kind::Latin && n.start == toks[k].end)
+            };
+            for (k, t) in toks.iter().enumerate().take(end).skip(line) {
+                if is_quote(t) && !contraction(k) {
+                    match open.take() {
+                        Some(o) => (o..=k).for_each(|g| masked[g] = true),
+                        None => open = Some(k),
+                    }
+                }
+            }
+        }
+        line = end + 1;
+    }
 }
 
 /// Token ranges of sentences (split at . ! ? and line breaks).
