@@ -302,6 +302,9 @@ impl Ctx<'_> {
         if other_line_starts_with_label {
             return None;
         }
+        if self.unnamed_rejection_before(last_break) {
+            return None;
+        }
         let e = self.bare_in(last_break + 1..end, Rule::LastLine)?;
         // Only a lone label: option text on the last line is how option lists end.
         match &e {
@@ -312,6 +315,22 @@ impl Ctx<'_> {
             }
             _ => None,
         }
+    }
+
+    /// Does the sentence that ends before token `k` say "not the answer" of something it
+    /// does not name ("…이는 함정이며 정답이 아닙니다.\n2", "That is a trap, not the
+    /// answer.\nB")? It may mean the label that follows.
+    pub(super) fn unnamed_rejection_before(&self, k: usize) -> bool {
+        let mut close = k;
+        while close > 0 && matches!(self.toks[close - 1].kind, Kind::Punct(_) | Kind::Break) {
+            close -= 1;
+        }
+        let open = self.toks[..close]
+            .iter()
+            .rposition(|t| t.is_sentence_end())
+            .map_or(0, |x| x + 1);
+        let s = open..close;
+        self.says_not_the_answer(&s) && !s.clone().any(|j| self.is_label_mark(j))
     }
 
     /// The first line alone is a label, every other choice named later is rejected in a

@@ -252,6 +252,7 @@ impl Ctx<'_> {
             && !self.cues.has(Family::Refusal)
             && self.text_ends_after(end)
             && plain()
+            && !self.unnamed_rejection_before(k)
         {
             return Some(make(Strength::Weak, Rule::WeakStatement, end));
         }

@@ -136,6 +136,7 @@ impl Ctx<'_> {
                 if let Some((other, rule)) = self.reopened_after(last.last, *c) {
                     let mut candidates = vec![*c, other];
                     candidates.sort();
+                    candidates.dedup();
                     return Some(Extraction::Ambiguous {
                         candidates,
                         rule,
@@ -181,6 +182,15 @@ impl Ctx<'_> {
         for j in after + 1..self.toks.len() {
             match self.toks[j].kind {
                 Kind::Mark(_) => {
+                    // "The answer is 1. Actually, wait — 1 doesn't hold up either.": the
+                    // choice itself called wrong after a correction.
+                    if corrected
+                        && self.choice_at(j) == Some(c)
+                        && self.is_label_mark(j)
+                        && self.denied_alone(j)
+                    {
+                        return Some((c, Rule::ConflictingStatements));
+                    }
                     let Some(o) = self.choice_at(j).filter(|&o| o != c) else {
                         continue;
                     };

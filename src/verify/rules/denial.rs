@@ -9,7 +9,7 @@
 //! 틀렸다" states ③).
 
 use super::option_text::{squash, squash_chars};
-use super::words::{is_conditional_negation, lower, strip_beon};
+use super::words::{lower, strip_beon};
 use super::{Ctx, Said, Statement, Strength};
 use crate::verify::scan::{Kind, Tok};
 use crate::verify::{Choice, Rule};
@@ -177,48 +177,6 @@ impl Ctx<'_> {
         false
     }
 
-    /// Take back the statements whose clause denies them (see `takes_back`): their labels
-    /// count as denied, and a weaker claim after one of them and a self-correction ("처음엔
-    /// ②로 봤지만 다시 보니 ④가 맞다") corrects it.
-    /// Does the sentence before token `first` say the statement answers another question
-    /// ("앞 문제(7번)의 정답은 4번", "다음 문제의 답은 ③", "3번 문제의 정답은 ②")?
-    fn about_another_question(&self, first: usize) -> bool {
-        // From the start of the statement's clause: "3번 문제의 정답은 (2)이고, 이 문제의
-        // 정답은 (3)" states (3).
-        let start = (0..first)
-            .rev()
-            .find(|&x| {
-                self.toks[x].is_sentence_end()
-                    || self.toks[x].is_punct(',')
-                    || (self.is_hangul(x)
-                        && ["이고", "이며", "지만", "으나", "는데"]
-                            .iter()
-                            .any(|e| self.word(x).ends_with(e)))
-            })
-            .map_or(0, |x| x + 1);
-        if start >= first {
-            return false;
-        }
-        let before = &self.text[self.toks[start].start as usize..self.toks[first].start as usize];
-        memchr::memmem::find(before.as_bytes(), "문".as_bytes()).is_some()
-            // "이번 문항의 답은 (4)": this one.
-            && !before.contains("이번 문")
-            && [
-                "앞 문제",
-                "이전 문제",
-                "다음 문제",
-                "다른 문제",
-                "지난 문제",
-                "번 문제",
-                "번 문항",
-                "앞 문항",
-                "이전 문항",
-                "다음 문항",
-            ]
-            .iter()
-            .any(|p| before.contains(p))
-    }
-
     pub(super) fn drop_taken_back(
         &self,
         stmts: &mut Vec<Statement>,
@@ -282,130 +240,6 @@ impl Ctx<'_> {
                 .any(|p| self.word(j - 1).starts_with(p)))
     }
 
-    /// "…기준으로 하면 3, 개정 후 기준으로 하면 2가 답입니다": another label in the
-    /// sentence of the statement at tokens `first..=last` (one answer per supposition).
-    fn other_label_in_sentence(&self, first: usize, last: usize) -> bool {
-        let before = (0..first)
-            .rev()
-            .take_while(|&x| !self.toks[x].is_sentence_end())
-            .any(|x| self.is_label_mark(x));
-        before
-            || (last + 1..self.toks.len())
-                .take_while(|&x| !self.toks[x].is_sentence_end())
-                .any(|x| self.is_label_mark(x))
-    }
-
-    /// Walking left from the statement at tokens `first..=last` to the start of its clause:
-    /// is it under a supposition ("정답이 ③이 아니라면 ④가 답입니다", "만약 …하면 정답은 ②",
-    /// "…기준으로 하면 3, …기준으로 하면 2가 답입니다"; but "2회 위반이라면 정답은 ③이겠지만,
-    /// 1회 위반이므로 정답은 ②입니다" states ②), or someone else's, a third party as the
-    /// clause's subject or topic ("해설서에서는", "A 학생은", "Some sources say …") or a first
-    /// belief ("처음에는 정답이 ③이라고 생각했")?
-    fn taken_back_before(&self, first: usize, last: usize) -> bool {
-        for j in (0..first).rev() {
-            let t = self.toks[j];
-            if t.is_sentence_end() || t.is_punct(',') || t.is_punct(';') {
-                break;
-            }
-            match t.kind {
-                Kind::Hangul => {
-                    let w = self.word(j);
-                    // Every supposing word here ends in 면 ("…라면", "아니면", "아니었으면").
-                    // "…에 따르면", "…에 의하면" (according to) suppose nothing.
-                    if w.ends_with('면')
-                        && !w.ends_with("따르면")
-                        && !w.ends_with("의하면")
-                        && (w.ends_with("라면")
-                            || w.ends_with("다면")
-                            || is_conditional_negation(w)
-                            || self.other_label_in_sentence(first, last))
-                    {
-                        return true;
-                    }
-                    if ["만약", "만일", "가령"].contains(&w) {
-                        return true;
-                    }
-                    // The statement's own clause only: "처음엔 ②로 봤지만 | 다시 보니 ④가 맞다".
-                    if is_clause_boundary(w) {
-                        break;
-                    }
-                    if is_third_party(w)
-                        || ["처음엔", "처음에는", "처음에", "원래는", "당초에는", "당초"]
-                            .contains(&w)
-                    {
-                        return true;
-                    }
-                }
-                Kind::Latin
-                    if matches!(
-                        lower(self.word(j)).as_str(),
-                        "says"
-                            | "said"
-                            | "claim"
-                            | "claims"
-                            | "claimed"
-                            | "suggests"
-                            | "according"
-                            | "sources"
-                            | "others"
-                            | "people"
-                    ) =>
-                {
-                    return true;
-                }
-                _ => {}
-            }
-        }
-        false
-    }
-
-    /// After the statement at tokens `first..=last` (its clause going on at `from`, past the
-    /// label's own option text): is it someone else's, with people named right after it
-    /// ("③을 정답으로 고른 분들이 많았습니다"), a quote attributed ("정답은 ③번이라고 적혀
-    /// 있는데", "정답을 ③이라고 했습니다"), or an answer object set by another verb than a
-    /// choosing one ("많은 사람들이 정답을 ③번으로 알고 있습니다")?
-    fn reported_after(&self, first: usize, last: usize, from: usize) -> bool {
-        // "③을 정답으로 고른 분들이 많았습니다", "정답은 ③이라고 많은 사람들이 …": people
-        // named right after it.
-        // Only after the statement's own verb ("고른", "적은") or a quote ("…이라고"), not in
-        // a remark ("정답: ② (학생들이 자주 틀리는 문제)").
-        let after_verb = self.is_hangul(last)
-            || self.is_hangul(from) && {
-                let w = self.word(from);
-                w.ends_with("라고") || w.ends_with("다고")
-            };
-        if after_verb
-            && (from..self.toks.len().min(from + 3))
-                .take_while(|&x| !self.toks[x].is_sentence_end() && !self.toks[x].is_punct('('))
-                .any(|x| self.is_hangul(x) && is_people(self.word(x)))
-        {
-            return true;
-        }
-        // The verb after the label: attributed after a quotative, and for "정답을 ③으로 …" a
-        // choosing verb, not another ("제시하고", "알고 있습니다").
-        let object = self.is_hangul(first) && {
-            let w = self.word(first);
-            w.ends_with('을') || w.ends_with('를')
-        };
-        let mut j = last + 1;
-        while let Some(t) = self.tok(j) {
-            if t.kind != Kind::Hangul || j > last + 3 {
-                return false;
-            }
-            let w = self.word(j);
-            if ["라고", "다고"].iter().any(|q| w.ends_with(q)) {
-                return self.is_hangul(j + 1) && is_attribution(self.word(j + 1));
-            }
-            let particle = strip_beon(w);
-            if matches!(particle, "" | "으로" | "로") {
-                j += 1;
-                continue;
-            }
-            return object && !CHOOSING.iter().any(|v| w.starts_with(v));
-        }
-        false
-    }
-
     /// Where the clause after a statement's label goes on, past the label's own option text
     /// written after it ("정답은 (1) 대표이사와 회계담당 임원(… 없는 경우에는 …)입니다": the
     /// option's words deny nothing).
@@ -462,12 +296,13 @@ impl Ctx<'_> {
         j
     }
 
-    /// Is the Latin word at `k` denied by one of the three words before it in its sentence
-    /// ("would not choose", "wouldn't pick", "never select", "don't choose")?
+    /// Is the Latin word at `k` denied by one of the three words before it in its clause
+    /// ("would not choose", "wouldn't pick", "never select", "don't choose"; not "Since it
+    /// does not, the answer is 3")?
     fn latin_denied_before(&self, k: usize) -> bool {
         (k.saturating_sub(3)..k)
             .rev()
-            .take_while(|&j| !self.toks[j].is_sentence_end())
+            .take_while(|&j| !self.toks[j].is_sentence_end() && !self.toks[j].is_punct(','))
             .any(|j| {
                 self.is_latin(j)
                     && match lower(self.word(j)).as_str() {
@@ -478,108 +313,6 @@ impl Ctx<'_> {
                     }
             })
     }
-}
-
-/// Verbs that make "정답을 ③으로 …" the writer's own choice.
-const CHOOSING: [&str; 27] = [
-    "선택",
-    "고르",
-    "고릅",
-    "골라",
-    "고를",
-    "택",
-    "하겠",
-    "합니다",
-    "한다",
-    "할게",
-    "정하",
-    "정합",
-    "봅니다",
-    "본다",
-    "보겠",
-    "판단",
-    "생각",
-    "추정",
-    "예상",
-    "결론",
-    "제출",
-    "체크",
-    "표시",
-    "마킹",
-    "적습",
-    "적겠",
-    "기재",
-];
-
-/// Is the word a third party as subject or topic ("해설서에서는", "많은 사람들이", "학생은",
-/// "출제자는", "일부 교재에서는")?
-fn is_third_party(w: &str) -> bool {
-    const PARTIES: [&str; 16] = [
-        "해설",
-        "교재",
-        "책",
-        "학생",
-        "사람",
-        "출제",
-        "수험생",
-        "응시자",
-        "누군가",
-        "친구",
-        "선생",
-        "강사",
-        "인터넷",
-        "시중",
-        "일부",
-        "모범답안",
-    ];
-    const MARKED: [&str; 9] = [
-        "은",
-        "는",
-        "이",
-        "가",
-        "에서는",
-        "에서",
-        "에는",
-        "들이",
-        "들은",
-    ];
-    PARTIES.iter().any(|p| w.starts_with(p)) && MARKED.iter().any(|m| w.ends_with(m))
-}
-
-/// Is the word people, as a subject ("분들이", "사람들이", "학생들은", "수험생이")?
-fn is_people(w: &str) -> bool {
-    ["분들", "사람", "학생", "수험생", "응시자"]
-        .iter()
-        .any(|p| w.starts_with(p))
-        && ["이", "은", "는", "가", "도"]
-            .iter()
-            .any(|m| w.ends_with(m))
-}
-
-/// Is the word after a quotative one that attributes the quote ("했습니다", "한다",
-/// "적혀", "나와", "주장", "알려져")?
-fn is_attribution(w: &str) -> bool {
-    [
-        "했",
-        "한다",
-        "합니다",
-        "하는",
-        "하더",
-        "적혀",
-        "적혔",
-        "나와",
-        "나옵",
-        "주장",
-        "알려",
-        "쓰여",
-        "써",
-        "말하",
-        "말했",
-        "되어",
-        "돼",
-    ]
-    .iter()
-    .any(|a| w.starts_with(a))
 }
 
 /// Does the Hangul word deny or doubt (see `DENIALS`, `DENIAL_PREFIXES`)? Each stem is looked
@@ -598,7 +331,7 @@ pub(super) fn is_denial(w: &str) -> bool {
 
 /// Does the Hangul word end the clause before a statement, walking left: a clause ending or
 /// a concessive one ("…봤지만", "…있으나", "…했는데")?
-fn is_clause_boundary(w: &str) -> bool {
+pub(super) fn is_clause_boundary(w: &str) -> bool {
     ends_clause(w) || ["지만", "으나", "는데"].iter().any(|e| w.ends_with(e))
 }
 

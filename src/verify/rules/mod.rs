@@ -8,6 +8,7 @@ mod claims;
 mod conclude;
 mod denial;
 mod echo;
+mod frame;
 mod mask;
 mod option_text;
 mod ox;

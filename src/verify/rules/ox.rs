@@ -40,11 +40,29 @@ pub(super) fn ox_polarity(toks: &[Tok], k: usize, text: &str) -> Option<bool> {
             if w.starts_with("틀림없") {
                 return None;
             }
+            // "잘못이 없습니다", "문제는 없습니다", "확신은 없습니다": a fault or a doubt denied
+            // is neither judgement (the first two lean ○, the last doubts whatever came before).
+            let fault_or_doubt = |w: &str| {
+                [
+                    "잘못", "오류", "문제", "이상", "하자", "모순", "확신", "자신", "의심",
+                ]
+                .iter()
+                .any(|p| w.starts_with(p))
+            };
+            let next_denies = toks
+                .get(k + 1)
+                .is_some_and(|n| n.kind == Kind::Hangul && n.text(text).starts_with('없'));
+            if next_denies && fault_or_doubt(w) {
+                return None;
+            }
             // "판단할 수 없다", "알 수 없습니다": cannot tell, not false.
             if w.starts_with('없') {
-                let after_su =
-                    k > 0 && toks[k - 1].kind == Kind::Hangul && toks[k - 1].text(text) == "수";
-                return (!after_su).then_some(false);
+                let before = if k > 0 && toks[k - 1].kind == Kind::Hangul {
+                    toks[k - 1].text(text)
+                } else {
+                    ""
+                };
+                return (before != "수" && !fault_or_doubt(before)).then_some(false);
             }
             if w.starts_with("틀리지") || w.starts_with("틀리진") {
                 return Some(next_is_neg);
@@ -80,10 +98,12 @@ pub(super) fn ox_polarity(toks: &[Tok], k: usize, text: &str) -> Option<bool> {
                 _ => return None,
             };
             // "The statement is not false": the judgement denied.
-            let negated = (k.saturating_sub(2)..k).any(|x| {
-                toks[x].kind == Kind::Latin
-                    && matches!(lower(toks[x].text(text)).as_str(), "not" | "isn" | "never")
-            });
+            let is = |x: usize, words: &[&str]| {
+                toks[x].kind == Kind::Latin && words.contains(&lower(toks[x].text(text)).as_str())
+            };
+            // "isn't" is three tokens: isn, ', t.
+            let negated = (k.saturating_sub(2)..k).any(|x| is(x, &["not", "isn", "never"]))
+                || (k >= 3 && is(k - 1, &["t"]) && is(k - 3, &["isn", "wasn", "aren"]));
             Some(p != negated)
         }
         _ => None,

@@ -31,7 +31,15 @@ impl Ctx<'_> {
             }
             Kind::Latin => matches!(
                 lower(self.word(n)).as_str(),
-                "no" | "wait" | "nope" | "hmm" | "oh" | "oops" | "but" | "actually" | "i"
+                "no" | "wait"
+                    | "nope"
+                    | "hmm"
+                    | "oh"
+                    | "oops"
+                    | "but"
+                    | "actually"
+                    | "i"
+                    | "scratch"
             ),
             _ => false,
         });
@@ -74,7 +82,10 @@ impl Ctx<'_> {
             takes_back(x)
                 || match self.toks[x].kind {
                     Kind::Hangul => INTERJECTIONS.contains(&self.word(x)),
-                    Kind::Latin => matches!(lower(self.word(x)).as_str(), "hmm" | "oh" | "oops"),
+                    Kind::Latin => matches!(
+                        lower(self.word(x)).as_str(),
+                        "hmm" | "oh" | "oops" | "actually"
+                    ),
                     _ => false,
                 }
         });
@@ -90,7 +101,13 @@ impl Ctx<'_> {
                     _ => false,
                 }
         });
-        if unsure {
+        // "I take that back.", "Scratch that.": at the sentence's start.
+        let head: Vec<String> = words.iter().take(5).map(|&x| lower(self.word(x))).collect();
+        let taken_back = head.windows(2).any(|p| p == ["scratch", "that"])
+            || head.windows(3).any(|t| {
+                t[0] == "take" && matches!(t[1].as_str(), "that" | "it") && t[2] == "back"
+            });
+        if unsure || taken_back {
             return true;
         }
         let at = |i: usize| words.get(i).map(|&x| self.word(x));
@@ -118,6 +135,35 @@ impl Ctx<'_> {
                     || is_negation_word(w)
                     || matches!(lower(w).as_str(), "wrong" | "incorrect" | "not")
             })
+    }
+
+    /// Is the label at `j` the only one in its sentence, which calls it wrong ("1 doesn't hold
+    /// up either", "3번은 틀렸습니다", "③은 정답이 아닙니다")?
+    pub(super) fn denied_alone(&self, j: usize) -> bool {
+        let start = (0..j)
+            .rev()
+            .find(|&x| self.toks[x].is_sentence_end())
+            .map_or(0, |x| x + 1);
+        let end = (j..self.toks.len())
+            .find(|&x| self.toks[x].is_sentence_end())
+            .unwrap_or(self.toks.len());
+        let s = start..end;
+        let alone = s
+            .clone()
+            .all(|x| x == j || !self.is_label_mark(x) || self.choice_at(x) == self.choice_at(j));
+        alone
+            && (self.says_not_the_answer(&s)
+                || s.clone().any(|x| match self.toks[x].kind {
+                    Kind::Hangul => {
+                        let w = self.word(x);
+                        w.starts_with('틀') || w.starts_with("잘못") || is_negation_word(w)
+                    }
+                    Kind::Latin => matches!(
+                        lower(self.word(x)).as_str(),
+                        "wrong" | "incorrect" | "false" | "not" | "doesn" | "isn" | "cannot"
+                    ),
+                    _ => false,
+                }))
     }
 
     /// After the clause that ends at token `j`, is the statement retracted at once: by an

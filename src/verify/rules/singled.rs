@@ -247,17 +247,26 @@ impl Ctx<'_> {
 
     /// Do the tokens `s` say "not the answer", whatever the ask: "…이므로 오답입니다", "답이
     /// 아닙니다", "정답이 될 수 없습니다"?
-    fn says_not_the_answer(&self, s: &Range<usize>) -> bool {
+    pub(super) fn says_not_the_answer(&self, s: &Range<usize>) -> bool {
+        // "…is not the answer", "isn't the right answer": a not at most three words before.
+        let latin_not = |x: usize| {
+            self.is_latin(x)
+                && self.word(x).eq_ignore_ascii_case("answer")
+                && (x.saturating_sub(3)..x).any(|y| {
+                    self.is_latin(y) && matches!(lower(self.word(y)).as_str(), "not" | "isn")
+                })
+        };
         s.clone().any(|x| {
-            self.is_hangul(x)
-                && (self.word(x).starts_with("오답")
-                    || answer_keyword(self.word(x)).is_some_and(|(_, suffix)| {
-                        suffix.contains("아니")
-                            || (self.is_hangul(x + 1)
-                                && ["아니", "아닙", "아님", "될"]
-                                    .iter()
-                                    .any(|p| self.word(x + 1).starts_with(p)))
-                    }))
+            latin_not(x)
+                || (self.is_hangul(x)
+                    && (self.word(x).starts_with("오답")
+                        || answer_keyword(self.word(x)).is_some_and(|(_, suffix)| {
+                            suffix.contains("아니")
+                                || (self.is_hangul(x + 1)
+                                    && ["아니", "아닙", "아님", "될"]
+                                        .iter()
+                                        .any(|p| self.word(x + 1).starts_with(p)))
+                        })))
         })
     }
 
