@@ -911,6 +911,16 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "If it asked for an even number, the answer would be A. Since it does not, the answer is C.", "answer C statement"),
     ("beon", "만약 반대로 물었다면, 정답은 1번이었을 것입니다.", "no_answer - not_found"),
     ("beon", "1번은 틀리겠지만, 정답은 2번입니다.", "answer 2 statement"),
+    ("right", "3번을 선택하는 것은 실수입니다.", "no_answer - not_found"),
+    ("right", "2번을 고르는 것은 함정에 빠지는 것입니다.", "no_answer - not_found"),
+    ("right", "3번을 선택하는 것이 옳습니다.", "answer 3 statement"),
+    ("right", "2번을 고르는 것이 정답입니다.", "answer 2 statement"),
+    ("right", "3번을 선택한 이유는 다음과 같습니다. 물은 0도에서 업니다.", "answer 3 statement"),
+    ("right", "3번을 고르고 싶지만 그건 틀린 답입니다.", "no_answer - not_found"),
+    ("right", "1번을 선택하고 싶지만, 2번이 맞습니다.", "answer 2 corrected_statement"),
+    ("en", "A common mistake is to choose A.", "no_answer - not_found"),
+    ("en", "The usual trap is to pick D here.", "no_answer - not_found"),
+    ("en", "It is tempting to pick A, but the answer is C.", "answer C statement"),
 ];
 
 #[test]

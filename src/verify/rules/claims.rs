@@ -52,6 +52,28 @@ impl Ctx<'_> {
             .all(|t| t.is_sentence_end() || matches!(t.kind, Kind::Punct('*' | ')' | ']')))
     }
 
+    /// From token `from` to the end of its sentence, is what came before judged right ("옳습니다",
+    /// "정답입니다", "맞습니다", "바람직합니다") and not also called wrong?
+    fn topic_judged_right(&self, from: usize) -> bool {
+        let words = (from..self.toks.len())
+            .take_while(|&x| !self.toks[x].is_sentence_end())
+            .filter(|&x| self.is_hangul(x));
+        let mut right = false;
+        for x in words {
+            let w = self.word(x);
+            if ["틀", "잘못", "실수", "오답", "함정", "아니", "아닙", "않"]
+                .iter()
+                .any(|p| w.starts_with(p))
+            {
+                return false;
+            }
+            right |= ["옳", "맞", "정답", "바람직", "적절", "타당"]
+                .iter()
+                .any(|p| w.starts_with(p));
+        }
+        right
+    }
+
     /// "③을 선택합니다" (strong), "③이 맞습니다", "②로 보입니다", "(B) is correct" (weak).
     pub(super) fn choose_or_weak(&self, k: usize) -> Option<Statement> {
         let r = self.label_at(k)?;
@@ -100,6 +122,14 @@ impl Ctx<'_> {
                     &["선택", "고르", "고릅", "골라", "골랐", "고를", "택"],
                 )
             {
+                // "③을 선택하는 것은 실수입니다": choosing it, as a topic, is judged; only a
+                // judgement of right ("…것이 옳습니다", "…것이 정답입니다") makes it a choice.
+                let topic = (next.ends_with('는') || next.ends_with('한') || next == "고른")
+                    && self.is_hangul(q + 2)
+                    && self.word(q + 2).starts_with('것');
+                if topic && !self.topic_judged_right(q + 3) {
+                    return None;
+                }
                 return Some(make(Strength::Strong, Rule::Statement, q + 1));
             }
             // "③번 같습니다", "③ 같아요": a hedged single choice.

@@ -69,6 +69,14 @@ impl Ctx<'_> {
             if SUPPOSING.iter().any(|e| w.ends_with(e)) {
                 return true;
             }
+            // "③을 고르고 싶지만": a wish conceded, not a choice.
+            let wish_conceded = self.is_hangul(last + 1) && {
+                let v = self.word(last + 1);
+                v.starts_with('싶') && ["지만", "으나", "는데"].iter().any(|e| v.ends_with(e))
+            };
+            if wish_conceded {
+                return true;
+            }
             if ends_clause(w) {
                 return self.retracted_after(last);
             }
@@ -134,6 +142,12 @@ impl Ctx<'_> {
                         continue;
                     }
                     quoted |= quotative(j);
+                    // "③을 고르고 싶지만": a wish conceded, not a choice.
+                    if w.starts_with('싶')
+                        && ["지만", "으나", "는데"].iter().any(|e| w.ends_with(e))
+                    {
+                        return true;
+                    }
                     let denial = w == "안" || is_denial(w);
                     let asking = ASKING.iter().any(|e| w.ends_with(e));
                     // "틀림없이", "③번밖에 없다", "의심의 여지가 없다": certainty, not doubt;

@@ -128,6 +128,11 @@ impl Ctx<'_> {
                             | "sources"
                             | "others"
                             | "people"
+                            | "mistake"
+                            | "mistakes"
+                            | "trap"
+                            | "tempting"
+                            | "error"
                     ) =>
                 {
                     return true;
