@@ -921,6 +921,12 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "A common mistake is to choose A.", "no_answer - not_found"),
     ("en", "The usual trap is to pick D here.", "no_answer - not_found"),
     ("en", "It is tempting to pick A, but the answer is C.", "answer C statement"),
+    ("beon", "예를 들어 \"정답은 4번입니다\"처럼 쓰면 됩니다.", "no_answer - not_found"),
+    ("beon", "답변은 「정답은 1번입니다」와 같은 형식으로 작성해야 합니다.\n정답은 2번입니다.", "answer 2 statement"),
+    ("beon", "정답은 3번입니다. 방금 한 말은 취소합니다.", "no_answer - not_found"),
+    ("beon", "정답은 3번입니다. 아니, 3번도 틀렸네요. 잘 모르겠습니다.", "ambiguous - conflicting_statements"),
+    ("en", "The answer is C. No, C is wrong too.", "ambiguous - conflicting_statements"),
+    ("beon", "정답은 3번입니다. 행정청은 처분을 취소할 수 있기 때문입니다.", "answer 3 statement"),
 ];
 
 #[test]

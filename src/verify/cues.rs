@@ -85,6 +85,7 @@ const PATTERNS: &[(&str, Family)] = &[
     // Answer-format examples (see `mask::format_examples`).
     ("예시", Family::Grader),
     ("형식", Family::Grader),
+    ("예를", Family::Grader),
     ("example", Family::Grader),
     ("format", Family::Grader),
     // Singling an option out (see singled.rs).

@@ -210,6 +210,8 @@ impl Ctx<'_> {
                     }
                     other = Some((o, j));
                 }
+                // "아니, 3번도 틀렸네요", "No, 1 is wrong too": a sentence opened by "no".
+                Kind::Hangul | Kind::Latin if self.opens_with_no(j) => corrected = true,
                 Kind::Hangul | Kind::Latin if is_explicit_correction(self, j) => {
                     corrected = true;
                     // "Answer: C → D (corrected)": the correction right after the label.
@@ -221,6 +223,13 @@ impl Ctx<'_> {
             }
         }
         reopened.map(|o| (o, Rule::ConflictingStatements))
+    }
+
+    /// Does token `j` open its sentence with "no" and a comma ("아니, …", "No, …")?
+    fn opens_with_no(&self, j: usize) -> bool {
+        (j == 0 || self.toks[j - 1].is_sentence_end())
+            && self.tok(j + 1).is_some_and(|t| t.is_punct(','))
+            && (self.word(j) == "아니" || self.word(j).eq_ignore_ascii_case("no"))
     }
 
     /// Is the label at `j` put up as right too: "③도 정답이 될 수 있습니다", "④번도 맞을 수

@@ -75,14 +75,15 @@ pub(super) fn grader_addressed(text: &str, toks: &[Tok]) -> Vec<bool> {
 }
 
 /// Mark quoted text on a line that gives an answer format or an example of one ("> 답변
-/// 예시: '정답은 ①입니다'와 같은 형식으로 답하세요", "Use the format \"The answer is (A)\""):
+/// 예시: '정답은 ①입니다'와 같은 형식으로 답하세요", "예를 들어 「정답은 4번입니다」처럼",
+/// "Use the format \"The answer is (A)\""):
 /// the quoted answer is the prompt's, not the model's. Only the quotes are marked, so the
 /// line's own statement ("형식에 맞춰 답하면 정답은 ③입니다") still counts.
 fn format_examples(text: &str, toks: &[Tok], masked: &mut [bool]) {
     let is_cue = |t: &Tok| match t.kind {
         Kind::Hangul => {
             let w = t.text(text);
-            w.starts_with("예시") || w.starts_with("형식")
+            w.starts_with("예시") || w.starts_with("형식") || w == "예를"
         }
         Kind::Latin => matches!(lower(t.text(text)).as_str(), "example" | "format"),
         _ => false,
@@ -90,7 +91,15 @@ fn format_examples(text: &str, toks: &[Tok], masked: &mut [bool]) {
     let is_quote = |t: &Tok| {
         matches!(
             t.text(text),
-            "'" | "\"" | "\u{2018}" | "\u{2019}" | "\u{201C}" | "\u{201D}"
+            "'" | "\""
+                | "\u{2018}"
+                | "\u{2019}"
+                | "\u{201C}"
+                | "\u{201D}"
+                | "「"
+                | "」"
+                | "『"
+                | "』"
         )
     };
     let mut line = 0;

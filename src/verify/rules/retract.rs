@@ -27,7 +27,9 @@ impl Ctx<'_> {
         let opens = self.tok(n).is_some_and(|t| match t.kind {
             Kind::Hangul => {
                 let w = self.word(n);
-                w.starts_with(['아', '앗', '어', '음', '잠', '확', '자', '그', '하'])
+                w.starts_with([
+                    '아', '앗', '어', '음', '잠', '확', '자', '그', '하', '방', '앞', '취', '철',
+                ])
             }
             Kind::Latin => matches!(
                 lower(self.word(n)).as_str(),
@@ -107,7 +109,19 @@ impl Ctx<'_> {
             || head.windows(3).any(|t| {
                 t[0] == "take" && matches!(t[1].as_str(), "that" | "it") && t[2] == "back"
             });
-        if unsure || taken_back {
+        // "방금 한 말은 취소합니다", "앞의 답은 철회합니다", "취소합니다.": the sentence takes
+        // back what was said, not a disposition ("처분을 취소한다" names no saying).
+        let withdrawn = words.iter().any(|&x| {
+            self.is_hangul(x) && ["취소", "철회"].iter().any(|p| self.word(x).starts_with(p))
+        }) && (words.len() == 1
+            || words.iter().any(|&x| {
+                self.is_hangul(x)
+                    && [
+                        "방금", "앞의", "앞서", "위의", "말은", "말을", "답은", "답을",
+                    ]
+                    .contains(&self.word(x))
+            }));
+        if unsure || taken_back || withdrawn {
             return true;
         }
         let at = |i: usize| words.get(i).map(|&x| self.word(x));
