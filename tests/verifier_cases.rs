@@ -927,6 +927,12 @@ const CASES: &[(&str, &str, &str)] = &[
     ("beon", "정답은 3번입니다. 아니, 3번도 틀렸네요. 잘 모르겠습니다.", "ambiguous - conflicting_statements"),
     ("en", "The answer is C. No, C is wrong too.", "ambiguous - conflicting_statements"),
     ("beon", "정답은 3번입니다. 행정청은 처분을 취소할 수 있기 때문입니다.", "answer 3 statement"),
+    ("letter:10", "Answer: I", "answer I statement"),
+    ("letter:10", "I", "answer I bare"),
+    ("letter:10", "After eliminating the rest,\n**Answer: I**", "answer I statement"),
+    ("letter:10", "Then I\nthink it is B.", "no_answer - not_found"),
+    ("gov", "최종 선택: ④", "answer ④ statement"),
+    ("beon", "각 선택지를 검토했습니다.\n\n최종선택: 2번", "answer 2 statement"),
 ];
 
 #[test]

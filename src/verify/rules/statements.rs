@@ -242,10 +242,14 @@ impl Ctx<'_> {
                         out.push(s);
                         continue;
                     }
-                    if CONCLUSION_HEADS.contains(&self.word(k))
-                        && self.tok(k + 1).is_some_and(|n| n.is_punct(':'))
-                    {
-                        if let Some((said, last)) = self.right_of_keyword(k, &mut negations) {
+                    // "결론: 2번", "최종: ③", "최종 선택: ④", "최종선택: ④".
+                    let head = match self.word(k) {
+                        "최종" if self.is_hangul(k + 1) && self.word(k + 1) == "선택" => k + 1,
+                        w if CONCLUSION_HEADS.contains(&w) || w == "최종선택" => k,
+                        _ => usize::MAX,
+                    };
+                    if head != usize::MAX && self.tok(head + 1).is_some_and(|n| n.is_punct(':')) {
+                        if let Some((said, last)) = self.right_of_keyword(head, &mut negations) {
                             out.push(Statement::strong(said, Rule::Statement, k, last, true));
                         }
                         continue;
@@ -478,7 +482,9 @@ impl Ctx<'_> {
         if conclusion {
             for head in CONCLUSION_HEADS {
                 for at in memchr::memmem::find_iter(bytes, head.as_bytes()) {
-                    candidates.extend(hangul_at(at).filter(|&k| self.word(k) == head));
+                    candidates.extend(hangul_at(at).filter(|&k| {
+                        self.word(k) == head || (head == "최종" && self.word(k) == "최종선택")
+                    }));
                 }
             }
         }
