@@ -933,6 +933,16 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter:10", "Then I\nthink it is B.", "no_answer - not_found"),
     ("gov", "최종 선택: ④", "answer ④ statement"),
     ("beon", "각 선택지를 검토했습니다.\n\n최종선택: 2번", "answer 2 statement"),
+    ("beon", "이전 질문의 답은 2번이었습니다. 이번 질문의 답은 3번입니다.", "answer 3 statement"),
+    ("gov", "유사한 질문의 정답은 ③이었습니다.", "no_answer - not_found"),
+    ("not", "③이 정답입니다. 참고로 ②도 일부 맞는 내용이 있으나 문제의 조건을 충족하지는 못합니다.", "answer ③ statement"),
+    ("not", "③이 정답입니다. ②도 정답일 수 있습니다.", "ambiguous - alternatives"),
+    ("not", "①은 적절한 설명이므로 정답이 될 수 없습니다. 정답은 적절하지 않은 것인 ③입니다.", "answer ③ statement"),
+    ("en", "So which one is it? It's C.", "answer C weak_statement"),
+    ("en", "The answer is B. No wait, it's C.", "answer C corrected_statement"),
+    ("en", "It's not A.", "no_answer - not_found"),
+    ("en", "It's B or C.", "no_answer - not_found"),
+    ("numeric", "It's 5.", "no_answer - not_found"),
 ];
 
 #[test]

@@ -286,6 +286,23 @@ impl Ctx<'_> {
         {
             return Some(make(Strength::Weak, Rule::WeakStatement, end));
         }
+        // "So which one is it? It's 1.", "No wait, it's 4.": "it is" and the label, ending
+        // its sentence.
+        let it_is = |at: usize| {
+            at > 0
+                && self.is_latin(at - 1)
+                && matches!(lower(self.word(at - 1)).as_str(), "it" | "that")
+        };
+        let its =
+            (k > 1 && self.is_latin(k - 1) && lower(self.word(k - 1)) == "is" && it_is(k - 1))
+                || (k > 2
+                    && self.is_latin(k - 1)
+                    && lower(self.word(k - 1)) == "s"
+                    && matches!(self.toks[k - 2].kind, Kind::Punct(_) | Kind::Other)
+                    && it_is(k - 2));
+        if its && self.tok(end + 1).is_none_or(|t| t.is_sentence_end()) && plain() {
+            return Some(make(Strength::Weak, Rule::WeakStatement, end));
+        }
         if self.is_latin(k + 1) && lower(self.word(k + 1)) == "is" && self.is_latin(k + 2) {
             let w = lower(self.word(k + 2));
             if w == "correct" || w == "right" {

@@ -250,9 +250,11 @@ impl Ctx<'_> {
         let also =
             matches!(next, "도" | "번도") && has(&["정답", "답", "맞", "옳", "가능", "적절"]);
         let possibly = strip_beon(next).starts_with('일') && has(&["수도", "가능"]);
+        // Not when the sentence goes on to deny it: "①도 일부 맞는 내용이 있으나 …
+        // 충족하지는 못합니다".
         (also || possibly)
-            && !window
-                .into_iter()
+            && !(j + 2..self.toks.len())
+                .take_while(|&x| !self.toks[x].is_sentence_end())
                 .any(|x| self.is_hangul(x) && is_denial(self.word(x)))
     }
 

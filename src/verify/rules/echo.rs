@@ -112,6 +112,32 @@ impl Ctx<'_> {
         ))
     }
 
+    /// At token `j`, the ask or a phrase of its polarity describing a noun the answer is
+    /// ("옳지 않은 설명인", "틀린 것인" for "…틀린 것은?"): its length in tokens.
+    pub(super) fn ask_description_at(&self, j: usize) -> Option<usize> {
+        if self.ask.is_empty() || self.ask.iter().all(|w| w.is_ascii()) {
+            return None;
+        }
+        let says = |phrase: &[&str]| {
+            phrase
+                .iter()
+                .enumerate()
+                .all(|(i, w)| self.is_hangul(j + i) && self.word(j + i) == *w)
+        };
+        let n = if says(&self.ask) {
+            self.ask.len()
+        } else {
+            self.synonyms.iter().find(|p| says(p))?.len()
+        };
+        let noun = self.is_hangul(j + n) && {
+            let w = self.word(j + n);
+            ASK_NOUNS
+                .iter()
+                .any(|p| w.strip_prefix(p).is_some_and(|s| s == "인"))
+        };
+        noun.then_some(n + 1)
+    }
+
     /// Is there a line break between tokens `a` and `b`?
     pub(super) fn break_between(&self, a: usize, b: usize) -> bool {
         (a..b).any(|j| self.toks[j].kind == Kind::Break)

@@ -15,7 +15,7 @@ impl Ctx<'_> {
     /// ②로 봤지만 다시 보니 ④가 맞다") corrects it.
     /// Does the sentence before token `first` say the statement answers another question
     /// ("앞 문제(7번)의 정답은 4번", "다음 문제의 답은 ③", "3번 문제의 정답은 ②", "그 문제의
-    /// 정답은 B였던 것으로 기억합니다")?
+    /// 정답은 B였던 것으로 기억합니다", "이전 질문의 답은 2번")?
     pub(super) fn about_another_question(&self, first: usize) -> bool {
         // From the start of the statement's clause: "3번 문제의 정답은 (2)이고, 이 문제의
         // 정답은 (3)" states (3).
@@ -34,28 +34,34 @@ impl Ctx<'_> {
             return false;
         }
         let before = &self.text[self.toks[start].start as usize..self.toks[first].start as usize];
+        const OTHER: [&str; 11] = [
+            "앞",
+            "이전",
+            "다음",
+            "다른",
+            "지난",
+            "번",
+            "그",
+            "비슷한",
+            "유사한",
+            "유사",
+            "예전",
+        ];
+        // "문" is in 문제, 문항 and 질문.
         memchr::memmem::find(before.as_bytes(), "문".as_bytes()).is_some()
-            // "이번 문항의 답은 (4)": this one.
+            // "이번 문항의 답은 (4)", "이번 질문의 답은 3번": this one.
             && !before.contains("이번 문")
-            && [
-                "앞 문제",
-                "이전 문제",
-                "다음 문제",
-                "다른 문제",
-                "지난 문제",
-                "번 문제",
-                "번 문항",
-                "앞 문항",
-                "이전 문항",
-                "다음 문항",
-                "그 문제",
-                "비슷한 문제",
-                "유사한 문제",
-                "유사 문제",
-                "예전 문제",
-            ]
-            .iter()
-            .any(|p| before.contains(p))
+            && !before.contains("이번 질문")
+            && ["문제", "문항", "질문"].iter().any(|noun| {
+                before.match_indices(noun).any(|(at, _)| {
+                    let head = before[..at].trim_end_matches(' ');
+                    OTHER.iter().any(|o| {
+                        head.strip_suffix(o)
+                            .is_some_and(|h| h.is_empty() || h.ends_with([' ', '(', '\n']))
+                            || (*o == "번" && head.ends_with(o))
+                    })
+                })
+            })
     }
 
     /// "…기준으로 하면 3, 개정 후 기준으로 하면 2가 답입니다": another label in the

@@ -77,6 +77,14 @@ impl Ctx<'_> {
                 }
                 _ => false,
             };
+            // "정답은 옳지 않은 설명인 4번": the ask's own description of the answer.
+            if !filler && t.kind == Kind::Hangul {
+                if let Some(n) = self.ask_description_at(j) {
+                    steps += n;
+                    j += n;
+                    continue;
+                }
+            }
             if !filler {
                 // "ANSWER: b", "정답: c", "Answer: (d)": after a marker a lone lowercase letter
                 // is that letter, not the article "a" of a sentence that goes on.
