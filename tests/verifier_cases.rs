@@ -943,6 +943,12 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "It's not A.", "no_answer - not_found"),
     ("en", "It's B or C.", "no_answer - not_found"),
     ("numeric", "It's 5.", "no_answer - not_found"),
+    ("gov", "① 금융위원회 ✔\n② 기획재정부 ✘\n③ 국방부 ✘\n④ 행정안전부 ✘", "answer ① verdict_list"),
+    ("city", "Checking each:\n- A) Seoul ❌\n- B) Busan ❌\n- C) Daegu ❌\n- D) Gwangju ✅", "answer D verdict_list"),
+    ("beon", "1번 - 지방자치단체 X\n2번 - 중앙행정기관 O\n3번 - 공공기관 X\n4번 - 민간위탁기관 X", "answer 2 verdict_list"),
+    ("gov", "① 금융위원회 ✔\n② 기획재정부 ✔\n③ 국방부 ✘\n④ 행정안전부 ✘", "no_answer - not_found"),
+    ("gov", "① 금융위원회 ✔\n③ 국방부 ✘\n④ 행정안전부 ✘", "no_answer - not_found"),
+    ("not", "① 재정 건전성 확보 ✔\n② 지방 분권 강화 ✔\n③ 중앙 통제 확대 ✘\n④ 주민 참여 보장 ✔\n⑤ 행정 효율 제고 ✔", "no_answer - not_found"),
 ];
 
 #[test]

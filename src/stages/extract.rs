@@ -416,6 +416,7 @@ pub fn describe_rule(name: &str) -> &'static str {
         "label_text_mismatch" => "a label written with another option's text",
         "multiple_option_texts" => "several option texts named and no label",
         "ox_word_conflict" => "O/X words of both kinds with no final one",
+        "verdict_list" => "a list of every option, one marked ✔ and the others ✘",
         "empty" => "nothing but whitespace or markup",
         "truncated_reasoning" => "reasoning that never reached a final answer",
         "refusal" => "the model declined or said it cannot tell",
@@ -449,7 +450,8 @@ mod tests {
             | Rule::Alternatives
             | Rule::LabelTextMismatch
             | Rule::MultipleOptionTexts
-            | Rule::OxWordConflict => r.name(),
+            | Rule::OxWordConflict
+            | Rule::VerdictList => r.name(),
         };
         let reason = |n: NoAnswerReason| match n {
             NoAnswerReason::Empty
@@ -475,6 +477,7 @@ mod tests {
             Rule::LabelTextMismatch,
             Rule::MultipleOptionTexts,
             Rule::OxWordConflict,
+            Rule::VerdictList,
         ]
         .into_iter()
         .map(rule)

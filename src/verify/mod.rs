@@ -67,6 +67,8 @@ pub enum Rule {
     MultipleOptionTexts,
     /// O/X words of both kinds with no final one.
     OxWordConflict,
+    /// A list of every option, one marked ✔ and the others ✘.
+    VerdictList,
 }
 
 impl Rule {
@@ -89,6 +91,7 @@ impl Rule {
             Rule::LabelTextMismatch => "label_text_mismatch",
             Rule::MultipleOptionTexts => "multiple_option_texts",
             Rule::OxWordConflict => "ox_word_conflict",
+            Rule::VerdictList => "verdict_list",
         }
     }
 }

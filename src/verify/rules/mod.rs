@@ -17,6 +17,7 @@ mod restated;
 mod retract;
 mod singled;
 mod statements;
+mod verdicts;
 mod words;
 
 use super::cues::{Cues, Family};
@@ -166,6 +167,9 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
         if let Some(e) = ctx.singled_out() {
             return e;
         }
+    }
+    if let Some(e) = ctx.verdict_list() {
+        return e;
     }
     // "맞는지 틀린지 모르겠습니다": words of both kinds around a refusal decide nothing.
     if set.notation() == Notation::Ox && !cues.has(Family::Refusal) {

@@ -1,0 +1,126 @@
+//! A list of the options with a verdict mark on each line ("③ 바닥으로부터 0.8m … ✔",
+//! "D) 42.89MPa ✅", "② 부산 O", the others ✘ / ❌ / X): the one option marked yes, when every
+//! option has a line of its own and every other one is marked no. Only on a question asking what is so: on one
+//! asking what is not, a tick may mean "this statement is right" as well as "this is the
+//! answer"; and only with no answer word anywhere.
+
+use super::Ctx;
+use crate::verify::cues::Family;
+use crate::verify::scan::{Kind, Mark};
+use crate::verify::{Choice, Extraction, Notation, Rule};
+
+/// Marks that say yes beside ○ (the scanner reads ○ ⭕ O as yes and × ✘ ✗ ❌ X as no).
+const YES: [&str; 4] = ["✔", "✅", "✓", "☑"];
+
+impl Ctx<'_> {
+    /// Does the text stop mid-sentence ("…## 결론\n각 선택지를 종합해 보면, 옳"): its last
+    /// line holds no label and does not end as a sentence or a remark does?
+    fn cut_off(&self) -> bool {
+        let Some(last) = self.toks.iter().rposition(|t| t.kind != Kind::Break) else {
+            return false;
+        };
+        let line_start = (0..last)
+            .rev()
+            .find(|&j| self.toks[j].kind == Kind::Break)
+            .map_or(0, |j| j + 1);
+        if (line_start..=last).any(|j| self.is_label_mark(j)) {
+            return false;
+        }
+        match self.toks[last].kind {
+            Kind::Punct('.' | '!' | ')' | ']') | Kind::Mark(_) | Kind::Other => false,
+            Kind::Hangul => !self.word(last).ends_with(['다', '요', '음', '임', '함']),
+            _ => true,
+        }
+    }
+
+    pub(super) fn verdict_list(&self) -> Option<Extraction> {
+        // Not with an answer word anywhere: a statement taken back, or one cut off ("…❌\n\n따라서
+        // 정답은 "), says the list is not the answer.
+        if self.asks_negative()
+            || self.set.notation() == Notation::Ox
+            || self.cues.has(Family::Keyword)
+        {
+            return None;
+        }
+        // A mark at `j`: a tick, or an O/X mark; the letters O and X only ending their line
+        // ("① 서울 X"), where they cannot be a word.
+        let verdict = |j: usize| {
+            let t = self.toks[j];
+            match t.kind {
+                Kind::Other => YES
+                    .contains(&t.text(self.text).trim_end_matches('\u{FE0F}'))
+                    .then_some(true),
+                Kind::Mark(Mark::Ox(v)) => {
+                    let letter = t.text(self.text).is_ascii();
+                    let ends_line = self.toks[j + 1..]
+                        .iter()
+                        .take_while(|n| n.kind != Kind::Break)
+                        .all(|n| matches!(n.kind, Kind::Punct(_)));
+                    (!letter || ends_line).then_some(v)
+                }
+                _ => None,
+            }
+        };
+        // Cheap refusal: a yes mark must be there at all.
+        if !(0..self.toks.len()).any(|j| verdict(j) == Some(true)) {
+            return None;
+        }
+        let mut seen: Vec<Choice> = Vec::new();
+        let mut chosen: Option<(Choice, usize)> = None;
+        for line in self
+            .toks
+            .split(|t| t.kind == Kind::Break)
+            .scan(0, |at, line| {
+                let r = *at..*at + line.len();
+                *at += line.len() + 1;
+                Some(r)
+            })
+        {
+            let labels: Vec<usize> = line.clone().filter(|&j| self.is_label_mark(j)).collect();
+            let marks: Vec<(usize, bool)> = line
+                .clone()
+                .filter_map(|j| verdict(j).map(|v| (j, v)))
+                .collect();
+            // A line without a label is a heading or a remark; with one, it must start with it
+            // (after list punctuation) and carry exactly one mark.
+            let Some(&first) = labels.first() else {
+                if marks.is_empty() {
+                    continue;
+                }
+                return None;
+            };
+            let starts = line
+                .clone()
+                .take_while(|&j| j < first)
+                .all(|j| matches!(self.toks[j].kind, Kind::Punct(_)));
+            let c = self.choice_at(first)?;
+            let same_label = labels.iter().all(|&j| self.choice_at(j) == Some(c));
+            let [(at, yes)] = marks[..] else {
+                return None;
+            };
+            if !starts || !same_label || seen.contains(&c) {
+                return None;
+            }
+            seen.push(c);
+            if yes {
+                if chosen.is_some() {
+                    return None;
+                }
+                chosen = Some((c, at));
+            }
+        }
+        let (c, at) = chosen?;
+        if seen.len() != self.set.len() || self.cut_off() {
+            return None;
+        }
+        let line_start = (0..at)
+            .rev()
+            .find(|&j| self.toks[j].kind == Kind::Break)
+            .map_or(0, |j| j + 1);
+        Some(Extraction::Answer {
+            choice: c,
+            rule: Rule::VerdictList,
+            span: self.span(line_start, at),
+        })
+    }
+}
