@@ -70,6 +70,8 @@ const PATTERNS: &[(&str, Family)] = &[
     ("I am unable", Family::Refusal),
     ("unable to determine", Family::Refusal),
     ("cannot determine", Family::Refusal),
+    ("I don't know", Family::Refusal),
+    ("I do not know", Family::Refusal),
     // Grader-addressed words (see mask.rs).
     ("채점", Family::Grader),
     ("평가자", Family::Grader),
@@ -232,8 +234,8 @@ fn syllable_table() -> &'static SyllableTable {
 }
 
 /// Every multi-word Latin refusal contains one of these words ("I cannot", "I can't",
-/// "I'm sorry", "I am unable", "unable to determine", "cannot determine").
-const LATIN_REFUSAL_WORDS: [&str; 3] = ["can", "sorry", "unable"];
+/// "I'm sorry", "I am unable", "unable to determine", "cannot determine", "don't know").
+const LATIN_REFUSAL_WORDS: [&str; 4] = ["can", "sorry", "unable", "know"];
 
 /// An automaton over single Latin words: every single-word Latin pattern (with its family
 /// bits) and the refusal words (bit 7), matched anywhere in the word, overlapping.

@@ -302,7 +302,7 @@ impl Ctx<'_> {
         if other_line_starts_with_label {
             return None;
         }
-        if self.unnamed_rejection_before(last_break) {
+        if self.unnamed_rejection_before(last_break) || self.retracted.get() {
             return None;
         }
         let e = self.bare_in(last_break + 1..end, Rule::LastLine)?;

@@ -124,10 +124,29 @@ impl Ctx<'_> {
             {
                 // "③을 선택하는 것은 실수입니다": choosing it, as a topic, is judged; only a
                 // judgement of right ("…것이 옳습니다", "…것이 정답입니다") makes it a choice.
-                let topic = (next.ends_with('는') || next.ends_with('한') || next == "고른")
-                    && self.is_hangul(q + 2)
-                    && self.word(q + 2).starts_with('것');
-                if topic && !self.topic_judged_right(q + 3) {
+                // "흔히 ③을 고르는 실수를 합니다", "③을 고르는 학생이 많다": the choosing
+                // describes a mistake or people, not the writer's choice.
+                let adnominal = (next.ends_with('는') || next.ends_with('한') || next == "고른")
+                    && self.is_hangul(q + 2);
+                let noun = if adnominal { self.word(q + 2) } else { "" };
+                if noun.starts_with('것') && !self.topic_judged_right(q + 3) {
+                    return None;
+                }
+                if [
+                    "실수",
+                    "오류",
+                    "함정",
+                    "오답",
+                    "경우",
+                    "사람",
+                    "학생",
+                    "분",
+                    "수험생",
+                    "응시자",
+                ]
+                .iter()
+                .any(|p| noun.starts_with(p))
+                {
                     return None;
                 }
                 return Some(make(Strength::Strong, Rule::Statement, q + 1));
@@ -300,7 +319,22 @@ impl Ctx<'_> {
                     && lower(self.word(k - 1)) == "s"
                     && matches!(self.toks[k - 2].kind, Kind::Punct(_) | Kind::Other)
                     && it_is(k - 2));
-        if its && self.tok(end + 1).is_none_or(|t| t.is_sentence_end()) && plain() {
+        // Not "There's no way it's J", "I doubt it's C", "I don't think it's B".
+        let denied = || {
+            (0..k)
+                .rev()
+                .take_while(|&x| !self.toks[x].is_sentence_end())
+                .any(|x| {
+                    self.is_latin(x)
+                        && match lower(self.word(x)).as_str() {
+                            "not" | "never" | "doubt" | "unlikely" | "hardly" | "t" => true,
+                            // "no way", not the interjection of "No wait, it's C".
+                            "no" => self.is_latin(x + 1) && lower(self.word(x + 1)) == "way",
+                            _ => false,
+                        }
+                })
+        };
+        if its && self.tok(end + 1).is_none_or(|t| t.is_sentence_end()) && plain() && !denied() {
             return Some(make(Strength::Weak, Rule::WeakStatement, end));
         }
         if self.is_latin(k + 1) && lower(self.word(k + 1)) == "is" && self.is_latin(k + 2) {

@@ -121,7 +121,10 @@ impl Ctx<'_> {
                 // named again, in another notation, as another one.
                 if let Some(other) = (a..=b)
                     .filter(|&m| self.is_label_mark(m) && self.choice_at(m) == Some(*c))
-                    .find_map(|m| self.other_label_beside(*c, m))
+                    .find_map(|m| {
+                        self.other_label_beside(*c, m)
+                            .or_else(|| self.other_label_namely_before(*c, m).map(Some))
+                    })
                 {
                     return Some(Extraction::Ambiguous {
                         candidates: [*c].into_iter().chain(other).collect(),

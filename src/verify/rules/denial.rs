@@ -89,6 +89,26 @@ impl Ctx<'_> {
                     .any(|e| self.word(x).ends_with(e))
         };
         let mut quoted = quotative(last);
+        // "Answer: C is wrong.", "Answer: C would be wrong here.", "The answer C is not
+        // correct.": the label called wrong right after it.
+        let mut j = from;
+        while self.is_latin(j)
+            && matches!(
+                lower(self.word(j)).as_str(),
+                "is" | "was" | "would" | "will" | "be" | "seems" | "looks" | "definitely"
+            )
+        {
+            j += 1;
+        }
+        if j > from
+            && self.is_latin(j)
+            && matches!(
+                lower(self.word(j)).as_str(),
+                "wrong" | "incorrect" | "false" | "not" | "invalid"
+            )
+        {
+            return true;
+        }
         let mut remark_end = from;
         for j in from..self.toks.len().min(from + 10) {
             let t = self.toks[j];
@@ -199,6 +219,17 @@ impl Ctx<'_> {
         let (taken, kept): (Vec<Statement>, Vec<Statement>) =
             stmts.drain(..).partition(|s| self.takes_back(s));
         *stmts = kept;
+        // "정답은 ②입니다. 정답은 ③입니다. 확실하지 않네요.": a retraction takes back what
+        // came before it too, so that an earlier statement is not revived.
+        let retracted_at: Option<usize> = taken
+            .iter()
+            .filter(|t| self.retracted_by_next_sentence(t.first.max(t.last)))
+            .map(|t| t.first.min(t.last))
+            .max();
+        if let Some(at) = retracted_at {
+            stmts.retain(|s| s.first.max(s.last) > at);
+            self.retracted.set(true);
+        }
         for t in &taken {
             let (a, b) = (t.first.min(t.last), t.first.max(t.last));
             negations.extend((a..=b).filter_map(|m| {

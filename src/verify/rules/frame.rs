@@ -110,6 +110,15 @@ impl Ctx<'_> {
                     if ["만약", "만일", "가령"].contains(&w) {
                         return true;
                     }
+                    // "정답표에 따르면 정답은 B", "해설에 의하면": an answer key's, not the
+                    // writer's (but "법령에 따르면" is the writer's reasoning).
+                    if (w == "따르면" || w == "의하면")
+                        && j > 0
+                        && self.is_hangul(j - 1)
+                        && KEYS.iter().any(|p| self.word(j - 1).starts_with(p))
+                    {
+                        return true;
+                    }
                     // The statement's own clause only: "처음엔 ②로 봤지만 | 다시 보니 ④가 맞다".
                     if is_clause_boundary(w) {
                         break;
@@ -134,6 +143,13 @@ impl Ctx<'_> {
                             | "sources"
                             | "others"
                             | "people"
+                            | "students"
+                            | "student"
+                            | "candidates"
+                            | "examinees"
+                            | "takers"
+                            | "wrote"
+                            | "writes"
                             | "mistake"
                             | "mistakes"
                             | "trap"
@@ -168,9 +184,26 @@ impl Ctx<'_> {
         let is = |x: usize, list: &[&str]| {
             self.is_latin(x) && list.iter().any(|l| self.word(x).eq_ignore_ascii_case(l))
         };
-        is(start, &["if"])
-            && !(start..comma).any(|x| is(x, &["had"]) && is(x + 1, &["to"]))
-            && (comma..=first.max(last)).any(|x| is(x, &["would", "could", "might"]))
+        // "According to the answer key, the answer is B": the key's, not the writer's.
+        let keyed = is(start, &["according"])
+            && (start..comma).any(|x| {
+                is(
+                    x,
+                    &[
+                        "key",
+                        "solution",
+                        "solutions",
+                        "textbook",
+                        "book",
+                        "sources",
+                        "teacher",
+                    ],
+                )
+            });
+        keyed
+            || (is(start, &["if"])
+                && !(start..comma).any(|x| is(x, &["had"]) && is(x + 1, &["to"]))
+                && (comma..=first.max(last)).any(|x| is(x, &["would", "could", "might"])))
     }
 
     /// After the statement at tokens `first..=last` (its clause going on at `from`, past the
@@ -322,3 +355,14 @@ fn is_attribution(w: &str) -> bool {
     .iter()
     .any(|a| w.starts_with(a))
 }
+
+/// Sources of someone else's answer: answer keys, solution books, textbooks.
+const KEYS: [&str; 7] = [
+    "정답표",
+    "답안지",
+    "정답지",
+    "해설",
+    "교재",
+    "모범답안",
+    "출제자",
+];

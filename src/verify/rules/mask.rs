@@ -104,6 +104,16 @@ fn format_examples(text: &str, toks: &[Tok], masked: &mut [bool]) {
     };
     let mut line = 0;
     for end in (0..=toks.len()).filter(|&k| k == toks.len() || toks[k].kind == Kind::Break) {
+        // "답변 예시: 정답은 ②입니다.", "예시) 정답: ②", "Example: The answer is B.": a line
+        // headed as an example, masked after its head.
+        let head = toks[line..end]
+            .iter()
+            .take(3)
+            .position(|t| t.is_punct(':') || t.is_punct(')'))
+            .map(|p| line + p);
+        if let Some(h) = head.filter(|&h| toks[line..h].iter().any(is_cue)) {
+            (h..end).for_each(|g| masked[g] = true);
+        }
         if toks[line..end].iter().any(is_cue) {
             let mut open = None;
             // Not the apostrophe of "I'd", "that's".

@@ -76,6 +76,9 @@ struct Ctx<'a> {
     /// Set when an answer marker is followed by a restated option list, so that an answer
     /// with nothing else is `no_answer` with its own reason.
     restated: Cell<bool>,
+    /// Set when a statement is taken back by the sentence after it ("정답은 ③입니다. 잘
+    /// 모르겠습니다."): a lone label on the last line then decides nothing.
+    retracted: Cell<bool>,
     /// The question's ask phrase, word by word ("적절하지", "않은").
     ask: Vec<&'a str>,
     /// Does the ask ask for what is not so (see `singled::asks_negative`)?
@@ -146,6 +149,7 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
         set,
         masked,
         restated: Cell::new(false),
+        retracted: Cell::new(false),
         ask,
         asks_negative,
         synonyms,

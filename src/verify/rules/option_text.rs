@@ -206,6 +206,29 @@ impl Ctx<'_> {
         ((bracketed || namely) && usize::from(position) != c.position()).then(|| self.choice_at(x))
     }
 
+    /// "네 번째 선택지, 즉 2번이 정답": a label before "즉" (with a noun for the option and a
+    /// comma between) naming another choice than `c`, the one at `m`.
+    pub(super) fn other_label_namely_before(&self, c: Choice, m: usize) -> Option<Choice> {
+        if m == 0 || !self.is_namely(m - 1) {
+            return None;
+        }
+        let x = (m.saturating_sub(5)..m - 1).rev().find(|&x| {
+            self.is_label_mark(x)
+                || !(self.toks[x].is_punct(',')
+                    || (self.is_hangul(x)
+                        && ["선택지", "보기", "번", "항목", "옵션"].contains(&self.word(x))))
+        })?;
+        // "마지막 선택지": the last one.
+        let named = if self.is_hangul(x) && self.word(x) == "마지막" {
+            self.set.choices().last()
+        } else if self.is_label_mark(x) {
+            self.choice_at(x)
+        } else {
+            None
+        };
+        named.filter(|&o| o != c)
+    }
+
     /// Does the text right after the label at `m` name another option than `c`'s?
     /// "정답은 ③(기획재정부)" when ③ is 국방부 and ② is 기획재정부.
     pub(super) fn text_names_other_option(&self, c: Choice, m: usize) -> Option<Choice> {

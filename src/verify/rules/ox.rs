@@ -29,6 +29,13 @@ pub(super) fn ox_polarity(toks: &[Tok], k: usize, text: &str) -> Option<bool> {
             ]) {
                 return None;
             }
+            // "옳은지 의문입니다", "맞는지 확인이 필요합니다", "틀린지": whether, not a verdict.
+            if ["은지", "는지", "을지", "인지", "린지", "른지", "일지"]
+                .iter()
+                .any(|e| w.ends_with(e))
+            {
+                return None;
+            }
             for p in ["옳지", "맞지", "그렇지", "적절하지", "올바르지"] {
                 if let Some(rest) = w.strip_prefix(p) {
                     if next_is_neg || rest.starts_with('않') || rest.starts_with('못') {
@@ -97,6 +104,20 @@ pub(super) fn ox_polarity(toks: &[Tok], k: usize, text: &str) -> Option<bool> {
                 "false" | "incorrect" | "wrong" | "no" => false,
                 _ => return None,
             };
+            // "I doubt whether this is true", "Whether it is true depends …": not a verdict.
+            let asked = (k.saturating_sub(6)..k)
+                .rev()
+                .take_while(|&x| !toks[x].is_sentence_end())
+                .any(|x| {
+                    toks[x].kind == Kind::Latin
+                        && matches!(
+                            lower(toks[x].text(text)).as_str(),
+                            "whether" | "if" | "doubt" | "wonder"
+                        )
+                });
+            if asked {
+                return None;
+            }
             // "The statement is not false": the judgement denied.
             let is = |x: usize, words: &[&str]| {
                 toks[x].kind == Kind::Latin && words.contains(&lower(toks[x].text(text)).as_str())
@@ -231,7 +252,10 @@ impl Ctx<'_> {
         // Final polarity of each sentence that has O/X words.
         let mut finals: Vec<(bool, usize, Range<usize>)> = Vec::new();
         for s in sentences(&self.toks) {
-            if s.clone().any(|j| self.is_masked(j)) {
+            // "이 진술이 옳은가요?", "Is this true?": asked, not judged.
+            if s.clone().any(|j| self.is_masked(j))
+                || self.tok(s.end).is_some_and(|t| t.is_punct('?'))
+            {
                 continue;
             }
             // "정답은 O입니다. 아니, 잠깐만요.": the answer taken back, not ×.

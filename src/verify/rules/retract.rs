@@ -5,7 +5,9 @@
 use super::denial::is_denial;
 use super::words::{is_negation_word, lower};
 use super::Ctx;
+use crate::verify::cues::Family;
 use crate::verify::scan::Kind;
+use std::ops::Range;
 
 impl Ctx<'_> {
     /// Does the sentence after token `j` take back what came before: a bare "no" or "wait"
@@ -21,6 +23,38 @@ impl Ctx<'_> {
         }
         if n == j + 1 {
             return false;
+        }
+        let end = (n..self.toks.len())
+            .find(|&x| self.toks[x].is_sentence_end())
+            .unwrap_or(self.toks.len());
+        // "…실제 정답은 알 수 없습니다", "잘 모르겠습니다", "I don't know the answer.": a
+        // refusal in the next sentence.
+        // Not an apology ("혼란을 드려 죄송합니다", "I'm sorry if this is unclear").
+        if self.cues.has(Family::Refusal) && n < end {
+            let span = self.toks[n].start as usize..self.toks[end - 1].end as usize;
+            let sentence = self.text[span].to_ascii_lowercase();
+            if [
+                "모르겠",
+                "알 수 없",
+                "판단할 수 없",
+                "단정할 수 없",
+                "단정하기 어렵",
+                "확정할 수 없",
+                "i don't know",
+                "i do not know",
+                "i cannot",
+                "i can't",
+                "cannot determine",
+                "unable to determine",
+            ]
+            .iter()
+            .any(|r| sentence.contains(r))
+            {
+                return true;
+            }
+        }
+        if self.calls_it_wrong(n..end) {
+            return true;
         }
         // Every reading below starts with one of these words: most sentences are ruled out by
         // their first, with nothing collected.
@@ -42,6 +76,8 @@ impl Ctx<'_> {
                     | "actually"
                     | "i"
                     | "scratch"
+                    | "never"
+                    | "just"
             ),
             _ => false,
         });
@@ -112,8 +148,15 @@ impl Ctx<'_> {
         // "방금 한 말은 취소합니다", "앞의 답은 철회합니다", "취소합니다.": the sentence takes
         // back what was said, not a disposition ("처분을 취소한다" names no saying).
         let withdrawn = words.iter().any(|&x| {
-            self.is_hangul(x) && ["취소", "철회"].iter().any(|p| self.word(x).starts_with(p))
-        }) && (words.len() == 1
+            self.is_hangul(x) && {
+                let w = self.word(x);
+                ["취소", "철회"].iter().any(|p| {
+                    w.strip_prefix(p).is_some_and(|r| {
+                        r.is_empty() || ["하", "합", "할", "했"].iter().any(|e| r.starts_with(e))
+                    })
+                })
+            }
+        }) && (words.len() <= 3
             || words.iter().any(|&x| {
                 self.is_hangul(x)
                     && [
@@ -121,6 +164,14 @@ impl Ctx<'_> {
                     ]
                     .contains(&self.word(x))
             }));
+        // "Actually, I withdraw that answer.", "Never mind, I don't know.", "Just kidding."
+        let withdrawn = withdrawn
+            || words.iter().any(|&x| {
+                self.is_latin(x) && matches!(lower(self.word(x)).as_str(), "withdraw" | "retract")
+            })
+            || head
+                .windows(2)
+                .any(|p| p == ["never", "mind"] || p == ["just", "kidding"]);
         if unsure || taken_back || withdrawn {
             return true;
         }
@@ -149,6 +200,54 @@ impl Ctx<'_> {
                     || is_negation_word(w)
                     || matches!(lower(w).as_str(), "wrong" | "incorrect" | "not")
             })
+    }
+
+    /// Is the sentence after the one holding token `last` a retraction (see
+    /// [`Ctx::next_sentence_retracts`])?
+    pub(super) fn retracted_by_next_sentence(&self, last: usize) -> bool {
+        (last + 1..self.toks.len())
+            .find(|&x| self.toks[x].is_sentence_end())
+            .is_some_and(|end| self.next_sentence_retracts(end - 1))
+    }
+
+    /// Is the sentence `s` a short "that is wrong" with no label: "That is incorrect.", "This
+    /// is wrong.", "이는 틀렸습니다.", "그건 오답입니다."?
+    fn calls_it_wrong(&self, s: Range<usize>) -> bool {
+        let words: Vec<usize> = s
+            .filter(|&x| {
+                matches!(
+                    self.toks[x].kind,
+                    Kind::Hangul | Kind::Latin | Kind::Mark(_)
+                )
+            })
+            .collect();
+        let Some(&first) = words.first() else {
+            return false;
+        };
+        let this = match self.toks[first].kind {
+            Kind::Hangul => {
+                ["이는", "이것은", "이건", "그건", "그것은"].contains(&self.word(first))
+            }
+            Kind::Latin => matches!(lower(self.word(first)).as_str(), "this" | "that" | "it"),
+            _ => false,
+        };
+        let wrong = |x: usize| match self.toks[x].kind {
+            Kind::Hangul => ["틀", "오답", "잘못"]
+                .iter()
+                .any(|p| self.word(x).starts_with(p)),
+            Kind::Latin => matches!(
+                lower(self.word(x)).as_str(),
+                "wrong" | "incorrect" | "false"
+            ),
+            _ => false,
+        };
+        let not = |x: usize| {
+            (self.is_latin(x) && matches!(lower(self.word(x)).as_str(), "not" | "isn" | "t"))
+                || (self.is_hangul(x) && is_negation_word(self.word(x)))
+        };
+        this && words.len() <= 4
+            && words.iter().any(|&x| wrong(x))
+            && !words.iter().any(|&x| not(x) || self.is_label_mark(x))
     }
 
     /// Is the label at `j` the only one in its sentence, which calls it wrong ("1 doesn't hold
