@@ -140,7 +140,12 @@ impl Ctx<'_> {
                 }
         });
         // "I take that back.", "Scratch that.": at the sentence's start.
-        let head: Vec<String> = words.iter().take(5).map(|&x| lower(self.word(x))).collect();
+        // Lower-cased only for an English sentence: a Korean one has no such phrase.
+        let head: Vec<String> = if self.is_latin(first) {
+            words.iter().take(5).map(|&x| lower(self.word(x))).collect()
+        } else {
+            Vec::new()
+        };
         let taken_back = head.windows(2).any(|p| p == ["scratch", "that"])
             || head.windows(3).any(|t| {
                 t[0] == "take" && matches!(t[1].as_str(), "that" | "it") && t[2] == "back"
@@ -167,7 +172,10 @@ impl Ctx<'_> {
         // "Actually, I withdraw that answer.", "Never mind, I don't know.", "Just kidding."
         let withdrawn = withdrawn
             || words.iter().any(|&x| {
-                self.is_latin(x) && matches!(lower(self.word(x)).as_str(), "withdraw" | "retract")
+                self.is_latin(x)
+                    && ["withdraw", "retract"]
+                        .iter()
+                        .any(|w| self.word(x).eq_ignore_ascii_case(w))
             })
             || head
                 .windows(2)

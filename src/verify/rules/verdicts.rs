@@ -36,9 +36,11 @@ impl Ctx<'_> {
     pub(super) fn verdict_list(&self) -> Option<Extraction> {
         // Not with an answer word anywhere: a statement taken back, or one cut off ("…❌\n\n따라서
         // 정답은 "), says the list is not the answer.
+        // A line per option: most answers have too few lines to be such a list.
         if self.asks_negative()
             || self.set.notation() == Notation::Ox
             || self.cues.has(Family::Keyword)
+            || memchr::memchr_iter(b'\n', self.text.as_bytes()).count() + 1 < self.set.len()
         {
             return None;
         }
