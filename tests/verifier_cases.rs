@@ -27,6 +27,7 @@ const Q_NOT_REMARK: &str = "다음 중 소화활동설비에 해당하지 않는
 const Q_EN_NOT_REMARK: &str = "Which of the following is NOT a fire-fighting activity facility (소화활동설비)?\nA. Standpipe\nB. Emergency outlet\nC. Power fire pump\nD. Radio relay";
 const Q_NOT_A: &str = "다음 중 국가기관이 아닌 것은? ① 국회 ② 법원 ③ 한국전력공사 ④ 감사원";
 const Q_WRONGLY: &str = "다음 중 잘못 설명된 것은? ① 국회는 입법기관이다 ② 법원은 사법기관이다 ③ 감사원은 국회 소속이다 ④ 정부는 행정기관이다";
+const Q_NEG_OPT: &str = "다음 중 옳지 않은 것은?\nA) 시효는 분할 납부 기간에는 진행되지 아니한다.\nB) 시효는 새로 진행한다.\nC) 시효는 중단된다.\nD) 시효는 정지된다.";
 const Q_DEPT: &str = "정책 담당 부서는?\n① 재정 관리\n② 인사 관리\n③ 조직 관리\n④ 감사 관리";
 
 fn set_for(key: &str) -> ChoiceSet {
@@ -39,6 +40,7 @@ fn set_for(key: &str) -> ChoiceSet {
         "kmmlu" => Q_KMMLU,
         "oxq" => Q_OX,
         "dept" => Q_DEPT,
+        "neg_opt" => Q_NEG_OPT,
         "not_a" => Q_NOT_A,
         "wrongly" => Q_WRONGLY,
         "kmmlu_doc" => Q_DOC,
@@ -987,6 +989,20 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "The answer is B. I'm sorry if this is unclear.", "answer B statement"),
     ("gov", "정답은 ②입니다. 혼란을 드려 죄송합니다.", "answer ② statement"),
     ("gov", "정답은 ②입니다. 잘 모르겠습니다.", "no_answer - refusal"),
+    ("neg_opt", "Answer: A) 시효는 분할 납부 기간에는 진행되지 아니한다.", "answer A statement"),
+    ("neg_opt", "Answer: A) 시효는 분할 납부 기간에는 진행되지 아니한다. 이는 옳지 않은 설명입니다.", "answer A statement"),
+    ("kmmlu_doc", "Answer: 3. 민간인 신원진술서 1부", "answer 3 statement"),
+    ("gov", "확실하지는 않지만, ③이 가장 가능성이 높아 보입니다.", "answer ③ weak_statement"),
+    ("gov", "③일 가능성도 있습니다.", "no_answer - not_found"),
+    ("gov", "I'm not entirely sure, but I'd lean towards ①.", "answer ① statement"),
+    ("gov", "I would not lean towards ③.", "no_answer - not_found"),
+    ("gov", "②번? ③번? 고민되지만 ③번으로 하겠습니다.", "answer ③ statement"),
+    ("gov", "③으로 하면 틀립니다.", "no_answer - not_found"),
+    ("en", "The answer isn't D; it's C.", "answer C statement"),
+    ("en", "The answer is not D, but rather C.", "answer C statement"),
+    ("en", "The answer is not D, nor C.", "no_answer - not_found"),
+    ("en", "The answer isn't D and it isn't C.", "no_answer - not_found"),
+    ("en", "The answer isn't D, and C is also wrong.", "no_answer - not_found"),
 ];
 
 #[test]

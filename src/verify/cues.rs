@@ -42,6 +42,8 @@ const PATTERNS: &[(&str, Family)] = &[
     ("pick", Family::Keyword),
     // "I'll go with C": the statements reader checks the verb before it.
     ("with", Family::Keyword),
+    ("toward", Family::Keyword),
+    ("guess", Family::Keyword),
     ("choice", Family::Keyword),
     ("option", Family::Keyword),
     ("答", Family::Keyword),

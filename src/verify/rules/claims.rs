@@ -116,11 +116,18 @@ impl Ctx<'_> {
                 ""
             };
             let starts = |w: &str, list: &[&str]| list.iter().any(|s| w.starts_with(s));
-            if matches!(p, "을" | "를" | "로" | "으로")
+            // "③번으로 하겠습니다", "③으로 정했습니다": settling on it.
+            let settles = matches!(p, "로" | "으로")
+                && starts(
+                    next,
+                    &["하겠", "할게", "할래", "정하", "정했", "정합", "결정"],
+                );
+            if (matches!(p, "을" | "를" | "로" | "으로")
                 && starts(
                     next,
                     &["선택", "고르", "고릅", "골라", "골랐", "고를", "택"],
-                )
+                ))
+                || settles
             {
                 // "③을 선택하는 것은 실수입니다": choosing it, as a topic, is judged; only a
                 // judgement of right ("…것이 옳습니다", "…것이 정답입니다") makes it a choice.
@@ -169,6 +176,17 @@ impl Ctx<'_> {
                 && !starts(judged, &["적절하지", "타당하지", "올바르지"])
             {
                 return Some(judging(q + 1));
+            }
+            // "③이 가장 가능성이 높아 보입니다": the likeliest, a hedged choice.
+            if matches!(p, "이" | "가")
+                && judged.starts_with("가능성")
+                && self.is_hangul(q + 2 + usize::from(next == "가장"))
+                && starts(
+                    self.word(q + 2 + usize::from(next == "가장")),
+                    &["높", "크", "가장"],
+                )
+            {
+                return Some(make(Strength::Weak, Rule::WeakStatement, q + 2));
             }
             // "③번이 옳지 않은 설명입니다", "③이 틀렸습니다": on a question asking what is
             // not so, the judgement it asks for.
@@ -323,7 +341,10 @@ impl Ctx<'_> {
         let denied = || {
             (0..k)
                 .rev()
-                .take_while(|&x| !self.toks[x].is_sentence_end())
+                .take_while(|&x| {
+                    !self.toks[x].is_sentence_end()
+                        && !matches!(self.toks[x].kind, Kind::Punct(';' | ','))
+                })
                 .any(|x| {
                     self.is_latin(x)
                         && match lower(self.word(x)).as_str() {

@@ -296,6 +296,13 @@ impl Ctx<'_> {
         if self.is_hangul(j) && strip_beon(self.word(j)).is_empty() {
             j += 1;
         }
+        // "Answer: A) 시효는 …", "③. …", "2 - …": the label's list punctuation.
+        while self
+            .tok(j)
+            .is_some_and(|t| matches!(t.kind, Kind::Punct(')' | '.' | ':' | '-')))
+        {
+            j += 1;
+        }
         // Most labels are not followed by their option's text: the first word rules that out
         // before the options are squashed.
         let first_word = self

@@ -47,11 +47,24 @@ impl Ctx<'_> {
                     if let Said::One(c) = phrase.0 {
                         negations.push((c, j));
                     }
-                    // "not A but B": the next label in the same sentence is the statement.
+                    // "not A but B", "isn't A; it's B": the next label in the same sentence is
+                    // the statement, after a contrast and with no other denial between ("not
+                    // A, nor B", "isn't A and it isn't B").
                     let after = phrase.1 + 1;
-                    let next = (after..self.toks.len().min(after + 4))
+                    let next = (after..self.toks.len().min(after + 6))
                         .take_while(|&x| !self.toks[x].is_sentence_end())
                         .find(|&x| self.is_label_mark(x))?;
+                    let between = |list: &[&str]| {
+                        (after..next).any(|x| {
+                            self.is_latin(x)
+                                && list.iter().any(|w| self.word(x).eq_ignore_ascii_case(w))
+                        })
+                    };
+                    let contrast = (after..next).any(|x| self.toks[x].is_punct(';'))
+                        || between(&["but", "rather", "instead", "s", "is"]);
+                    if !contrast || between(&["not", "nor", "isn", "neither", "never"]) {
+                        return None;
+                    }
                     return self.label_phrase(next, negations);
                 }
                 return Some(phrase);
@@ -68,7 +81,18 @@ impl Ctx<'_> {
                 Kind::Other => CJK_FILLERS.contains(&self.word(j)),
                 Kind::Latin => {
                     let w = self.word(j);
-                    if lower(w) == "not" {
+                    // "The answer isn't D; it's C": isn, ', t.
+                    let contracted = ["isn", "wasn"].iter().any(|n| w.eq_ignore_ascii_case(n))
+                        && self
+                            .tok(j + 1)
+                            .is_some_and(|t| matches!(t.kind, Kind::Punct(_) | Kind::Other))
+                        && self.is_latin(j + 2)
+                        && self.word(j + 2).eq_ignore_ascii_case("t");
+                    if contracted {
+                        negated = true;
+                        j += 2;
+                        true
+                    } else if lower(w) == "not" {
                         negated = true;
                         true
                     } else {
@@ -382,7 +406,7 @@ impl Ctx<'_> {
                                 }
                             }
                         }
-                    } else if matches!(w.as_str(), "choice" | "option") {
+                    } else if matches!(w.as_str(), "choice" | "option" | "guess") {
                         // "The correct choice is ③", "My final option: (C)".
                         let chosen = k > 0
                             && self.is_latin(k - 1)
@@ -405,10 +429,13 @@ impl Ctx<'_> {
                     } else if matches!(
                         w.as_str(),
                         "choose" | "select" | "pick" | "chose" | "selected"
-                    ) || (w == "with"
+                    ) || (matches!(w.as_str(), "with" | "toward" | "towards")
                         && k > 0
                         && self.is_latin(k - 1)
-                        && matches!(lower(self.word(k - 1)).as_str(), "go" | "going" | "went"))
+                        && matches!(
+                            lower(self.word(k - 1)).as_str(),
+                            "go" | "going" | "went" | "lean" | "leaning" | "leans"
+                        ))
                     {
                         let mut j = k + 1;
                         while self.is_latin(j) && is_right_filler_latin(self.word(j)) {
