@@ -1003,6 +1003,28 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "The answer is not D, nor C.", "no_answer - not_found"),
     ("en", "The answer isn't D and it isn't C.", "no_answer - not_found"),
     ("en", "The answer isn't D, and C is also wrong.", "no_answer - not_found"),
+    // --- audit 15: ordinals and "마지막" beside a label, remarks that withdraw, other people's
+    // picks, likelihoods, a note calling the answer an example
+    ("gov", "정답은 두 번째 선택지인 ④입니다.", "ambiguous - label_text_mismatch"),
+    ("gov", "정답은 마지막 선택지인 ①입니다.", "ambiguous - label_text_mismatch"),
+    ("gov", "정답은 마지막 선택지인 ④입니다.", "answer ④ weak_statement"),
+    ("gov", "정답은 첫 번째 선택지인 ①입니다.", "answer ① statement"),
+    ("en", "Answer: C (just kidding, I honestly don't know).", "no_answer - not_found"),
+    ("en", "Answer: C (probably)", "answer C statement"),
+    ("en", "Answer: C — never mind, I don't know.", "no_answer - refusal"),
+    ("gov", "학생 A는 ④, 학생 B는 ②를 골랐습니다. 누가 맞는지는 판단하기 어렵습니다.", "no_answer - refusal"),
+    ("gov", "학생 B는 ②를 골랐습니다.", "no_answer - not_found"),
+    ("en", "My friend chose D, and my teacher said C. I'm not sure myself.", "no_answer - not_found"),
+    ("en", "He chose C.", "no_answer - not_found"),
+    ("beon", "3번이 정답일 확률은 40%, 2번일 확률은 60% 정도로 봅니다.", "no_answer - not_found"),
+    ("en", "The answer is C with probability 0.4, D with 0.6.", "no_answer - not_found"),
+    ("gov", "정답: ①\n(위는 답안 작성 형식의 예시입니다. 실제 정답은 자료를 확인한 뒤 알려드리겠습니다.)", "no_answer - not_found"),
+    ("en", "Answer: A\n(The line above is only an example of the format.)", "no_answer - not_found"),
+    ("gov", "정답: ③\n위에서 설명한 예시처럼 ①은 틀립니다.", "answer ③ statement"),
+    ("en", "You should state the answer explicitly, e.g. \"The answer is B\". I won't guess on this one.", "no_answer - not_found"),
+    ("gov", "예: \"정답은 ③입니다\". 저는 추측하지 않겠습니다.", "no_answer - not_found"),
+    ("gov", "예, 정답은 ③입니다.", "answer ③ statement"),
+    ("en", "The answer is C, e.g. because A is even.", "answer C statement"),
 ];
 
 #[test]

@@ -126,11 +126,16 @@ impl Ctx<'_> {
                     .take_while(|&x| self.toks[x].kind != Kind::Break)
                     .find(|&x| self.toks[x].is_punct(')'));
                 if let Some(close) = close {
+                    // "(just kidding, I honestly don't know)" too.
                     let doubts = (j + 1..close).any(|x| {
-                        self.is_hangul(x)
-                            && ["확실", "모르", "추정", "수도", "아마", "틀릴"]
+                        (self.is_hangul(x)
+                            && ["확실", "모르", "추정", "수도", "아마", "틀릴", "농담"]
                                 .iter()
-                                .any(|d| self.word(x).contains(d))
+                                .any(|d| self.word(x).contains(d)))
+                            || (self.is_latin(x)
+                                && ["kidding", "know", "unsure", "sure", "joke", "joking"]
+                                    .iter()
+                                    .any(|d| self.word(x).eq_ignore_ascii_case(d)))
                     });
                     if doubts {
                         return true;
@@ -203,6 +208,18 @@ impl Ctx<'_> {
                     }
                 }
                 Kind::Latin if CONCESSIONS.contains(&lower(self.word(j)).as_str()) => {
+                    return true;
+                }
+                // "Answer: C — never mind, I don't know.", "… with probability 0.4", "(just
+                // kidding)": taken back, or one possibility among others.
+                Kind::Latin
+                    if ["kidding", "probability", "chance", "likelihood"]
+                        .iter()
+                        .any(|w| self.word(j).eq_ignore_ascii_case(w))
+                        || (self.word(j).eq_ignore_ascii_case("never")
+                            && self.is_latin(j + 1)
+                            && self.word(j + 1).eq_ignore_ascii_case("mind")) =>
+                {
                     return true;
                 }
                 _ => {}

@@ -89,6 +89,17 @@ impl Ctx<'_> {
             if t.is_punct(',') && self.supposed_before_comma(j, first, last) {
                 return true;
             }
+            // "…, e.g. \"The answer is ①\"", "예: \"정답은 ③입니다\"": an example of the
+            // format, not an answer.
+            let eg = t.is_punct('.')
+                && j >= 3
+                && self.word(j - 1).eq_ignore_ascii_case("g")
+                && self.toks[j - 2].is_punct('.')
+                && self.word(j - 3).eq_ignore_ascii_case("e");
+            let ye = t.is_punct(':') && j >= 1 && self.is_hangul(j - 1) && self.word(j - 1) == "예";
+            if eg || ye {
+                return true;
+            }
             if t.is_sentence_end() || t.is_punct(',') || t.is_punct(';') {
                 break;
             }
@@ -123,7 +134,14 @@ impl Ctx<'_> {
                     if is_clause_boundary(w) {
                         break;
                     }
-                    if is_third_party(w)
+                    // "학생 B는 ②를 골랐습니다": a party named by a label ("학생 B는").
+                    let labelled_party = j + 2 < first
+                        && PARTIES.iter().any(|p| w.starts_with(p))
+                        && self.toks[j + 1].mark().is_some()
+                        && self.is_hangul(j + 2)
+                        && ["은", "는", "이", "가"].contains(&self.word(j + 2));
+                    if labelled_party
+                        || is_third_party(w)
                         || ["처음엔", "처음에는", "처음에", "원래는", "당초에는", "당초"]
                             .contains(&w)
                     {
@@ -143,6 +161,13 @@ impl Ctx<'_> {
                             | "sources"
                             | "others"
                             | "people"
+                            | "friend"
+                            | "teacher"
+                            | "classmate"
+                            | "he"
+                            | "she"
+                            | "they"
+                            | "someone"
                             | "students"
                             | "student"
                             | "candidates"
@@ -288,24 +313,6 @@ const CHOOSING: [&str; 27] = [
 /// Is the word a third party as subject or topic ("해설서에서는", "많은 사람들이", "학생은",
 /// "출제자는", "일부 교재에서는")?
 fn is_third_party(w: &str) -> bool {
-    const PARTIES: [&str; 16] = [
-        "해설",
-        "교재",
-        "책",
-        "학생",
-        "사람",
-        "출제",
-        "수험생",
-        "응시자",
-        "누군가",
-        "친구",
-        "선생",
-        "강사",
-        "인터넷",
-        "시중",
-        "일부",
-        "모범답안",
-    ];
     const MARKED: [&str; 9] = [
         "은",
         "는",
@@ -365,4 +372,24 @@ const KEYS: [&str; 7] = [
     "교재",
     "모범답안",
     "출제자",
+];
+
+/// Third parties that may hold an answer: "해설서", "학생", "출제자" ….
+const PARTIES: [&str; 16] = [
+    "해설",
+    "교재",
+    "책",
+    "학생",
+    "사람",
+    "출제",
+    "수험생",
+    "응시자",
+    "누군가",
+    "친구",
+    "선생",
+    "강사",
+    "인터넷",
+    "시중",
+    "일부",
+    "모범답안",
 ];

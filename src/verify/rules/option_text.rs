@@ -187,7 +187,8 @@ impl Ctx<'_> {
         let closed = self.toks[x].text(self.text).ends_with(')')
             || self.tok(x + 1).is_some_and(|n| n.is_punct(')'));
         let bracketed = self.opens_bracket(x) && closed;
-        let namely = self.is_namely(x - 1);
+        // "두 번째 선택지인 ④": an appositive noun ("선택지인", "보기인") joins like 즉.
+        let namely = self.is_namely(x - 1) || self.is_appositive(x - 1);
         // Not the next clause's subject: "정답은 (1)이고, (3) 공인회계사는 …".
         let next_clause = (m + 1..x).any(|y| {
             (self.toks[y].is_punct(',') && !namely)
@@ -209,7 +210,7 @@ impl Ctx<'_> {
     /// "네 번째 선택지, 즉 2번이 정답": a label before "즉" (with a noun for the option and a
     /// comma between) naming another choice than `c`, the one at `m`.
     pub(super) fn other_label_namely_before(&self, c: Choice, m: usize) -> Option<Choice> {
-        if m == 0 || !self.is_namely(m - 1) {
+        if m == 0 || !(self.is_namely(m - 1) || self.is_appositive(m - 1)) {
             return None;
         }
         let x = (m.saturating_sub(5)..m - 1).rev().find(|&x| {
@@ -227,6 +228,12 @@ impl Ctx<'_> {
             None
         };
         named.filter(|&o| o != c)
+    }
+
+    /// Is token `j` a noun for an option in the appositive "…인" ("선택지인", "보기인",
+    /// "항목인"): "마지막 선택지인 A", "두 번째 선택지인 ④"?
+    fn is_appositive(&self, j: usize) -> bool {
+        self.is_hangul(j) && ["선택지인", "보기인", "항목인", "옵션인"].contains(&self.word(j))
     }
 
     /// Does the text right after the label at `m` name another option than `c`'s?

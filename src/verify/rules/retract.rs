@@ -7,7 +7,6 @@ use super::words::{is_negation_word, lower};
 use super::Ctx;
 use crate::verify::cues::Family;
 use crate::verify::scan::Kind;
-use std::ops::Range;
 
 impl Ctx<'_> {
     /// Does the sentence after token `j` take back what came before: a bare "no" or "wait"
@@ -24,13 +23,17 @@ impl Ctx<'_> {
         if n == j + 1 {
             return false;
         }
-        let end = (n..self.toks.len())
-            .find(|&x| self.toks[x].is_sentence_end())
-            .unwrap_or(self.toks.len());
+        // Where the next sentence ends: only looked for when a reading below needs it.
+        let end = || {
+            (n..self.toks.len())
+                .find(|&x| self.toks[x].is_sentence_end())
+                .unwrap_or(self.toks.len())
+        };
         // "…실제 정답은 알 수 없습니다", "잘 모르겠습니다", "I don't know the answer.": a
         // refusal in the next sentence.
         // Not an apology ("혼란을 드려 죄송합니다", "I'm sorry if this is unclear").
-        if self.cues.has(Family::Refusal) && n < end {
+        if self.cues.has(Family::Refusal) && n < end() {
+            let end = end();
             let span = self.toks[n].start as usize..self.toks[end - 1].end as usize;
             let sentence = self.text[span].to_ascii_lowercase();
             if [
@@ -53,7 +56,7 @@ impl Ctx<'_> {
                 return true;
             }
         }
-        if self.calls_it_wrong(n..end) {
+        if self.calls_it_wrong(n, end) || self.calls_it_an_example(n, end) {
             return true;
         }
         // Every reading below starts with one of these words: most sentences are ruled out by
@@ -218,10 +221,21 @@ impl Ctx<'_> {
             .is_some_and(|end| self.next_sentence_retracts(end - 1))
     }
 
-    /// Is the sentence `s` a short "that is wrong" with no label: "That is incorrect.", "This
-    /// is wrong.", "이는 틀렸습니다.", "그건 오답입니다."?
-    fn calls_it_wrong(&self, s: Range<usize>) -> bool {
-        let words: Vec<usize> = s
+    /// Is the sentence starting at token `n` (and ending before `end()`) a short "that is
+    /// wrong" with no label: "That is incorrect.", "This is wrong.", "이는 틀렸습니다.", "그건
+    /// 오답입니다."?
+    fn calls_it_wrong(&self, n: usize, end: impl Fn() -> usize) -> bool {
+        let this = self.tok(n).is_some_and(|t| match t.kind {
+            Kind::Hangul => ["이는", "이것은", "이건", "그건", "그것은"].contains(&self.word(n)),
+            Kind::Latin => ["this", "that", "it"]
+                .iter()
+                .any(|w| self.word(n).eq_ignore_ascii_case(w)),
+            _ => false,
+        });
+        if !this {
+            return false;
+        }
+        let words: Vec<usize> = (n..end())
             .filter(|&x| {
                 matches!(
                     self.toks[x].kind,
@@ -229,16 +243,6 @@ impl Ctx<'_> {
                 )
             })
             .collect();
-        let Some(&first) = words.first() else {
-            return false;
-        };
-        let this = match self.toks[first].kind {
-            Kind::Hangul => {
-                ["이는", "이것은", "이건", "그건", "그것은"].contains(&self.word(first))
-            }
-            Kind::Latin => matches!(lower(self.word(first)).as_str(), "this" | "that" | "it"),
-            _ => false,
-        };
         let wrong = |x: usize| match self.toks[x].kind {
             Kind::Hangul => ["틀", "오답", "잘못"]
                 .iter()
@@ -253,9 +257,38 @@ impl Ctx<'_> {
             (self.is_latin(x) && matches!(lower(self.word(x)).as_str(), "not" | "isn" | "t"))
                 || (self.is_hangul(x) && is_negation_word(self.word(x)))
         };
-        this && words.len() <= 4
+        words.len() <= 4
             && words.iter().any(|&x| wrong(x))
             && !words.iter().any(|&x| not(x) || self.is_label_mark(x))
+    }
+
+    /// Does the sentence starting at token `n` call what is above an example ("(위는 답안 작성
+    /// 형식의 예시입니다.)", "(The line above is only an example of the format.)")?
+    fn calls_it_an_example(&self, n: usize, end: impl Fn() -> usize) -> bool {
+        let above = |x: usize| {
+            (self.is_hangul(x) && ["위", "상기"].iter().any(|p| self.word(x).starts_with(p)))
+                || (self.is_latin(x) && self.word(x).eq_ignore_ascii_case("above"))
+        };
+        // "위는 …", "The line above …": the deictic opens the sentence or follows its subject.
+        if !(n..self.toks.len().min(n + 3)).any(above) {
+            return false;
+        }
+        // "…의 예시입니다", "예시일 뿐", "is only an example": called one, not "예시처럼".
+        (n..end()).any(|x| {
+            (self.is_hangul(x)
+                && self.word(x).strip_prefix("예시").is_some_and(|r| {
+                    ["입", "일", "이며", "이다", "임", "예요"]
+                        .iter()
+                        .any(|e| r.starts_with(e))
+                }))
+                || (self.is_latin(x)
+                    && self.word(x).eq_ignore_ascii_case("example")
+                    && x > 0
+                    && self.is_latin(x - 1)
+                    && ["an", "only", "just", "merely"]
+                        .iter()
+                        .any(|w| self.word(x - 1).eq_ignore_ascii_case(w)))
+        })
     }
 
     /// Is the label at `j` the only one in its sentence, which calls it wrong ("1 doesn't hold

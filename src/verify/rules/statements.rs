@@ -324,9 +324,16 @@ impl Ctx<'_> {
                         if matches!(suffix, "은" | "는") {
                             continue;
                         }
-                        let questioning = ["인지", "일까", "인가", "일지", "인가요"]
-                            .iter()
-                            .any(|p| suffix.starts_with(p));
+                        // "3번이 정답일 확률은 40%": a probability, not a statement.
+                        let likelihood = suffix.starts_with('일')
+                            && self.is_hangul(k + 1)
+                            && ["확률", "가능성"]
+                                .iter()
+                                .any(|p| self.word(k + 1).starts_with(p));
+                        let questioning = likelihood
+                            || ["인지", "일까", "인가", "일지", "인가요"]
+                                .iter()
+                                .any(|p| suffix.starts_with(p));
                         if questioning {
                             continue;
                         }
