@@ -1025,6 +1025,14 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "예: \"정답은 ③입니다\". 저는 추측하지 않겠습니다.", "no_answer - not_found"),
     ("gov", "예, 정답은 ③입니다.", "answer ③ statement"),
     ("en", "The answer is C, e.g. because A is even.", "answer C statement"),
+    ("right", "Evaluating each option:\n- 1) Incorrect.\n- 2) Correct.\n- 3) Incorrect.\n- 4) Incorrect.\n\nSo the correct statement is 2.", "answer 2 ask_echo"),
+    ("right", "So the incorrect statement is 3.", "no_answer - not_found"),
+    ("en_not", "The correct statement is A.", "no_answer - not_found"),
+    ("gov", "선택: ②", "answer ② statement"),
+    ("gov", "선택지: ②", "no_answer - not_found"),
+    ("letter:4", "According to the textbook, the answer is A. However, the law was amended, so the correct answer is now B.", "answer B statement"),
+    ("gov", "정답은 ④입니다. (참고: ②도 일부 맞는 설명이지만 ④가 가장 정확합니다.)", "answer ④ statement"),
+    ("gov", "정답은 ④입니다. ②도 맞고 ④도 맞습니다.", "ambiguous - alternatives"),
 ];
 
 #[test]

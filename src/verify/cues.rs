@@ -44,6 +44,8 @@ const PATTERNS: &[(&str, Family)] = &[
     ("with", Family::Keyword),
     ("toward", Family::Keyword),
     ("guess", Family::Keyword),
+    // "The incorrect statement is C", "So the correct statement is ①" (see `echo.rs`).
+    ("statement", Family::Keyword),
     ("choice", Family::Keyword),
     ("option", Family::Keyword),
     ("答", Family::Keyword),

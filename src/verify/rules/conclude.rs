@@ -203,7 +203,23 @@ impl Ctx<'_> {
                     {
                         continue;
                     }
-                    if self.also_right(j) {
+                    // Not when the same sentence comes back to the choice: "(참고: 2번도 일부
+                    // 맞는 설명이지만 4번이 가장 정확합니다.)".
+                    let reaffirmed = || {
+                        let mut conceded = false;
+                        (j + 1..self.toks.len())
+                            .take_while(|&x| !self.toks[x].is_sentence_end())
+                            .any(|x| {
+                                conceded |= (self.is_hangul(x)
+                                    && ["지만", "으나", "는데"]
+                                        .iter()
+                                        .any(|e| self.word(x).ends_with(e)))
+                                    || (self.is_latin(x)
+                                        && self.word(x).eq_ignore_ascii_case("but"));
+                                conceded && self.is_label_mark(x) && self.choice_at(x) == Some(c)
+                            })
+                    };
+                    if self.also_right(j) && !reaffirmed() {
                         return Some((o, Rule::Alternatives));
                     }
                     // A label after the correction ("(정정: ②)"); not one the explanation

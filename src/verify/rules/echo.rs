@@ -3,7 +3,9 @@
 //! statement is C"; and "<another predicate> 것은 ①", which describes options instead.
 
 use super::singled::{is_negative, POSITIVE};
-use super::words::{answer_keyword, english_asks_untrue, lower, names_untrue, ASK_NOUNS};
+use super::words::{
+    answer_keyword, english_asks_untrue, lower, names_true, names_untrue, ASK_NOUNS,
+};
 use super::{Ctx, Statement, Strength};
 use crate::verify::scan::Kind;
 use crate::verify::{Choice, Rule};
@@ -17,7 +19,15 @@ impl Ctx<'_> {
         k: usize,
         negations: &mut Vec<(Choice, usize)>,
     ) -> Option<Statement> {
-        if self.ask.is_empty() || k + self.ask.len() >= self.toks.len() {
+        if self.ask.is_empty() || k + 1 >= self.toks.len() {
+            return None;
+        }
+        if self.is_latin(k) {
+            if let Some(s) = self.truth_phrase_echo_at(k, negations) {
+                return Some(s);
+            }
+        }
+        if k + self.ask.len() >= self.toks.len() {
             return None;
         }
         if self.ask.iter().all(|w| w.is_ascii()) {
@@ -83,24 +93,76 @@ impl Ctx<'_> {
             self.toks[k + i].kind == Kind::Latin
                 && self.word(k + i).eq_ignore_ascii_case(self.ask[i])
         });
-        // "The incorrect statement is (C)" for "…is NOT true?": a phrase of the ask's polarity.
-        let untrue = !echoed
-            && self.is_latin(k)
-            && self.is_latin(k + 1)
-            && names_untrue(self.word(k), self.word(k + 1))
-            && english_asks_untrue(&self.ask);
         let negated_before = k > 0
             && self.is_latin(k - 1)
             && matches!(
                 lower(self.word(k - 1)).as_str(),
                 "not" | "no" | "never" | "isn" | "t" | "least"
             );
-        if !(echoed || untrue) || negated_before {
+        if !echoed || negated_before {
             return None;
         }
-        let end = if echoed { k + n - 1 } else { k + 1 };
+        let end = k + n - 1;
         let (said, last) = self.right_of_keyword(end, negations)?;
         if self.break_between(end, last) {
+            return None;
+        }
+        Some(Statement::strong(
+            said,
+            Rule::AskEcho,
+            k,
+            last,
+            self.final_before(k),
+        ))
+    }
+
+    /// Does the question ask which is true (`Some(true)`: "…옳은 것은?", "Which … is
+    /// correct?") or which is not (`Some(false)`: "…옳지 않은 것은?", "…is NOT true?")?
+    fn truth_polarity(&self) -> Option<bool> {
+        if self.ask.iter().all(|w| w.is_ascii()) {
+            if english_asks_untrue(&self.ask) {
+                return Some(false);
+            }
+            let positive = matches!(&self.ask[..], [w] if ["true", "correct", "accurate", "right", "valid"]
+                .iter()
+                .any(|t| w.eq_ignore_ascii_case(t)));
+            return positive.then_some(true);
+        }
+        (!self.synonyms.is_empty()).then_some(!self.asks_negative())
+    }
+
+    /// "The incorrect statement is (C)" for "…is NOT true?", "So the correct statement is ①"
+    /// for "…옳은 것은?": an English phrase of the ask's truth polarity, then the label.
+    fn truth_phrase_echo_at(
+        &self,
+        k: usize,
+        negations: &mut Vec<(Choice, usize)>,
+    ) -> Option<Statement> {
+        if !self.is_latin(k + 1) {
+            return None;
+        }
+        let (a, b) = (self.word(k), self.word(k + 1));
+        let polarity = if names_untrue(a, b) {
+            false
+        } else if names_true(a, b) {
+            true
+        } else {
+            return None;
+        };
+        if self.truth_polarity() != Some(polarity) {
+            return None;
+        }
+        // "not the correct statement", "the least correct one".
+        if k > 0
+            && self.is_latin(k - 1)
+            && ["not", "no", "never", "least"]
+                .iter()
+                .any(|w| self.word(k - 1).eq_ignore_ascii_case(w))
+        {
+            return None;
+        }
+        let (said, last) = self.right_of_keyword(k + 1, negations)?;
+        if self.break_between(k + 1, last) {
             return None;
         }
         Some(Statement::strong(

@@ -13,8 +13,8 @@ use crate::verify::cues::Family;
 use crate::verify::scan::{Kind, Mark, Tok};
 use crate::verify::{Choice, Notation, Rule};
 
-/// Headings that give the final answer after a colon: "결론: 2번", "최종: ③".
-const CONCLUSION_HEADS: [&str; 2] = ["결론", "최종"];
+/// Headings that give the final answer after a colon: "결론: 2번", "최종: ③", "선택: ②".
+const CONCLUSION_HEADS: [&str; 3] = ["결론", "최종", "선택"];
 
 impl Ctx<'_> {
     /// The statement read to the right of a keyword at `k`.

@@ -103,6 +103,9 @@ pub(super) fn is_right_filler_latin(w: &str) -> bool {
             | "best"
             | "right"
             | "boxed"
+            | "now"
+            | "clearly"
+            | "definitely"
     )
 }
 
@@ -385,6 +388,24 @@ pub(super) fn names_untrue(adjective: &str, noun: &str) -> bool {
             "sentence",
         ],
     )
+}
+
+/// "correct statement", "true one": a phrase naming the true option, which echoes a question
+/// asking which is true.
+pub(super) fn names_true(adjective: &str, noun: &str) -> bool {
+    let is = |w: &str, list: &[&str]| list.iter().any(|l| w.eq_ignore_ascii_case(l));
+    is(adjective, &["correct", "true", "right", "accurate"])
+        && is(
+            noun,
+            &[
+                "statement",
+                "claim",
+                "one",
+                "description",
+                "explanation",
+                "sentence",
+            ],
+        )
 }
 
 /// Does an English ask ask which is not true: "NOT true", "NOT correct", "incorrect",
