@@ -3,8 +3,8 @@
 //! correct", "④번입니다."), read where the statements reader meets a label.
 
 use super::words::{
-    english_asks_untrue, is_alternative_connector, lower, names_untrue, option_noun_particle,
-    strip_beon,
+    english_asks_untrue, is_alternative_connector, lower, option_noun_particle, strip_beon,
+    truth_phrase,
 };
 use super::{Ctx, Resolved, Statement, Strength};
 use crate::verify::cues::Family;
@@ -368,7 +368,7 @@ impl Ctx<'_> {
             if w == "the"
                 && self.is_latin(k + 3)
                 && self.is_latin(k + 4)
-                && names_untrue(self.word(k + 3), self.word(k + 4))
+                && truth_phrase(self.word(k + 3), self.word(k + 4)) == Some(false)
                 && english_asks_untrue(&self.ask)
             {
                 return Some(make(Strength::Weak, Rule::WeakStatement, k + 4));

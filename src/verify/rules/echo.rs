@@ -3,9 +3,7 @@
 //! statement is C"; and "<another predicate> 것은 ①", which describes options instead.
 
 use super::singled::{is_negative, POSITIVE};
-use super::words::{
-    answer_keyword, english_asks_untrue, lower, names_true, names_untrue, ASK_NOUNS,
-};
+use super::words::{answer_keyword, english_asks_untrue, lower, truth_phrase, ASK_NOUNS};
 use super::{Ctx, Statement, Strength};
 use crate::verify::scan::Kind;
 use crate::verify::{Choice, Rule};
@@ -102,18 +100,7 @@ impl Ctx<'_> {
         if !echoed || negated_before {
             return None;
         }
-        let end = k + n - 1;
-        let (said, last) = self.right_of_keyword(end, negations)?;
-        if self.break_between(end, last) {
-            return None;
-        }
-        Some(Statement::strong(
-            said,
-            Rule::AskEcho,
-            k,
-            last,
-            self.final_before(k),
-        ))
+        self.echo_from(k, k + n - 1, negations)
     }
 
     /// Does the question ask which is true (`Some(true)`: "…옳은 것은?", "Which … is
@@ -141,14 +128,7 @@ impl Ctx<'_> {
         if !self.is_latin(k + 1) {
             return None;
         }
-        let (a, b) = (self.word(k), self.word(k + 1));
-        let polarity = if names_untrue(a, b) {
-            false
-        } else if names_true(a, b) {
-            true
-        } else {
-            return None;
-        };
+        let polarity = truth_phrase(self.word(k), self.word(k + 1))?;
         if self.truth_polarity() != Some(polarity) {
             return None;
         }
@@ -161,8 +141,19 @@ impl Ctx<'_> {
         {
             return None;
         }
-        let (said, last) = self.right_of_keyword(k + 1, negations)?;
-        if self.break_between(k + 1, last) {
+        self.echo_from(k, k + 1, negations)
+    }
+
+    /// The echo that starts at token `k` and ends at `end`, with the label read after it on
+    /// the same line.
+    fn echo_from(
+        &self,
+        k: usize,
+        end: usize,
+        negations: &mut Vec<(Choice, usize)>,
+    ) -> Option<Statement> {
+        let (said, last) = self.right_of_keyword(end, negations)?;
+        if self.break_between(end, last) {
             return None;
         }
         Some(Statement::strong(

@@ -370,46 +370,36 @@ pub(super) fn truth_synonyms(ask: &[&str]) -> &'static [&'static [&'static str]]
     }
 }
 
-/// "incorrect statement", "false one": a phrase naming the untrue option, which echoes an
-/// English question asking which is not true ([`english_asks_untrue`]).
-pub(super) fn names_untrue(adjective: &str, noun: &str) -> bool {
+/// "incorrect statement", "false one" (`Some(false)`), "correct statement", "true one"
+/// (`Some(true)`): an English phrase naming the untrue or the true option, which echoes a
+/// question asking which is not true, or which is.
+pub(super) fn truth_phrase(adjective: &str, noun: &str) -> Option<bool> {
     let is = |w: &str, list: &[&str]| list.iter().any(|l| w.eq_ignore_ascii_case(l));
-    is(
+    const NOUNS: [&str; 6] = [
+        "statement",
+        "claim",
+        "one",
+        "description",
+        "explanation",
+        "sentence",
+    ];
+    if !is(noun, &NOUNS) {
+        return None;
+    }
+    if is(
         adjective,
         &["incorrect", "false", "wrong", "untrue", "inaccurate"],
-    ) && is(
-        noun,
-        &[
-            "statement",
-            "claim",
-            "one",
-            "description",
-            "explanation",
-            "sentence",
-        ],
-    )
-}
-
-/// "correct statement", "true one": a phrase naming the true option, which echoes a question
-/// asking which is true.
-pub(super) fn names_true(adjective: &str, noun: &str) -> bool {
-    let is = |w: &str, list: &[&str]| list.iter().any(|l| w.eq_ignore_ascii_case(l));
-    is(adjective, &["correct", "true", "right", "accurate"])
-        && is(
-            noun,
-            &[
-                "statement",
-                "claim",
-                "one",
-                "description",
-                "explanation",
-                "sentence",
-            ],
-        )
+    ) {
+        Some(false)
+    } else if is(adjective, &["correct", "true", "right", "accurate"]) {
+        Some(true)
+    } else {
+        None
+    }
 }
 
 /// Does an English ask ask which is not true: "NOT true", "NOT correct", "incorrect",
-/// "false"?
+/// "false"? (See [`truth_phrase`].)
 pub(super) fn english_asks_untrue(ask: &[&str]) -> bool {
     let is = |w: &str, list: &[&str]| list.iter().any(|l| w.eq_ignore_ascii_case(l));
     match ask {
