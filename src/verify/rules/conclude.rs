@@ -179,6 +179,9 @@ impl Ctx<'_> {
     fn reopened_after(&self, after: usize, c: Choice) -> Option<(Choice, Rule)> {
         let negations = &self.statements().1;
         let mut corrected = false;
+        // After "하지만" / "but" opening a sentence, the choice itself may be called wrong
+        // ("정답은 ③입니다. 근거는 …. 하지만 ③은 틀렸습니다."); other labels are not reopened.
+        let mut contrasted = false;
         // The last other label and its token; the first one a correction reopens.
         let mut other: Option<(Choice, usize)> = None;
         let mut reopened = None;
@@ -187,7 +190,7 @@ impl Ctx<'_> {
                 Kind::Mark(_) => {
                     // "The answer is 1. Actually, wait — 1 doesn't hold up either.": the
                     // choice itself called wrong after a correction.
-                    if corrected
+                    if (corrected || contrasted)
                         && self.choice_at(j) == Some(c)
                         && self.is_label_mark(j)
                         && self.denied_alone(j)
@@ -231,6 +234,15 @@ impl Ctx<'_> {
                 }
                 // "아니, 3번도 틀렸네요", "No, 1 is wrong too": a sentence opened by "no".
                 Kind::Hangul | Kind::Latin if self.opens_with_no(j) => corrected = true,
+                Kind::Hangul | Kind::Latin
+                    if (j == 0 || self.toks[j - 1].is_sentence_end())
+                        && (["하지만", "그러나", "그런데"].contains(&self.word(j))
+                            || ["but", "however"]
+                                .iter()
+                                .any(|w| self.word(j).eq_ignore_ascii_case(w))) =>
+                {
+                    contrasted = true
+                }
                 Kind::Hangul | Kind::Latin if is_explicit_correction(self, j) => {
                     corrected = true;
                     // "Answer: C → D (corrected)": the correction right after the label.

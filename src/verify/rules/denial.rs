@@ -9,7 +9,7 @@
 //! 틀렸다" states ③).
 
 use super::option_text::{squash, squash_chars};
-use super::words::{lower, strip_beon};
+use super::words::{is_negation_word, lower, strip_beon};
 use super::{Ctx, Said, Statement, Strength};
 use crate::verify::scan::{Kind, Tok};
 use crate::verify::{Choice, Rule};
@@ -115,9 +115,21 @@ impl Ctx<'_> {
             if j < remark_end {
                 continue;
             }
+            // "정답은 ①\n\n이 아닙니다.": the statement's own predicate, split onto the next line.
+            if t.kind == Kind::Break && j == last + 1 {
+                let mut n = j + 1;
+                if self.is_hangul(n) && ["이", "가", "은", "는"].contains(&self.word(n)) {
+                    n += 1;
+                }
+                if self.is_hangul(n) && is_negation_word(self.word(n)) {
+                    return true;
+                }
+            }
             if t.is_sentence_end() {
                 // "정답은 ③이라고 할 수 있을까요?"; "그러므로 ②. 그러나 이는 오답이다."
-                return t.is_punct('?') || self.next_sentence_retracts(j - 1);
+                return t.is_punct('?')
+                    || self.next_sentence_retracts(j - 1)
+                    || self.answer_called_wrong_after(j);
             }
             // "정답: ② (학생들이 자주 틀리는 문제)": a remark in brackets takes nothing back
             // unless it doubts the answer ("(확실하지 않음)", "(아마)").
@@ -129,13 +141,32 @@ impl Ctx<'_> {
                     // "(just kidding, I honestly don't know)" too.
                     let doubts = (j + 1..close).any(|x| {
                         (self.is_hangul(x)
-                            && ["확실", "모르", "추정", "수도", "아마", "틀릴", "농담"]
+                            && (["확실", "모르", "추정", "수도", "아마", "틀릴", "농담"]
                                 .iter()
-                                .any(|d| self.word(x).contains(d)))
+                                .any(|d| self.word(x).contains(d))
+                                // "(철회)", "(취소함)"; not "(… 그 취소는 …)", an option's words.
+                                || ["철회", "취소"].iter().any(|d| {
+                                    self.word(x).strip_prefix(d).is_some_and(|r| {
+                                        r.is_empty()
+                                            || ["함", "됨", "합", "했", "하겠", "할"]
+                                                .iter()
+                                                .any(|e| r.starts_with(e))
+                                    })
+                                })))
                             || (self.is_latin(x)
-                                && ["kidding", "know", "unsure", "sure", "joke", "joking"]
-                                    .iter()
-                                    .any(|d| self.word(x).eq_ignore_ascii_case(d)))
+                                && [
+                                    "kidding",
+                                    "know",
+                                    "unsure",
+                                    "sure",
+                                    "joke",
+                                    "joking",
+                                    "retracted",
+                                    "withdrawn",
+                                    "wrong",
+                                ]
+                                .iter()
+                                .any(|d| self.word(x).eq_ignore_ascii_case(d)))
                     });
                     if doubts {
                         return true;
@@ -167,9 +198,23 @@ impl Ctx<'_> {
                         continue;
                     }
                     quoted |= quotative(j);
-                    // "③을 고르고 싶지만": a wish conceded, not a choice.
-                    if w.starts_with('싶')
-                        && ["지만", "으나", "는데"].iter().any(|e| w.ends_with(e))
+                    // "③을 고르고 싶지만", "정답은 ③이라고 하고 싶지만": a wish conceded, not a
+                    // choice.
+                    let wish = |x: usize| {
+                        self.is_hangul(x) && {
+                            let v = self.word(x);
+                            v.starts_with('싶')
+                                && ["지만", "으나", "는데"].iter().any(|e| v.ends_with(e))
+                        }
+                    };
+                    if wish(j) || (w.ends_with('고') && wish(j + 1)) {
+                        return true;
+                    }
+                    // "정답: ( 4번 )처럼 쓰세요", "정답: ③ 과 같이 답하세요": a template.
+                    if w.starts_with("처럼")
+                        || (["과", "와"].contains(&w)
+                            && self.is_hangul(j + 1)
+                            && self.word(j + 1).starts_with("같이"))
                     {
                         return true;
                     }
@@ -213,12 +258,18 @@ impl Ctx<'_> {
                 // "Answer: C — never mind, I don't know.", "… with probability 0.4", "(just
                 // kidding)": taken back, or one possibility among others.
                 Kind::Latin
-                    if ["kidding", "probability", "chance", "likelihood"]
+                    if ["kidding", "probability", "chance", "likelihood", "wait"]
                         .iter()
                         .any(|w| self.word(j).eq_ignore_ascii_case(w))
-                        || (self.word(j).eq_ignore_ascii_case("never")
-                            && self.is_latin(j + 1)
-                            && self.word(j + 1).eq_ignore_ascii_case("mind")) =>
+                        // "— no, I take that back"
+                        || (self.word(j).eq_ignore_ascii_case("no")
+                            && j > 0
+                            && self.toks[j - 1].is_punct('-'))
+                        || (self.is_latin(j + 1)
+                            && [("never", "mind"), ("take", "that")].iter().any(|(a, b)| {
+                                self.word(j).eq_ignore_ascii_case(a)
+                                    && self.word(j + 1).eq_ignore_ascii_case(b)
+                            })) =>
                 {
                     return true;
                 }

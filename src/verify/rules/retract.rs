@@ -219,17 +219,92 @@ impl Ctx<'_> {
         (last + 1..self.toks.len())
             .find(|&x| self.toks[x].is_sentence_end())
             .is_some_and(|end| self.next_sentence_retracts(end - 1))
+            || self.answer_called_wrong_after(last)
+    }
+
+    /// After token `last`, does a sentence with no label call "this answer" wrong or tell the
+    /// reader to ignore it ("이 답은 틀렸습니다", "방금 답은 무시해 주세요", "앞의 결론은
+    /// 잘못되었습니다", "That answer is wrong", "Ignore my answer")?
+    pub(super) fn answer_called_wrong_after(&self, last: usize) -> bool {
+        let answer_word = |x: usize| match self.toks[x].kind {
+            Kind::Hangul => {
+                let w = self.word(x);
+                [
+                    "답은",
+                    "답이",
+                    "답을",
+                    "답변은",
+                    "답변을",
+                    "결론은",
+                    "결론이",
+                    "결론을",
+                ]
+                .contains(&w)
+                    && x > 0
+                    && self.is_hangul(x - 1)
+                    && ["이", "방금", "앞의", "위의", "위", "앞서", "제"]
+                        .contains(&self.word(x - 1))
+            }
+            Kind::Latin => {
+                self.word(x).eq_ignore_ascii_case("answer")
+                    && x > 0
+                    && ["that", "this", "my", "previous", "above"]
+                        .iter()
+                        .any(|w| self.word(x - 1).eq_ignore_ascii_case(w))
+            }
+            _ => false,
+        };
+        let Some(x) = (last + 1..self.toks.len()).find(|&x| answer_word(x)) else {
+            return false;
+        };
+        let start = (0..x)
+            .rev()
+            .find(|&y| self.toks[y].is_sentence_end())
+            .map_or(0, |y| y + 1);
+        if start <= last {
+            return false;
+        }
+        let sentence = start
+            ..(x..self.toks.len())
+                .find(|&y| self.toks[y].is_sentence_end())
+                .unwrap_or(self.toks.len());
+        !sentence.clone().any(|y| self.is_label_mark(y))
+            && sentence.clone().any(|y| match self.toks[y].kind {
+                Kind::Hangul => ["틀", "잘못", "무시", "오답", "철회", "취소"]
+                    .iter()
+                    .any(|p| self.word(y).starts_with(p)),
+                Kind::Latin => ["wrong", "incorrect", "ignore", "disregard", "retract"]
+                    .iter()
+                    .any(|w| self.word(y).eq_ignore_ascii_case(w)),
+                _ => false,
+            })
     }
 
     /// Is the sentence starting at token `n` (and ending before `end()`) a short "that is
     /// wrong" with no label: "That is incorrect.", "This is wrong.", "이는 틀렸습니다.", "그건
     /// 오답입니다."?
     fn calls_it_wrong(&self, n: usize, end: impl Fn() -> usize) -> bool {
+        // "That is incorrect.", "아니, 이건 틀렸네요.", "잠깐, 틀렸네요.", "Wait, that's wrong.":
+        // opened by "this" or by an interjection.
         let this = self.tok(n).is_some_and(|t| match t.kind {
-            Kind::Hangul => ["이는", "이것은", "이건", "그건", "그것은"].contains(&self.word(n)),
-            Kind::Latin => ["this", "that", "it"]
-                .iter()
-                .any(|w| self.word(n).eq_ignore_ascii_case(w)),
+            Kind::Hangul => [
+                "이는",
+                "이것은",
+                "이건",
+                "그건",
+                "그것은",
+                "아",
+                "아니",
+                "아니요",
+                "잠깐",
+                "잠깐만요",
+            ]
+            .contains(&self.word(n)),
+            Kind::Latin => [
+                "this", "that", "it", "wait", "oh", "no", "hmm", "oops", "actually",
+            ]
+            .iter()
+            .any(|w| self.word(n).eq_ignore_ascii_case(w)),
             _ => false,
         });
         if !this {
@@ -257,9 +332,10 @@ impl Ctx<'_> {
             (self.is_latin(x) && matches!(lower(self.word(x)).as_str(), "not" | "isn" | "t"))
                 || (self.is_hangul(x) && is_negation_word(self.word(x)))
         };
-        words.len() <= 4
+        words.len() <= 5
             && words.iter().any(|&x| wrong(x))
-            && !words.iter().any(|&x| not(x) || self.is_label_mark(x))
+            && !words.iter().skip(1).any(|&x| not(x))
+            && !words.iter().any(|&x| self.is_label_mark(x))
     }
 
     /// Does the sentence starting at token `n` call what is above an example ("(위는 답안 작성
@@ -328,7 +404,7 @@ impl Ctx<'_> {
         if self.tok(j + 1).is_some_and(|t| t.is_punct('?')) {
             return true;
         }
-        if self.next_sentence_retracts(j) {
+        if self.next_sentence_retracts(j) || self.answer_called_wrong_after(j) {
             return true;
         }
         let mut k = j + 1;
