@@ -226,35 +226,41 @@ impl Ctx<'_> {
     /// reader to ignore it ("이 답은 틀렸습니다", "방금 답은 무시해 주세요", "앞의 결론은
     /// 잘못되었습니다", "That answer is wrong", "Ignore my answer")?
     pub(super) fn answer_called_wrong_after(&self, last: usize) -> bool {
-        let answer_word = |x: usize| match self.toks[x].kind {
-            Kind::Hangul => {
-                let w = self.word(x);
-                [
-                    "답은",
-                    "답이",
-                    "답을",
-                    "답변은",
-                    "답변을",
-                    "결론은",
-                    "결론이",
-                    "결론을",
-                ]
-                .contains(&w)
-                    && x > 0
-                    && self.is_hangul(x - 1)
-                    && ["이", "방금", "앞의", "위의", "위", "앞서", "제"]
-                        .contains(&self.word(x - 1))
+        let bytes = self.text.as_bytes();
+        // The first reference after `last`, found by a byte test on each token's first
+        // character (답 EB 8B B5, 결 EA B2 B0, a/A) before any slice or comparison.
+        let Some(x) = (last + 1..self.toks.len()).find(|&x| {
+            let t = self.toks[x];
+            let at = t.start as usize;
+            match t.kind {
+                Kind::Hangul
+                    if bytes[at..].starts_with(&[0xEB, 0x8B, 0xB5])
+                        || bytes[at..].starts_with(&[0xEA, 0xB2, 0xB0]) =>
+                {
+                    [
+                        "답은",
+                        "답이",
+                        "답을",
+                        "답변은",
+                        "답변을",
+                        "결론은",
+                        "결론이",
+                        "결론을",
+                    ]
+                    .contains(&self.word(x))
+                        && self.is_hangul(x - 1)
+                        && ["이", "방금", "앞의", "위의", "위", "앞서", "제"]
+                            .contains(&self.word(x - 1))
+                }
+                Kind::Latin if t.end - t.start == 6 && bytes[at] | 0x20 == b'a' => {
+                    self.word(x).eq_ignore_ascii_case("answer")
+                        && ["that", "this", "my", "previous", "above"]
+                            .iter()
+                            .any(|p| self.word(x - 1).eq_ignore_ascii_case(p))
+                }
+                _ => false,
             }
-            Kind::Latin => {
-                self.word(x).eq_ignore_ascii_case("answer")
-                    && x > 0
-                    && ["that", "this", "my", "previous", "above"]
-                        .iter()
-                        .any(|w| self.word(x - 1).eq_ignore_ascii_case(w))
-            }
-            _ => false,
-        };
-        let Some(x) = (last + 1..self.toks.len()).find(|&x| answer_word(x)) else {
+        }) else {
             return false;
         };
         let start = (0..x)

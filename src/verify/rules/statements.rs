@@ -245,9 +245,13 @@ impl Ctx<'_> {
         // Without a keyword cue only labels can start a statement ("③을 선택합니다").
         let keywords = self.cues.has(Family::Keyword);
         // "결론: 2번", "■ 최종: ③": a conclusion heading is a final answer marker.
-        let conclusion = CONCLUSION_HEADS
-            .iter()
-            .any(|h| memchr::memmem::find(self.text.as_bytes(), h.as_bytes()).is_some());
+        // Every heading is followed by a colon (ASCII or full-width): without one, no search.
+        let bytes = self.text.as_bytes();
+        let conclusion = (memchr::memchr(b':', bytes).is_some()
+            || memchr::memmem::find(bytes, "：".as_bytes()).is_some())
+            && CONCLUSION_HEADS
+                .iter()
+                .any(|h| memchr::memmem::find(self.text.as_bytes(), h.as_bytes()).is_some());
         let words = keywords || self.echo_possible || conclusion;
         let korean_ask = self
             .ask
