@@ -813,6 +813,11 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter:4", "The answer is C. I am sure of it.", "answer C statement"),
     // --- a bracketed remark on another label; phrases that name the answer
     ("letter:4", "정답: B (C는 오답)", "answer B statement"),
+    ("letter:4", "확실하지는 않지만 A인 것 같습니다.", "answer A weak_statement"),
+    ("gov", "③인 것 같지는 않습니다.", "no_answer - not_found"),
+    ("gov", "②인 것 같기도 하고 ③인 것 같기도 합니다.", "no_answer - not_found"),
+    ("letter:4", "A인 경우에는 틀립니다.", "no_answer - not_found"),
+    ("letter:4", "정답 👉 D ‼️", "answer D statement"),
     ("letter:4", "정답: B (C가 아님)", "answer B statement"),
     ("letter:4", "정답: B, C는 오답", "ambiguous - alternatives"),
     ("letter_ask", "결국 남는 것은 A입니다.", "answer A weak_statement"),

@@ -122,7 +122,7 @@ fn normalise_punct(c: char) -> char {
         '【' | '「' | '『' | '〔' | '《' | '〈' => '[',
         '】' | '」' | '』' | '〕' | '》' | '〉' => ']',
         '“' | '”' | '‘' | '’' => '"',
-        '→' | '⇒' | '⟶' | '➔' | '➜' | '➡' => '>',
+        '→' | '⇒' | '⟶' | '➔' | '➜' | '➡' | '👉' => '>',
         '–' | '—' | '―' | '－' => '-',
         _ => c,
     }
@@ -552,7 +552,11 @@ fn scan_latin(text: &str, start: usize, toks: &mut Vec<Tok>, cues: &mut CueScan)
             // "X일 수도", "C일까": the copula's 일 after a letter (after a number it is 일,
             // a day).
             Some(c) if is_hangul(c) => {
-                particle_may_follow_choice(&text[end..]) || text[end..].starts_with('일')
+                // "A인 것 같습니다" (not O/X: "O인 것 같은데" is read by the O/X words).
+                particle_may_follow_choice(&text[end..])
+                    || text[end..].starts_with('일')
+                    || (text[end..].starts_with('인')
+                        && !matches!(first, Some('O' | 'o' | 'X' | 'x')))
             }
             Some(c) => !(c.is_alphanumeric() || c == '\'' || c == '-'),
         };

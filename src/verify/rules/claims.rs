@@ -158,6 +158,19 @@ impl Ctx<'_> {
                 }
                 return Some(make(Strength::Strong, Rule::Statement, q + 1));
             }
+            // "A인 것 같습니다": a hedged single choice, as "③번 같습니다" below.
+            // A closing form only: not "같기도 하고" (one of two), "같은데" or "같지".
+            if p == "인"
+                && next == "것"
+                && self.is_hangul(q + 2)
+                && starts(
+                    self.word(q + 2),
+                    &["같습", "같아요", "같다", "같네", "같음"],
+                )
+                && !self.questioned_after(k)
+            {
+                return Some(make(Strength::Weak, Rule::WeakStatement, q + 2));
+            }
             // "③번 같습니다", "③ 같아요": a hedged single choice.
             let seems = if p.is_empty() { next } else { p };
             if seems.starts_with('같') && !seems.starts_with("같지") && !self.questioned_after(k)
