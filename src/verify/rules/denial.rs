@@ -69,12 +69,7 @@ impl Ctx<'_> {
             if SUPPOSING.iter().any(|e| w.ends_with(e)) {
                 return true;
             }
-            // "③을 고르고 싶지만": a wish conceded, not a choice.
-            let wish_conceded = self.is_hangul(last + 1) && {
-                let v = self.word(last + 1);
-                v.starts_with('싶') && ["지만", "으나", "는데"].iter().any(|e| v.ends_with(e))
-            };
-            if wish_conceded {
+            if self.conceded_wish(last + 1) {
                 return true;
             }
             if ends_clause(w) {
@@ -198,16 +193,7 @@ impl Ctx<'_> {
                         continue;
                     }
                     quoted |= quotative(j);
-                    // "③을 고르고 싶지만", "정답은 ③이라고 하고 싶지만": a wish conceded, not a
-                    // choice.
-                    let wish = |x: usize| {
-                        self.is_hangul(x) && {
-                            let v = self.word(x);
-                            v.starts_with('싶')
-                                && ["지만", "으나", "는데"].iter().any(|e| v.ends_with(e))
-                        }
-                    };
-                    if wish(j) || (w.ends_with('고') && wish(j + 1)) {
+                    if self.conceded_wish(j) || (w.ends_with('고') && self.conceded_wish(j + 1)) {
                         return true;
                     }
                     // "정답: ( 4번 )처럼 쓰세요", "정답: ③ 과 같이 답하세요": a template.
@@ -326,6 +312,15 @@ impl Ctx<'_> {
                 s.strength = Strength::Strong;
                 s.rule = Rule::CorrectedStatement;
             }
+        }
+    }
+
+    /// Is token `x` a wish conceded ("싶지만", "싶으나", "싶은데"), so that the choice before it
+    /// ("③을 고르고 싶지만", "정답은 ③이라고 하고 싶지만") is not made?
+    fn conceded_wish(&self, x: usize) -> bool {
+        self.is_hangul(x) && {
+            let v = self.word(x);
+            v.starts_with('싶') && ["지만", "으나", "는데"].iter().any(|e| v.ends_with(e))
         }
     }
 

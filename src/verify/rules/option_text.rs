@@ -2,7 +2,7 @@
 //! written with another option's text ("③(기획재정부)"), a number that is also an option's
 //! value, and an answer that names exactly one option's text and no label.
 
-use super::words::{is_negation_word, lower};
+use super::words::{is_negation_word, lower, OPTION_NOUN_WORDS};
 use super::{Ctx, Resolved};
 use crate::verify::scan::{Kind, Mark, Tok};
 use crate::verify::{Choice, Extraction, Rule};
@@ -217,7 +217,7 @@ impl Ctx<'_> {
             self.is_label_mark(x)
                 || !(self.toks[x].is_punct(',')
                     || (self.is_hangul(x)
-                        && ["선택지", "보기", "번", "항목", "옵션"].contains(&self.word(x))))
+                        && (self.word(x) == "번" || OPTION_NOUN_WORDS.contains(&self.word(x)))))
         })?;
         // "마지막 선택지": the last one.
         let named = if self.is_hangul(x) && self.word(x) == "마지막" {
@@ -233,7 +233,11 @@ impl Ctx<'_> {
     /// Is token `j` a noun for an option in the appositive "…인" ("선택지인", "보기인",
     /// "항목인"): "마지막 선택지인 A", "두 번째 선택지인 ④"?
     fn is_appositive(&self, j: usize) -> bool {
-        self.is_hangul(j) && ["선택지인", "보기인", "항목인", "옵션인"].contains(&self.word(j))
+        self.is_hangul(j)
+            && self
+                .word(j)
+                .strip_suffix('인')
+                .is_some_and(|n| OPTION_NOUN_WORDS.contains(&n))
     }
 
     /// Does the text right after the label at `m` name another option than `c`'s?

@@ -109,9 +109,12 @@ pub(super) fn is_right_filler_latin(w: &str) -> bool {
     )
 }
 
+/// Nouns an answer calls an option by: "③번 선택지가", "두 번째 보기인 ④".
+pub(super) const OPTION_NOUN_WORDS: [&str; 4] = ["선택지", "보기", "항목", "옵션"];
+
 /// The particle after a noun for an option: "선택지가" → "가", "보기를" → "를".
 pub(super) fn option_noun_particle(w: &str) -> Option<&str> {
-    ["선택지", "보기", "항목", "옵션"].iter().find_map(|n| {
+    OPTION_NOUN_WORDS.iter().find_map(|n| {
         w.strip_prefix(n)
             .filter(|p| matches!(*p, "이" | "가" | "을" | "를" | "로" | "으로"))
     })
@@ -119,7 +122,7 @@ pub(super) fn option_noun_particle(w: &str) -> Option<&str> {
 
 /// Words that may stand between a label and a following keyword: "③을 최종 정답으로".
 pub(super) fn is_left_filler_hangul(w: &str) -> bool {
-    let noun_particle = ["보기", "선택지", "항목", "옵션"].iter().any(|n| {
+    let noun_particle = OPTION_NOUN_WORDS.iter().any(|n| {
         w.strip_prefix(n)
             .is_some_and(|p| matches!(p, "" | "가" | "이" | "를" | "을" | "는" | "은"))
     });
