@@ -3,8 +3,8 @@
 //! correct", "④번입니다."), read where the statements reader meets a label.
 
 use super::words::{
-    english_asks_untrue, is_alternative_connector, lower, option_noun_particle, strip_beon,
-    truth_phrase,
+    english_asks_untrue, is_alternative_connector, is_subject_or_object_particle, lower,
+    option_noun_particle, strip_beon, truth_phrase,
 };
 use super::{Ctx, Resolved, Statement, Strength};
 use crate::verify::cues::Family;
@@ -14,7 +14,7 @@ use crate::verify::{Notation, Rule};
 impl Ctx<'_> {
     /// Does a conclusion adverb start the sentence right before the label at `k` ("따라서
     /// ④", "그러므로 4번입니다", "결론적으로 ③")?
-    fn concluded_at(&self, k: usize) -> bool {
+    pub(super) fn concluded_at(&self, k: usize) -> bool {
         // "So ①.", "Therefore, D.": the English adverbs, a comma allowed after them.
         let at = if k > 1 && self.toks[k - 1].is_punct(',') {
             k - 1
@@ -72,6 +72,60 @@ impl Ctx<'_> {
                 .any(|p| w.starts_with(p));
         }
         right
+    }
+
+    /// Is the label at `k` the predicate of a topic that describes it as something other than
+    /// the answer: "헷갈리기 쉬운 것은 ②입니다", "함정은 ②입니다", "제가 처음 고른 것은
+    /// ②입니다"? A label that opens its sentence has no topic.
+    fn described_topic_before(&self, k: usize) -> bool {
+        let mut j = k;
+        while j > 0 && matches!(self.toks[j - 1].kind, Kind::Punct(':' | '"' | '\'' | '-')) {
+            j -= 1;
+        }
+        let topic = j > 0
+            && self.is_hangul(j - 1)
+            && ["은", "는", "이", "가"]
+                .iter()
+                .any(|e| self.word(j - 1).ends_with(e))
+            && !is_subject_or_object_particle(self.word(j - 1));
+        if !topic {
+            return false;
+        }
+        // "잘못 고른 답은 ②입니다": the answer word itself is someone's wrong choice.
+        if ["답", "정답"]
+            .iter()
+            .any(|a| self.word(j - 1).starts_with(a))
+            && self.wrong_before(j - 1)
+        {
+            return true;
+        }
+        let words: Vec<&str> = (0..j)
+            .rev()
+            .take_while(|&x| !self.toks[x].is_sentence_end())
+            .filter(|&x| self.is_hangul(x))
+            .map(|x| self.word(x))
+            .collect();
+        // "헷갈리기 쉬운 것은", "함정은", "처음 고른 것은", "다음으로 가까운 것은": a remark on
+        // the option, not its choice. Other topics ("조건을 만족하는 것은") may name the answer.
+        words.iter().any(|w| {
+            [
+                "쉬운",
+                "쉽",
+                "헷갈",
+                "혼동",
+                "함정",
+                "처음",
+                "흔히",
+                "자주",
+                "실수",
+                "착각",
+                "다음으로",
+                "예시",
+                "오답",
+            ]
+            .iter()
+            .any(|d| w.contains(d))
+        })
     }
 
     /// "③을 선택합니다" (strong), "③이 맞습니다", "②로 보입니다", "(B) is correct" (weak).
@@ -278,6 +332,7 @@ impl Ctx<'_> {
                 && !after_label
                 && !wrong_named
                 && !self.answers_another_ask(k)
+                && !self.described_topic_before(k)
                 && self
                     .tok(q + 1)
                     .is_none_or(|t| t.is_sentence_end() || t.is_punct(','))

@@ -10,7 +10,7 @@ use crate::verify::{Choice, Extraction, Rule};
 
 impl Ctx<'_> {
     pub(super) fn correction_between(&self, a: usize, b: usize) -> bool {
-        (a + 1..b).any(|j| is_correction(&self.toks[j], self.text))
+        (a + 1..b).any(|j| is_correction(&self.toks[j], self.next_word(j), self.text))
     }
 
     /// Decide from statements whose strength (after promotion) is at least `at_least`.

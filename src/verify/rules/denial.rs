@@ -104,6 +104,9 @@ impl Ctx<'_> {
         {
             return true;
         }
+        if self.called_off_after(last, from) {
+            return true;
+        }
         let mut remark_end = from;
         for j in from..self.toks.len().min(from + 10) {
             let t = self.toks[j];
@@ -136,9 +139,12 @@ impl Ctx<'_> {
                     // "(just kidding, I honestly don't know)" too.
                     let doubts = (j + 1..close).any(|x| {
                         (self.is_hangul(x)
-                            && (["확실", "모르", "추정", "수도", "아마", "틀릴", "농담"]
+                            && ([
+                                "확실", "모르", "추정", "수도", "아마", "틀릴", "농담", "확률", "가능성",
+                            ]
                                 .iter()
                                 .any(|d| self.word(x).contains(d))
+                                || self.calls_bracketed_label_wrong(j, close, x)
                                 // "(철회)", "(취소함)"; not "(… 그 취소는 …)", an option's words.
                                 || ["철회", "취소"].iter().any(|d| {
                                     self.word(x).strip_prefix(d).is_some_and(|r| {
@@ -159,6 +165,10 @@ impl Ctx<'_> {
                                     "retracted",
                                     "withdrawn",
                                     "wrong",
+                                    "incorrect",
+                                    "confidence",
+                                    "probability",
+                                    "chance",
                                 ]
                                 .iter()
                                 .any(|d| self.word(x).eq_ignore_ascii_case(d)))
@@ -193,6 +203,14 @@ impl Ctx<'_> {
                         continue;
                     }
                     quoted |= quotative(j);
+                    // "'정답은 ③'이라는 해설은 오류입니다", "…라는 말은 거짓입니다": the claim is
+                    // called false.
+                    if quoted && ["거짓", "오류", "잘못"].iter().any(|d| w.contains(d)) {
+                        return true;
+                    }
+                    if self.label_as_reference(j, from) {
+                        return true;
+                    }
                     if self.conceded_wish(j) || (w.ends_with('고') && self.conceded_wish(j + 1)) {
                         return true;
                     }
@@ -233,6 +251,16 @@ impl Ctx<'_> {
                             && self.tok(j + 1).is_none_or(|n| n.is_sentence_end()))
                     {
                         return true;
+                    }
+                    // "정답은 ③ 입니다 라고 쓰면 안 됩니다": the clause is quoted.
+                    if ends_clause(w)
+                        && self.is_hangul(j + 1)
+                        && ["라고", "라는", "라며"]
+                            .iter()
+                            .any(|q| self.word(j + 1).starts_with(q))
+                    {
+                        quoted = true;
+                        continue;
                     }
                     if ends_clause(w) {
                         return self.retracted_after(j);
@@ -421,7 +449,13 @@ impl Ctx<'_> {
             .any(|j| {
                 self.is_latin(j)
                     && match lower(self.word(j)).as_str() {
-                        "not" | "never" | "cannot" => true,
+                        "not" | "never" | "cannot" | "almost" | "nearly" => true,
+                        // "I was going to answer B": a choice not made.
+                        "going" => {
+                            j >= 1
+                                && self.is_latin(j - 1)
+                                && matches!(lower(self.word(j - 1)).as_str(), "was" | "were")
+                        }
                         // "wouldn't", "don't", "won't": the t after an apostrophe.
                         "t" => j >= 1 && self.toks[j - 1].is_punct('\''),
                         _ => false,

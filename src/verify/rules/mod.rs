@@ -13,6 +13,7 @@ mod mask;
 mod option_text;
 mod ox;
 mod phrase;
+mod remarks;
 mod restated;
 mod retract;
 mod singled;
@@ -206,6 +207,15 @@ impl Ctx<'_> {
 
     fn word(&self, k: usize) -> &str {
         self.toks[k].text(self.text)
+    }
+
+    /// The text of the token after `k` when it is a Hangul word, else "".
+    fn next_word(&self, k: usize) -> &str {
+        if self.is_hangul(k + 1) {
+            self.word(k + 1)
+        } else {
+            ""
+        }
     }
 
     fn is_hangul(&self, k: usize) -> bool {

@@ -305,6 +305,46 @@ impl Ctx<'_> {
         }
     }
 
+    /// "③ 감이 정답", "3번 '감'이 정답", "③(감)을 정답으로": a label opening its sentence or
+    /// clause (or after "따라서"), its own option's whole text and a subject or object particle, ending at
+    /// token `j`, the last word before the fillers `j + 1..k` that lead to the keyword at `k`.
+    /// Returns the label's token. Another option's text, or a label joined to an earlier one
+    /// ("② 배와 ③ 감이", "② 배가 아니라 ③ 감이"), reads as nothing here.
+    pub(super) fn label_with_own_text_before(&self, j: usize, k: usize) -> Option<usize> {
+        let longest = self.longest_option();
+        if longest == 0 {
+            return None;
+        }
+        let end = self.toks[j].end as usize;
+        let m = (0..=j)
+            .rev()
+            .take_while(|&x| {
+                !self.toks[x].is_sentence_end() && end - self.toks[x].start as usize <= longest + 40
+            })
+            .find(|&x| self.is_label_mark(x))?;
+        // "…생각할 수 있지만, ② 배가 정답": a clause after a comma that ends one.
+        let after_clause = m > 1
+            && self.toks[m - 1].is_punct(',')
+            && self.is_hangul(m - 2)
+            && ["지만", "는데", "으나", "므로", "아니고", "이고"]
+                .iter()
+                .any(|e| self.word(m - 2).ends_with(e));
+        if !(m == 0 || self.toks[m - 1].is_sentence_end() || self.concluded_at(m) || after_clause) {
+            return None;
+        }
+        let own = self.squashed_option(self.choice_at(m)?)?;
+        let between = squash(&self.text[self.toks[m].end as usize..end]);
+        let between = between.strip_prefix('번').unwrap_or(&between);
+        let between = between
+            .trim_start_matches(['.', ')', '-', ':', '(', '['])
+            .trim_end_matches([')', ']']);
+        let particle = |w: &str| matches!(w, "이" | "가" | "을" | "를");
+        let glued = between.strip_prefix(own).is_some_and(particle);
+        let apart =
+            between == own && (j + 1..k).any(|x| self.is_hangul(x) && particle(self.word(x)));
+        (!own.is_empty() && (glued || apart)).then_some(m)
+    }
+
     /// Does an option's text begin at token `k` ("(3) 3" where an option reads "3")?
     pub(super) fn starts_option_text(&self, k: usize) -> bool {
         let Some(t) = self.tok(k) else { return false };

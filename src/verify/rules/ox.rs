@@ -361,7 +361,7 @@ impl Ctx<'_> {
             });
         }
         let concluded = (s.start..s.end.min(s.start + 2)).any(|x| {
-            is_correction(&self.toks[x], self.text)
+            is_correction(&self.toks[x], self.next_word(x), self.text)
                 || (self.toks[x].kind == Kind::Hangul
                     && [
                         "따라서",

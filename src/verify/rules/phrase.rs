@@ -2,7 +2,7 @@
 //! ("① 또는 ②", "①, ④", "2번(③)"), a negation ("①이 아니라 ②"), a question ("③일까?"),
 //! or a hedged second choice later in the sentence.
 
-use super::words::{answer_keyword, is_disjunction, lower};
+use super::words::{answer_keyword, is_disjunction, lower, OPTION_NOUN_WORDS};
 use super::words::{
     is_alternative_connector, is_hedge, is_negation_word, is_subject_or_object_particle, strip_beon,
 };
@@ -196,7 +196,17 @@ impl Ctx<'_> {
             let connector = is_alternative_connector(t, self.text)
                 || t.is_punct(')')
                 || self.is_namely(j)
-                || (t.kind == Kind::Hangul && strip_beon(self.word(j)).is_empty());
+                || (t.kind == Kind::Hangul && strip_beon(self.word(j)).is_empty())
+                // "option 2 and option 3", "② 또는 선택지 ③": the noun again after a connector
+                // word (not after a comma: "option 2, and option 3 is wrong").
+                || (gap > 0
+                    && !(k..j).any(|x| self.toks[x].is_punct(','))
+                    && ((t.kind == Kind::Latin
+                        && ["option", "choice", "answer", "number"]
+                            .iter()
+                            .any(|n| self.word(j).eq_ignore_ascii_case(n)))
+                        || (t.kind == Kind::Hangul
+                            && OPTION_NOUN_WORDS.contains(&self.word(j)))));
             if connector && gap < 3 {
                 gap += 1;
                 j += 1;

@@ -66,6 +66,7 @@ impl Ctx<'_> {
                 let w = self.word(n);
                 w.starts_with([
                     '아', '앗', '어', '음', '잠', '확', '자', '그', '하', '방', '앞', '취', '철',
+                    '농',
                 ])
             }
             Kind::Latin => matches!(
@@ -94,6 +95,10 @@ impl Ctx<'_> {
         let Some(&first) = words.first() else {
             return false;
         };
+        // "(농담입니다)", "농담이에요.": the answer was a joke.
+        if words.len() <= 2 && self.is_hangul(first) && self.word(first).starts_with("농담") {
+            return true;
+        }
         const INTERJECTIONS: [&str; 8] = [
             "아",
             "앗",

@@ -197,7 +197,9 @@ impl Ctx<'_> {
                 _ => false,
             };
             if !skip {
-                return None;
+                return (!suffix_negated)
+                    .then(|| self.label_with_own_text_before(j, k))
+                    .flatten();
             }
         }
         None
@@ -210,10 +212,31 @@ impl Ctx<'_> {
     /// Is the answer keyword at `k` called wrong ("틀린 답은 C", "옳지 않은 답은 C", "The wrong
     /// answer is C")? That names an answer that is not right. On a question asking what is
     /// not so, the echo of its ask has read such a phrase already.
-    fn wrong_before(&self, k: usize) -> bool {
+    pub(super) fn wrong_before(&self, k: usize) -> bool {
         let Some(p) = k.checked_sub(1) else {
             return false;
         };
+        // "잘못 고른 답은 ②", "흔히 고르는 답은 ②": an answer someone chose, not the writer's
+        // ("제가 고른 답은 ②", "최종적으로 선택한 답은 ②").
+        if self.is_hangul(p)
+            && [
+                "고른",
+                "고르는",
+                "선택한",
+                "선택하는",
+                "택한",
+                "찍은",
+                "찍는",
+            ]
+            .contains(&self.word(p))
+        {
+            let writer = (p.saturating_sub(3)..p).any(|x| {
+                self.is_hangul(x)
+                    && ["제가", "내가", "저는", "나는", "최종", "최종적으로", "결국"]
+                        .contains(&self.word(x))
+            });
+            return !writer;
+        }
         match self.toks[p].kind {
             Kind::Hangul => matches!(
                 self.word(p),

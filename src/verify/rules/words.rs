@@ -206,18 +206,15 @@ pub(super) fn is_hedge(t: &Tok, text: &str) -> bool {
 }
 
 /// A self-correction between two statements: "다시 보니", "정정", "아니,", "wait", "actually".
-pub(super) fn is_correction(t: &Tok, text: &str) -> bool {
+/// `next` is the text of the token after `t` (empty when there is none).
+pub(super) fn is_correction(t: &Tok, next: &str, text: &str) -> bool {
     match t.kind {
         Kind::Hangul => {
             let w = t.text(text);
             [
-                "다시",
                 "정정",
                 "재검토",
                 "수정",
-                "잘못",
-                "실수",
-                "착각",
                 "재계산",
                 "재확인",
                 "고쳐",
@@ -228,12 +225,13 @@ pub(super) fn is_correction(t: &Tok, text: &str) -> bool {
             ]
             .iter()
             .any(|p| w.starts_with(p))
+                || own_mistake(w, next)
                 || w == "사실"
                 || w.ends_with("지만")
                 || w.ends_with("으나")
                 || matches!(
                     w,
-                    "아니" | "아니요" | "아니야" | "아니다" | "아니네" | "아니오"
+                    "아니" | "아니요" | "아니야" | "아니다" | "아니오" | "아니네"
                 )
         }
         Kind::Latin => matches!(
@@ -251,6 +249,48 @@ pub(super) fn is_correction(t: &Tok, text: &str) -> bool {
                 | "reconsidering"
                 | "rethinking"
         ),
+        _ => false,
+    }
+}
+
+/// Does the word `w` (with the word after it, `next`) speak of the writer looking again or
+/// having erred: "다시 보니", "다시 계산하면", "잘못 봤습니다", "실수했습니다", "착각이었네요"?
+/// Not an option's or a reader's error: "잘못 고르기 쉬운", "실수로 고르는", "착각한 값",
+/// "잘못 적용한", "다시 경정할 수 있다".
+fn own_mistake(w: &str, next: &str) -> bool {
+    const LOOKING: [&str; 13] = [
+        "보", "봐", "봤", "확인", "생각", "계산", "검토", "살펴", "읽", "따져", "풀", "점검",
+        "고려",
+    ];
+    let past = |s: &str| ["했", "였", "었", "봤", "았"].iter().any(|m| s.contains(m));
+    if let Some(rest) = w.strip_prefix("다시") {
+        let looked = if matches!(rest, "" | "금") {
+            next
+        } else {
+            rest
+        };
+        return LOOKING.iter().any(|l| looked.starts_with(l));
+    }
+    let Some(rest) = ["잘못", "실수", "착각"]
+        .iter()
+        .find_map(|p| w.strip_prefix(p))
+    else {
+        return false;
+    };
+    if past(rest) {
+        return true;
+    }
+    let thought = |s: &str| {
+        past(s)
+            || ["생각", "판단", "계산", "읽", "보았", "봤", "답", "말씀"]
+                .iter()
+                .any(|l| s.starts_with(l))
+    };
+    match rest {
+        "" | "을" | "를" | "이" | "가" => thought(next),
+        "된" => ["답", "판단", "계산", "생각"]
+            .iter()
+            .any(|l| next.starts_with(l)),
         _ => false,
     }
 }

@@ -1,0 +1,145 @@
+//! Remarks right after a statement's label that say it is not the answer after all: a mark
+//! or a bracket calling it wrong ("정답: ③ ✗", "정답: ③ (오답)", "Answer: B (incorrect)"), a
+//! probability ("정답 ③ 확률 0%"), a range ("정답 4 ~ 5분"), the label used as a reference
+//! point ("정답은 ③ 다음인 ④", "③보다 ②에 가깝다", "③ 빼고 전부"), an ordinal that counts
+//! something else ("3번째 줄에"), a near miss ("③을 선택할 뻔했습니다") and a Japanese "not
+//! ③" ("③ではなく②").
+
+use super::words::OPTION_NOUN_WORDS;
+use super::Ctx;
+use crate::verify::scan::{Kind, Mark};
+
+/// Nouns an ordinal may count that are not options: "3번째 줄", "두 번째 문단", "세 번째 이유".
+const COUNTED_NOT_OPTIONS: [&str; 11] = [
+    "줄",
+    "문장",
+    "문단",
+    "단락",
+    "행",
+    "쪽",
+    "페이지",
+    "단계",
+    "이유",
+    "조건",
+    "근거",
+];
+
+impl Ctx<'_> {
+    /// Does the text right after the label at `last` (its clause going on at `from`) call it
+    /// off: a mark of wrong, a probability, a range, a near miss or a Japanese negation? Also
+    /// an ordinal label that counts lines or reasons rather than options.
+    pub(super) fn called_off_after(&self, last: usize, from: usize) -> bool {
+        // "정답: 3번 X": past the 번 of the label.
+        let from = if self.is_hangul(from) && self.word(from) == "번" {
+            from + 1
+        } else {
+            from
+        };
+        let Some(t) = self.tok(from) else {
+            return false;
+        };
+        if matches!(self.mark_at(last), Some(Mark::Ordinal(_)))
+            && self.is_hangul(from)
+            && !OPTION_NOUN_WORDS
+                .iter()
+                .any(|n| self.word(from).starts_with(n))
+            && COUNTED_NOT_OPTIONS
+                .iter()
+                .any(|n| self.word(from).starts_with(n))
+        {
+            return true;
+        }
+        match t.kind {
+            // "정답 ③ ✗", "정답: 3번 X, 4번 O".
+            Kind::Other => {
+                let rest = &self.text[t.start as usize..];
+                [
+                    "✗",
+                    "✘",
+                    "❌",
+                    "❎",
+                    "ではなく",
+                    "でなく",
+                    "じゃなく",
+                    "ではな",
+                    "ではあり",
+                ]
+                .iter()
+                .any(|m| rest.starts_with(m))
+            }
+            Kind::Mark(Mark::Ox(false)) => true,
+            // "정답 4 ~ 5분 소요": a range of numbers.
+            Kind::Punct('~') => self
+                .tok(from + 1)
+                .is_some_and(|n| matches!(n.kind, Kind::Number | Kind::Mark(Mark::Num(_)))),
+            // "정답 ③ 확률 0%", "③을 선택할 뻔했습니다".
+            Kind::Hangul => {
+                let w = self.word(from);
+                ["확률", "가능성", "뻔"].iter().any(|p| w.starts_with(p))
+            }
+            _ => false,
+        }
+    }
+
+    /// In a bracket `(open..close)` after a statement's label, does the word at `x` call the
+    /// label wrong: "(오답)", "(이 답은 틀렸음)", and on a question asking what is so "(틀림)",
+    /// "(거짓)"? Not a remark on another label ("정답: B (C는 오답)"), nor, on a question
+    /// asking what is not so, "(틀린 설명)", which describes the option as asked.
+    pub(super) fn calls_bracketed_label_wrong(&self, open: usize, close: usize, x: usize) -> bool {
+        if !self.is_hangul(x) || (open + 1..close).any(|y| self.toks[y].mark().is_some()) {
+            return false;
+        }
+        // "(수험생이 자주 틀리는 문제)": a remark on the question, not a verdict on the label.
+        let on_the_question = (open + 1..close).any(|y| {
+            self.is_hangul(y)
+                && ["자주", "흔히", "많이", "수험생", "학생", "쉬운", "문제"]
+                    .iter()
+                    .any(|d| self.word(y).contains(d))
+        });
+        if on_the_question {
+            return false;
+        }
+        let w = self.word(x);
+        let wrong = [
+            "틀림",
+            "틀렸",
+            "틀립",
+            "틀린",
+            "잘못됨",
+            "잘못되",
+            "잘못된",
+            "잘못임",
+            "거짓",
+            "오류",
+        ]
+        .iter()
+        .any(|p| w.starts_with(p));
+        let of_the_answer =
+            (open + 1..x).any(|y| self.is_hangul(y) && self.word(y).starts_with('답'));
+        w.starts_with("오답") || (wrong && (of_the_answer || !self.asks_negative()))
+    }
+
+    /// Is the label before token `j` (the first words of its clause, from `from`) a reference
+    /// point for another choice rather than the choice: "③보다 ②에 가깝다", "③이라기보다는
+    /// ④", "③ 다음인 ④", "③의 앞 번호인 ②", "③ 빼고 전부", "③만 말고"?
+    pub(super) fn label_as_reference(&self, j: usize, from: usize) -> bool {
+        if j > from + 1 {
+            return false;
+        }
+        let w = self.word(j);
+        let w = w.strip_prefix('번').unwrap_or(w);
+        let w = w.strip_prefix('만').unwrap_or(w);
+        if ["보다", "빼고", "제외", "말고", "라기보다", "이라기보다"]
+            .iter()
+            .any(|p| w.starts_with(p))
+            || ["다음인", "앞인", "뒤인", "이전인"].contains(&w)
+        {
+            return true;
+        }
+        w == "의"
+            && self.is_hangul(j + 1)
+            && ["앞", "뒤", "다음", "이전"]
+                .iter()
+                .any(|p| self.word(j + 1).starts_with(p))
+    }
+}
