@@ -1122,6 +1122,23 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "I was going to answer B.", "no_answer - not_found"),
     ("en", "I'm going to answer B.", "answer B statement"),
     ("gov", "答えは③ではなく②です", "no_answer - not_found"),
+    // --- audit 18's undecided answers: a summary heading, other arrow heads, 아마 before the
+    // label, an English relative clause of the ask's truth, a bold label line after a
+    // reasoning block
+    ("gov", "**TL;DR: ③**\n\n자세한 설명: ①은 틀렸고 ②도 틀렸습니다.", "answer ③ statement"),
+    ("en", "TL;DR: C", "answer C statement"),
+    ("beon", "**tl;dr:** option 3", "answer 3 statement"),
+    ("gov", "정답 ▶ ③", "answer ③ statement"),
+    ("letter:4", "Answer ➤ B", "answer B statement"),
+    ("gov", "정답은 아마 ③일 것입니다.", "answer ③ statement"),
+    ("gov", "③\n모르겠습니다", "no_answer - refusal"),
+    ("gov", "\n\n④\n아닙니다", "no_answer - not_found"),
+    ("gov", "\n\n**①**\n\n금융위원회가 금융정책을 총괄합니다.", "answer ① leading_bare"),
+    ("en_not", "The statement that is NOT correct is (B).", "answer B ask_echo"),
+    ("en_not", "The one which is not true is B.", "answer B ask_echo"),
+    ("en_not", "The statement that is correct is B.", "no_answer - not_found"),
+    ("en", "The statement that is not correct is C.", "no_answer - not_found"),
+    ("match", "<think>\n2번? 아니다.\n</think>\n\n**3번 상속세는 폐지되었다**\n\n해설: 상속세는 폐지된 적이 없습니다.", "answer 3 leading_bare"),
 ];
 
 #[test]

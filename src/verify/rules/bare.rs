@@ -269,8 +269,14 @@ impl Ctx<'_> {
         if let Some(e) = self.bare_in(0..self.toks.len(), Rule::Bare) {
             return Some(e);
         }
-        let line_end = self.toks.iter().position(|t| t.kind == Kind::Break)?;
-        self.leading_bare(line_end).or_else(|| self.last_line())
+        // After a reasoning block the final text may open with a blank line.
+        let start = usize::from(self.toks.first().is_some_and(|t| t.kind == Kind::Break));
+        let line_end = start
+            + self.toks[start..]
+                .iter()
+                .position(|t| t.kind == Kind::Break)?;
+        self.leading_bare(start, line_end)
+            .or_else(|| self.last_line())
     }
 
     /// The last line alone is a label, after prose: "…설명…\n\n④". No other line may start
@@ -336,17 +342,17 @@ impl Ctx<'_> {
     /// The first line alone is a label, every other choice named later is rejected in a
     /// line of its own (when the first line is the label alone) ("**③**\n\n- ①: '40.5m'는 해당하지 않습니다."), and nothing
     /// denies this one.
-    pub(super) fn leading_bare(&self, line_end: usize) -> Option<Extraction> {
-        let e = self.bare_in(0..line_end, Rule::LeadingBare)?;
+    pub(super) fn leading_bare(&self, start: usize, line_end: usize) -> Option<Extraction> {
+        let e = self.bare_in(start..line_end, Rule::LeadingBare)?;
         let chosen = e.choice();
         // Only a label alone ("**③**") may be followed by rejections of the others: a first
         // line with option text starts a restated list ("① 재정 관리 – 해당\n② …").
         // Not "3." over "문제: …", a question's number.
-        let lone = (0..line_end).all(|j| {
+        let lone = (start..line_end).all(|j| {
             self.is_label_mark(j)
                 || (self.is_bare_tail(j) && !self.toks[j].is_punct('.'))
                 || self.toks[j].is_punct('*')
-        }) && !self.toks[..line_end]
+        }) && !self.toks[start..line_end]
             .iter()
             .any(|t| t.text(self.text).ends_with('.'));
         // Judged line by line: "40.5m" and a quoted "…이다." hold full stops.
@@ -358,7 +364,7 @@ impl Ctx<'_> {
                 *at += line.len() + 1;
                 Some(r)
             })
-            .skip(1)
+            .skip(1 + start)
             .collect();
         let later_conflict = lines.iter().any(|line| {
             if !line.clone().any(|j| self.is_label_mark(j)) {
@@ -402,7 +408,9 @@ impl Ctx<'_> {
                 .iter()
                 .any(|&(n, at)| n == c && at >= line_end)
         });
-        (!later_conflict && !denied_later).then_some(e)
+        // "③\n모르겠습니다": a refusal or retraction on the next line takes it back.
+        let taken_back = self.next_sentence_retracts(line_end - 1);
+        (!later_conflict && !denied_later && !taken_back).then_some(e)
     }
 }
 

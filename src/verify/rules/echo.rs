@@ -128,6 +128,14 @@ impl Ctx<'_> {
         if !self.is_latin(k + 1) {
             return None;
         }
+        // "The statement that is NOT correct is option 4", "the one which is true is ③":
+        // the noun, then a relative clause of its truth.
+        if let Some((polarity, end)) = self.relative_truth_at(k) {
+            if self.truth_polarity() != Some(polarity) {
+                return None;
+            }
+            return self.echo_from(k, end, negations);
+        }
         let polarity = truth_phrase(self.word(k), self.word(k + 1))?;
         if self.truth_polarity() != Some(polarity) {
             return None;
@@ -142,6 +150,21 @@ impl Ctx<'_> {
             return None;
         }
         self.echo_from(k, k + 1, negations)
+    }
+
+    /// "statement that is not correct", "one which is true": the polarity of a noun for an
+    /// answer at `k` with a relative clause of its truth, and the clause's last token.
+    fn relative_truth_at(&self, k: usize) -> Option<(bool, usize)> {
+        let word = |j: usize| self.is_latin(j).then(|| lower(self.word(j)));
+        if !matches!(word(k + 1)?.as_str(), "that" | "which") || word(k + 2)? != "is" {
+            return None;
+        }
+        let not = word(k + 3).is_some_and(|w| w == "not");
+        let adjective = k + 3 + usize::from(not);
+        // truth_phrase reads "<adjective> <noun>"; the noun is the one at `k`.
+        let polarity = truth_phrase(self.word(adjective), self.word(k))?;
+        self.is_latin(adjective)
+            .then_some((polarity != not, adjective))
     }
 
     /// The echo that starts at token `k` and ends at `end`, with the label read after it on

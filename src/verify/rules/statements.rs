@@ -270,11 +270,17 @@ impl Ctx<'_> {
         // "결론: 2번", "■ 최종: ③": a conclusion heading is a final answer marker.
         // Every heading is followed by a colon (ASCII or full-width): without one, no search.
         let bytes = self.text.as_bytes();
-        let conclusion = (memchr::memchr(b':', bytes).is_some()
-            || memchr::memmem::find(bytes, "：".as_bytes()).is_some())
-            && CONCLUSION_HEADS
-                .iter()
-                .any(|h| memchr::memmem::find(self.text.as_bytes(), h.as_bytes()).is_some());
+        let colon = memchr::memchr(b':', bytes).is_some()
+            || memchr::memmem::find(bytes, "：".as_bytes()).is_some();
+        // "TL;DR: ③", "**tl;dr:** D": a summary heading over the answer.
+        let tldr = colon
+            && (memchr::memmem::find(bytes, b";DR").is_some()
+                || memchr::memmem::find(bytes, b";dr").is_some());
+        let conclusion = colon
+            && (tldr
+                || CONCLUSION_HEADS
+                    .iter()
+                    .any(|h| memchr::memmem::find(bytes, h.as_bytes()).is_some()));
         let words = keywords || self.echo_possible || conclusion;
         let korean_ask = self
             .ask
@@ -408,9 +414,21 @@ impl Ctx<'_> {
                         out.push(s);
                         continue;
                     }
+                    let raw = self.word(k);
+                    if tldr
+                        && raw.eq_ignore_ascii_case("dr")
+                        && k >= 2
+                        && self.toks[k - 1].is_punct(';')
+                        && self.word(k - 2).eq_ignore_ascii_case("tl")
+                        && self.tok(k + 1).is_some_and(|n| n.is_punct(':'))
+                    {
+                        if let Some((said, last)) = self.right_of_keyword(k, &mut negations) {
+                            out.push(Statement::strong(said, Rule::Statement, k - 2, last, true));
+                        }
+                        continue;
+                    }
                     // Only short words can be keywords ("selected", or 8 full-width letters of
                     // 3 bytes): no lower-cased copy of every long word.
-                    let raw = self.word(k);
                     // Without a keyword cue no word here is one; an ASCII keyword has 4 to 8
                     // letters.
                     if !keywords

@@ -76,6 +76,8 @@ pub(super) fn is_right_filler_hangul(w: &str) -> bool {
             | "것은"
             | "단연"
             | "확실히"
+            | "아마"
+            | "아마도"
     )
 }
 
