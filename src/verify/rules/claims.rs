@@ -23,7 +23,15 @@ impl Ctx<'_> {
         };
         let adverb = at > 0
             && ((self.is_hangul(at - 1)
-                && ["따라서", "그러므로", "결론적으로", "결국"].contains(&self.word(at - 1)))
+                && [
+                    "따라서",
+                    "그러므로",
+                    "결론적으로",
+                    "결국",
+                    "그러니까",
+                    "그래서",
+                ]
+                .contains(&self.word(at - 1)))
                 || (self.is_latin(at - 1)
                     && matches!(
                         lower(self.word(at - 1)).as_str(),

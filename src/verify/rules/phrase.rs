@@ -101,6 +101,80 @@ impl Ctx<'_> {
     /// Read a label phrase starting at token `k` (which must be a label): alternatives
     /// ("① 또는 ②", "①, ④", "2번(③)"), a negation followed by the real label ("①이 아니라
     /// ②"). Returns what it says and the last token used.
+    /// An option named by its place, at token `j`: "the third option", "the first one",
+    /// "option three", "the last choice", "마지막 보기". Returns what it says and the phrase's
+    /// last token; "the first option or the second option" says two.
+    pub(super) fn position_phrase_at(&self, j: usize) -> Option<(Said, usize)> {
+        let (r, last) = self.position_at(j)?;
+        // "… or the second one", "… or maybe (B)": an alternative in the same sentence.
+        let end = (last + 1..self.toks.len())
+            .find(|&x| self.toks[x].is_sentence_end())
+            .unwrap_or(self.toks.len());
+        let or = (last + 1..end).find(|&x| {
+            self.toks[x].is_punct('/')
+                || (self.is_latin(x)
+                    && matches!(
+                        lower(self.word(x)).as_str(),
+                        "or" | "and" | "nor" | "either"
+                    ))
+        });
+        if let Some(or) = or {
+            let other = (or + 1..end.min(or + 5)).find_map(|x| {
+                self.position_at(x)
+                    .map(|(o, _)| o)
+                    .or_else(|| self.is_label_mark(x).then(|| self.label_at(x)).flatten())
+            });
+            if let Some(o) = other {
+                return Some((said_of(&[r, o]), last));
+            }
+        }
+        Some((said_of(&[r]), last))
+    }
+
+    /// The option a place names at token `j` (see [`Ctx::position_phrase_at`]).
+    fn position_at(&self, j: usize) -> Option<(Resolved, usize)> {
+        const ORDINALS: [&str; 10] = [
+            "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+            "tenth",
+        ];
+        const NUMBERS: [&str; 10] = [
+            "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        ];
+        let last_choice = || self.set.choices().last().map(Resolved::In);
+        if self.is_hangul(j) && self.word(j) == "마지막" && self.is_hangul(j + 1) {
+            let noun = self.word(j + 1);
+            let named = OPTION_NOUN_WORDS.iter().any(|n| {
+                noun.strip_prefix(n)
+                    .is_some_and(|r| matches!(r, "" | "입니다" | "이다"))
+            });
+            return named.then(|| last_choice().map(|r| (r, j + 1))).flatten();
+        }
+        if !self.is_latin(j) {
+            return None;
+        }
+        let word = |x: usize| self.is_latin(x).then(|| lower(self.word(x)));
+        let w = word(j)?;
+        let noun = |x: usize| {
+            word(x)
+                .is_some_and(|n| matches!(n.as_str(), "option" | "choice" | "one" | "alternative"))
+        };
+        // "option three", "choice number two" (the readers have passed the noun).
+        if let Some(n) = NUMBERS.iter().position(|n| *n == w) {
+            let after_noun = j > 0
+                && word(j - 1)
+                    .is_some_and(|p| matches!(p.as_str(), "option" | "choice" | "number"));
+            return after_noun.then(|| (self.resolve(Mark::Ordinal(n as u8 + 1)), j));
+        }
+        if !noun(j + 1) {
+            return None;
+        }
+        if w == "last" {
+            return last_choice().map(|r| (r, j + 1));
+        }
+        let n = ORDINALS.iter().position(|o| *o == w)?;
+        Some((self.resolve(Mark::Ordinal(n as u8 + 1)), j + 1))
+    }
+
     pub(super) fn label_phrase(
         &self,
         k: usize,

@@ -115,6 +115,12 @@ impl Ctx<'_> {
                 if let Some(letter) = self.lowercase_letter_at(j) {
                     return Some((said_of(&[self.resolve(letter)]), j));
                 }
+                // "The answer is the third option", "정답은 마지막 보기".
+                if !negated {
+                    if let Some(phrase) = self.position_phrase_at(j) {
+                        return Some(phrase);
+                    }
+                }
                 // "정답은 금융위원회", "정답은 10일(②)입니다", "답: 1,000m2".
                 if matches!(t.kind, Kind::Hangul | Kind::Latin | Kind::Number) && !negated {
                     let c = self
@@ -492,6 +498,11 @@ impl Ctx<'_> {
                         let mut j = k + 1;
                         while self.is_latin(j) && is_right_filler_latin(self.word(j)) {
                             j += 1;
+                        }
+                        // "I'd choose the second option".
+                        if let Some((said, last)) = self.position_phrase_at(j) {
+                            out.push(Statement::strong(said, Rule::Statement, k, last, false));
+                            continue;
                         }
                         if let Some((said, last)) = self
                             .tok(j)
