@@ -109,6 +109,7 @@ impl Ctx<'_> {
                     .find_map(|m| {
                         self.text_names_other_option(*c, m)
                             .or_else(|| self.number_is_other_option(*c, m))
+                            .or_else(|| self.text_namely_before_label(*c, m))
                     })
                 {
                     return Some(Extraction::Ambiguous {

@@ -58,6 +58,17 @@ impl Ctx<'_> {
         if self.about_another_question(first) {
             return true;
         }
+        // "Every option but C is right", "Each option other than C is correct".
+        if first > 0
+            && self.toks[first].mark().is_some()
+            && self.is_latin(first - 1)
+            && matches!(
+                lower(self.word(first - 1)).as_str(),
+                "but" | "except" | "than" | "besides" | "excluding"
+            )
+        {
+            return true;
+        }
         let from = self.after_restated_option(s, last);
         if self.taken_back_before(first, last) || self.reported_after(first, last, from) {
             return true;
@@ -240,7 +251,10 @@ impl Ctx<'_> {
                     }
                     if denial
                         || asking
-                        || ["라면", "다면", "지만", "으나"].iter().any(|e| w.ends_with(e))
+                        // "③이었으면 좋았을 텐데", "③이었는데 바뀌었다": wished for, or past.
+                        || ["라면", "다면", "지만", "으나", "었으면", "였으면", "었는데", "였는데"]
+                            .iter()
+                            .any(|e| w.ends_with(e))
                         // "③번이 정답인 것 같기도 하고 ②번인 것 같기도": both ways.
                         || w.contains("기도")
                         // "③인 줄 알았는데": a belief given up.
@@ -443,13 +457,20 @@ impl Ctx<'_> {
     /// ("would not choose", "wouldn't pick", "never select", "don't choose"; not "Since it
     /// does not, the answer is 3")?
     fn latin_denied_before(&self, k: usize) -> bool {
-        (k.saturating_sub(3)..k)
+        (k.saturating_sub(4)..k)
             .rev()
-            .take_while(|&j| !self.toks[j].is_sentence_end() && !self.toks[j].is_punct(','))
+            .take_while(|&j| {
+                !self.toks[j].is_sentence_end()
+                    && !matches!(self.toks[j].kind, Kind::Punct(',' | ';' | ':'))
+            })
             .any(|j| {
                 self.is_latin(j)
                     && match lower(self.word(j)).as_str() {
                         "not" | "never" | "cannot" | "almost" | "nearly" => true,
+                        // "I doubt the answer is C", "It's unlikely that …", "If only the answer
+                        // were C", "Were the answer C, …", "It is false that …".
+                        "doubt" | "doubtful" | "unlikely" | "if" | "were" | "whether" | "false"
+                        | "untrue" | "unless" => true,
                         // "I was going to answer B": a choice not made.
                         "going" => {
                             j >= 1

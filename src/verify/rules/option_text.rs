@@ -248,7 +248,14 @@ impl Ctx<'_> {
         }
         let mut j = m + 1;
         while let Some(t) = self.tok(j) {
-            let skip = matches!(t.kind, Kind::Punct('(' | ':' | '-' | '.' | ')' | ','))
+            // "③, 즉 서울", "C, i.e. beta", "③, namely 서울".
+            let namely = (t.kind == Kind::Hangul && self.word(j) == "즉")
+                || (t.kind == Kind::Latin
+                    && ["i", "e", "namely", "which", "is"]
+                        .iter()
+                        .any(|w| self.word(j).eq_ignore_ascii_case(w)));
+            let skip = matches!(t.kind, Kind::Punct('(' | ':' | '-' | '.' | ')' | ',' | '"'))
+                || namely
                 || (t.kind == Kind::Hangul && self.word(j) == "번");
             if !skip {
                 break;
@@ -274,6 +281,42 @@ impl Ctx<'_> {
             .choices()
             .find(|&o| o != c && starts(o))
             .or_else(|| self.bracketed_other_option(c, m))
+    }
+
+    /// "I would pick the one saying \"25°\", i.e. ②" where 25° is option 1's text: another
+    /// option's whole text quoted before "i.e." / "즉" / "namely" and the label at `m`.
+    pub(super) fn text_namely_before_label(&self, c: Choice, m: usize) -> Option<Choice> {
+        let mut j = m;
+        while j > 0 && matches!(self.toks[j - 1].kind, Kind::Punct('.' | ',' | '(')) {
+            j -= 1;
+        }
+        let namely = j > 0
+            && ((self.is_hangul(j - 1) && self.word(j - 1) == "즉")
+                || (self.is_latin(j - 1)
+                    && ["e", "namely"]
+                        .iter()
+                        .any(|w| self.word(j - 1).eq_ignore_ascii_case(w))));
+        if !namely {
+            return None;
+        }
+        let start = (0..j)
+            .rev()
+            .find(|&x| self.toks[x].is_sentence_end() && !self.toks[x].is_punct('.'))
+            .map_or(0, |x| x + 1);
+        let before =
+            squash(&self.text[self.toks[start].start as usize..self.toks[j - 1].start as usize]);
+        let names = |o: Choice| {
+            self.squashed_option(o)
+                .is_some_and(|t| t.chars().count() >= 2 && before.contains(t))
+        };
+        if names(c) {
+            return None;
+        }
+        let mut others = self.set.choices().filter(|&o| o != c && names(o));
+        match (others.next(), others.next()) {
+            (Some(o), None) => Some(o),
+            _ => None,
+        }
     }
 
     /// "정답: 1번 (가족관계증명서 1부)" where that text is part of option 2's and not of option

@@ -206,6 +206,12 @@ impl Ctx<'_> {
                     let p = self.word(j + 1);
                     if p.starts_with("라고") || p.starts_with("이라고") {
                         Some(Some(o))
+                    } else if matches!(p, "는" | "은" | "가" | "이")
+                        && self.is_hangul(j + 2)
+                        && self.word(j + 2).starts_with("오답")
+                    {
+                        // "O는 오답입니다": the mark called the wrong answer.
+                        return Some((Some(!o), j));
                     } else if matches!(p, "는" | "은" | "가" | "이" | "도") && denial(j + 2) {
                         return Some((None, j));
                     } else {
@@ -258,6 +264,19 @@ impl Ctx<'_> {
             {
                 continue;
             }
+            // "정답 아님: X": a heading that denies what follows it reads neither way.
+            let denied_heading = s.clone().any(|j| {
+                self.is_hangul(j)
+                    && is_negation_word(self.word(j))
+                    && self.tok(j + 1).is_some_and(|t| t.is_punct(':'))
+            });
+            if denied_heading {
+                return Some(Extraction::Ambiguous {
+                    candidates: self.set.choices().collect(),
+                    rule: Rule::OxWordConflict,
+                    span: self.span(s.start, s.end - 1),
+                });
+            }
             // "정답은 O입니다. 아니, 잠깐만요.": the answer taken back, not ×.
             if s.start > 1 && self.next_sentence_retracts(s.start - 2) {
                 return Some(Extraction::Ambiguous {
@@ -269,7 +288,13 @@ impl Ctx<'_> {
             let words: Vec<(usize, bool)> = s
                 .clone()
                 .filter_map(|j| match self.toks[j].kind {
-                    Kind::Mark(Mark::Ox(o)) => Some((j, o)),
+                    // "Not O.": the mark denied.
+                    Kind::Mark(Mark::Ox(o)) => {
+                        let not = j > 0
+                            && self.is_latin(j - 1)
+                            && self.word(j - 1).eq_ignore_ascii_case("not");
+                        Some((j, o != not))
+                    }
                     _ => ox_polarity(&self.toks, j, self.text).map(|p| (j, p)),
                 })
                 .filter(|&(j, _)| {

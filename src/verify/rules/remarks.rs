@@ -49,7 +49,7 @@ impl Ctx<'_> {
         {
             return true;
         }
-        match t.kind {
+        let called_off = match t.kind {
             // "정답 ③ ✗", "정답: 3번 X, 4번 O".
             Kind::Other => {
                 let rest = &self.text[t.start as usize..];
@@ -72,13 +72,40 @@ impl Ctx<'_> {
             Kind::Punct('~') => self
                 .tok(from + 1)
                 .is_some_and(|n| matches!(n.kind, Kind::Number | Kind::Mark(Mark::Num(_)))),
-            // "정답 ③ 확률 0%", "③을 선택할 뻔했습니다".
+            // "정답 ③ 확률 0%", "③을 선택할 뻔했습니다", "정답은 ③일 뻔했다".
             Kind::Hangul => {
                 let w = self.word(from);
                 ["확률", "가능성", "뻔"].iter().any(|p| w.starts_with(p))
+                    || (w == "일"
+                        && self.is_hangul(from + 1)
+                        && self.word(from + 1).starts_with('뻔'))
             }
             _ => false,
+        };
+        called_off || self.cjk_taken_back(from)
+    }
+
+    /// "正解は③…いや、②です", "答案是③，不对", "正解：③（誤り）": a Chinese or Japanese word
+    /// of denial right after the label (past punctuation).
+    fn cjk_taken_back(&self, from: usize) -> bool {
+        let Some(t) = self.tok(from) else {
+            return false;
+        };
+        if !matches!(t.kind, Kind::Other | Kind::Punct(_)) {
+            return false;
         }
+        let rest = self.text[t.start as usize..].trim_start_matches(|c: char| {
+            c.is_whitespace()
+                || matches!(
+                    c,
+                    '…' | '、' | '，' | ',' | '。' | '.' | '(' | '（' | ':' | '：'
+                )
+        });
+        [
+            "いや", "不对", "不對", "不是", "誤り", "错", "錯", "違う", "違い",
+        ]
+        .iter()
+        .any(|d| rest.starts_with(d))
     }
 
     /// In a bracket `(open..close)` after a statement's label, does the word at `x` call the
@@ -129,9 +156,17 @@ impl Ctx<'_> {
         let w = self.word(j);
         let w = w.strip_prefix('번').unwrap_or(w);
         let w = w.strip_prefix('만').unwrap_or(w);
-        if ["보다", "빼고", "제외", "말고", "라기보다", "이라기보다"]
-            .iter()
-            .any(|p| w.starts_with(p))
+        if [
+            "보다",
+            "빼고",
+            "제외",
+            "말고",
+            "라기보다",
+            "이라기보다",
+            "대신",
+        ]
+        .iter()
+        .any(|p| w.starts_with(p))
             || ["다음인", "앞인", "뒤인", "이전인"].contains(&w)
         {
             return true;

@@ -298,21 +298,31 @@ impl Ctx<'_> {
         // "That is incorrect.", "아니, 이건 틀렸네요.", "잠깐, 틀렸네요.", "Wait, that's wrong.":
         // opened by "this" or by an interjection.
         let this = self.tok(n).is_some_and(|t| match t.kind {
-            Kind::Hangul => [
-                "이는",
-                "이것은",
-                "이건",
-                "그건",
-                "그것은",
-                "아",
-                "아니",
-                "아니요",
-                "잠깐",
-                "잠깐만요",
-            ]
-            .contains(&self.word(n)),
+            Kind::Hangul => {
+                [
+                    "이는",
+                    "이것은",
+                    "이건",
+                    "그건",
+                    "그것은",
+                    "아",
+                    "아니",
+                    "아니요",
+                    "잠깐",
+                    "잠깐만요",
+                    "함정",
+                    "함정입니다",
+                ]
+                .contains(&self.word(n))
+                    // "이 선지는 틀렸다", "이 보기는 답이 아니다".
+                    || (["이", "그"].contains(&self.word(n))
+                        && self.is_hangul(n + 1)
+                        && ["선지", "보기", "선택지", "답"]
+                            .iter()
+                            .any(|o| self.word(n + 1).starts_with(o)))
+            }
             Kind::Latin => [
-                "this", "that", "it", "wait", "oh", "no", "hmm", "oops", "actually",
+                "this", "that", "it", "wait", "oh", "no", "hmm", "oops", "actually", "trap",
             ]
             .iter()
             .any(|w| self.word(n).eq_ignore_ascii_case(w)),
@@ -330,12 +340,12 @@ impl Ctx<'_> {
             })
             .collect();
         let wrong = |x: usize| match self.toks[x].kind {
-            Kind::Hangul => ["틀", "오답", "잘못"]
+            Kind::Hangul => ["틀", "오답", "잘못", "함정"]
                 .iter()
                 .any(|p| self.word(x).starts_with(p)),
             Kind::Latin => matches!(
                 lower(self.word(x)).as_str(),
-                "wrong" | "incorrect" | "false"
+                "wrong" | "incorrect" | "false" | "trap"
             ),
             _ => false,
         };
@@ -343,10 +353,20 @@ impl Ctx<'_> {
             (self.is_latin(x) && matches!(lower(self.word(x)).as_str(), "not" | "isn" | "t"))
                 || (self.is_hangul(x) && is_negation_word(self.word(x)))
         };
-        words.len() <= 5
-            && words.iter().any(|&x| wrong(x))
-            && !words.iter().skip(1).any(|&x| not(x))
+        // "이 선지는 답이 아니다", "Trap — not the answer.": the answer word denied.
+        let not_the_answer = words.iter().enumerate().any(|(i, &x)| {
+            let answer = |y: usize| {
+                (self.is_hangul(y) && ["답이", "정답이"].contains(&self.word(y)))
+                    || (self.is_latin(y) && self.word(y).eq_ignore_ascii_case("answer"))
+            };
+            answer(x)
+                && (words.get(i + 1).is_some_and(|&n| not(n))
+                    || words[..i].iter().rev().take(2).any(|&n| not(n)))
+        });
+        words.len() <= 6
             && !words.iter().any(|&x| self.is_label_mark(x))
+            && (not_the_answer
+                || (words.iter().any(|&x| wrong(x)) && !words.iter().skip(1).any(|&x| not(x))))
     }
 
     /// Does the sentence starting at token `n` call what is above an example ("(위는 답안 작성

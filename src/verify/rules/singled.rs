@@ -449,7 +449,13 @@ impl Ctx<'_> {
     fn is_only_cue(&self, j: usize) -> bool {
         match self.toks[j].kind {
             Kind::Hangul => self.word(j).starts_with("유일"),
-            Kind::Latin => lower(self.word(j)) == "only",
+            // Not "If only the answer were C", a wish.
+            Kind::Latin => {
+                lower(self.word(j)) == "only"
+                    && !(j > 0
+                        && self.is_latin(j - 1)
+                        && self.word(j - 1).eq_ignore_ascii_case("if"))
+            }
             _ => false,
         }
     }

@@ -31,6 +31,14 @@ impl Ctx<'_> {
             if steps > 8 {
                 return None;
             }
+            // "정답 아님: X": on O/X items a word of denial before a colon denies the keyword.
+            if self.set.notation() == Notation::Ox
+                && self.is_hangul(j)
+                && self.tok(j + 1).is_some_and(|n| n.is_punct(':'))
+                && is_negation_word(self.word(j))
+            {
+                return None;
+            }
             if self.is_label_mark(j)
                 || (self.set.notation() == Notation::Ox && self.label_at(j).is_some())
             {
