@@ -1175,6 +1175,16 @@ const CASES: &[(&str, &str, &str)] = &[
     ("oxq", "Not O.", "answer × ox_word"),
     ("oxq", "O는 오답입니다.", "answer × ox_word"),
     ("oxq", "정답 아님: X", "ambiguous - ox_word_conflict"),
+    // --- audit 20: a later label judged the opposite of what the question asks for is not
+    // the answer, so it neither reopens nor blocks the decided one
+    ("not", "정답: ③\n\n②를 다시 보면 옳은 내용입니다.", "answer ③ statement"),
+    ("en_not", "Answer: B\n\nHowever, A is actually accurate.", "answer B statement"),
+    ("not", "정답: ③. ①도 옳은 설명입니다.", "answer ③ statement"),
+    ("not", "따라서 ③이 옳지 않습니다.\n\n②는 옳은 설명입니다.", "answer ③ weak_statement"),
+    ("not", "정답: ③\n\n다시 보니 ②는 옳은 설명이 아닙니다.", "ambiguous - conflicting_statements"),
+    ("en_not", "Answer: B. Actually, A is not accurate.", "ambiguous - conflicting_statements"),
+    ("not", "정답: ③\n\n②를 다시 보면 옳은 내용일까요?", "ambiguous - conflicting_statements"),
+    ("right", "정답: 2\n\n다시 보니 4번은 틀린 설명입니다.", "answer 2 statement"),
     ("en_not", "The statement that is NOT correct is (B).", "answer B ask_echo"),
     ("en_not", "The one which is not true is B.", "answer B ask_echo"),
     ("en_not", "The statement that is correct is B.", "no_answer - not_found"),

@@ -95,6 +95,7 @@ impl Ctx<'_> {
                     && self.is_label_mark(j)
                     && self.choice_at(j).is_some_and(|o| o != c)
                     && !negations.iter().any(|&(_, at)| at == j)
+                    && !self.judged_not_the_answer(j)
             });
             if other {
                 return None;
@@ -204,6 +205,7 @@ impl Ctx<'_> {
                     if !self.is_label_mark(j)
                         || self.is_masked(j)
                         || negations.iter().any(|&(_, at)| at == j)
+                        || self.judged_not_the_answer(j)
                     {
                         continue;
                     }
@@ -284,7 +286,9 @@ impl Ctx<'_> {
         let possibly = strip_beon(next).starts_with('일') && has(&["수도", "가능"]);
         // Not when the sentence goes on to deny it: "①도 일부 맞는 내용이 있으나 …
         // 충족하지는 못합니다".
+        // On a question asking what is not so, "A도 옳은 설명입니다" rejects A.
         (also || possibly)
+            && !self.judged_not_the_answer(j)
             && !(j + 2..self.toks.len())
                 .take_while(|&x| !self.toks[x].is_sentence_end())
                 .any(|x| self.is_hangul(x) && is_denial(self.word(x)))

@@ -105,7 +105,7 @@ impl Ctx<'_> {
 
     /// Does the question ask which is true (`Some(true)`: "…옳은 것은?", "Which … is
     /// correct?") or which is not (`Some(false)`: "…옳지 않은 것은?", "…is NOT true?")?
-    fn truth_polarity(&self) -> Option<bool> {
+    pub(super) fn truth_polarity(&self) -> Option<bool> {
         if self.ask.iter().all(|w| w.is_ascii()) {
             if english_asks_untrue(&self.ask) {
                 return Some(false);

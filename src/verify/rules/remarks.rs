@@ -5,7 +5,7 @@
 //! something else ("3번째 줄에"), a near miss ("③을 선택할 뻔했습니다") and a Japanese "not
 //! ③" ("③ではなく②").
 
-use super::words::OPTION_NOUN_WORDS;
+use super::words::{is_negation_word, OPTION_NOUN_WORDS};
 use super::Ctx;
 use crate::verify::scan::{Kind, Mark};
 
@@ -176,5 +176,74 @@ impl Ctx<'_> {
             && ["앞", "뒤", "다음", "이전"]
                 .iter()
                 .any(|p| self.word(j + 1).starts_with(p))
+    }
+
+    /// Is the label at `j` judged, in its own sentence, the opposite of what the question asks
+    /// for, and so not the answer: "②는 옳은 설명입니다" / "① is actually accurate" on a
+    /// question asking what is not so, "②는 틀린 설명입니다" on one asking what is? Not when
+    /// the sentence also denies ("②는 옳은 설명이 아닙니다").
+    pub(super) fn judged_not_the_answer(&self, j: usize) -> bool {
+        let Some(negative) = self.truth_polarity().map(|p| !p) else {
+            return false;
+        };
+        let words: Vec<usize> = (j + 1..self.toks.len().min(j + 10))
+            .take_while(|&x| !self.toks[x].is_sentence_end())
+            .filter(|&x| self.is_hangul(x) || self.is_latin(x))
+            .collect();
+        let denied = words.iter().any(|&x| {
+            (self.is_hangul(x)
+                && (is_negation_word(self.word(x)) || self.word(x).starts_with('않')))
+                || (self.is_latin(x)
+                    && ["not", "isn", "never"]
+                        .iter()
+                        .any(|n| self.word(x).eq_ignore_ascii_case(n)))
+        });
+        let asked = (j + 1..self.toks.len())
+            .find(|&x| self.toks[x].is_sentence_end())
+            .is_some_and(|x| self.toks[x].is_punct('?'));
+        if denied || asked {
+            return false;
+        }
+        // On a question asking what is not so only a description counts ("옳은 설명",
+        // "accurate", "a correct statement"): "③이 맞습니다" and "C is correct" name the answer.
+        let noun = |x: usize| {
+            (self.is_hangul(x)
+                && ["설명", "내용", "진술", "서술", "문장", "지문"]
+                    .iter()
+                    .any(|n| self.word(x).starts_with(n)))
+                || (self.is_latin(x)
+                    && ["statement", "description", "claim"]
+                        .iter()
+                        .any(|n| self.word(x).eq_ignore_ascii_case(n)))
+        };
+        let is_any = |w: &str, list: &[&str]| list.iter().any(|e| w.eq_ignore_ascii_case(e));
+        words.iter().enumerate().any(|(i, &x)| {
+            let w = self.word(x);
+            let next_is_noun = words.get(i + 1).is_some_and(|&n| noun(n));
+            if negative {
+                (self.is_hangul(x)
+                    && ["옳은", "맞는", "정확한", "적절한", "타당한", "올바른"].contains(&w)
+                    && next_is_noun)
+                    || (self.is_latin(x)
+                        && (is_any(w, &["accurate", "true", "factual"])
+                            || (is_any(w, &["correct", "right", "valid"]) && next_is_noun)))
+            } else {
+                (self.is_hangul(x)
+                    && [
+                        "틀린",
+                        "틀렸",
+                        "틀립",
+                        "틀리다",
+                        "잘못",
+                        "오류",
+                        "거짓",
+                        "부적절",
+                    ]
+                    .iter()
+                    .any(|p| w.starts_with(p)))
+                    || (self.is_latin(x)
+                        && is_any(w, &["wrong", "incorrect", "false", "inaccurate", "invalid"]))
+            }
+        })
     }
 }
