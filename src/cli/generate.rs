@@ -3,6 +3,7 @@
 
 use super::columns::ColumnArgs;
 use super::limits;
+use super::out;
 use anyhow::Context;
 use clap::Args;
 use kgrade::client::{ClientConfig, Counters};
@@ -131,10 +132,10 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     announce(&plan, args.circular);
     if let Some(path) = &args.write_batch {
         let n = write_batch(&plan, path)?;
-        println!(
-            "wrote {n} batch requests to {} (grade the batch output with kgrade grade --generations OUTPUT)",
+        out!(
+            "wrote {n} batch requests to {} (grade the batch output with kgrade grade --generations OUTPUT)\n",
             path.display()
-        );
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     let out = args
@@ -166,7 +167,8 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let result = run_generate(&plan, &run, &mut progress);
     progress.finish();
     let done = result?;
-    summary(&done, out);
+    // A closed stdout stops the printing, not the failure messages or the exit code.
+    let shown = summary(&done, out);
     if !done.failed.is_empty() {
         for (what, reason) in done.failed.iter().take(20) {
             eprintln!("kgrade: {what}: {reason}");
@@ -178,6 +180,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(4));
     }
+    shown?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -213,34 +216,35 @@ fn announce(plan: &Plan, circular: Option<CircularMode>) {
     }
 }
 
-fn summary(done: &Generated, out: &std::path::Path) {
-    println!(
-        "wrote {} answers to {} ({} from the cache, {} failed) in {:.1} s",
+fn summary(done: &Generated, out: &std::path::Path) -> std::io::Result<()> {
+    out!(
+        "wrote {} answers to {} ({} from the cache, {} failed) in {:.1} s\n",
         done.answers,
         out.display(),
         done.from_cache,
         done.failed.len(),
         done.seconds
-    );
-    println!(
-        "requests {} (retries {}); tokens: prompt {}, completion {}, total {}",
+    )?;
+    out!(
+        "requests {} (retries {}); tokens: prompt {}, completion {}, total {}\n",
         done.requests,
         done.retries,
         done.prompt_tokens,
         done.completion_tokens,
         done.prompt_tokens + done.completion_tokens
-    );
+    )?;
     if done.endpoints.len() > 1 {
         for e in &done.endpoints {
-            println!(
-                "  {}: {} answered, {} failed calls{}",
+            out!(
+                "  {}: {} answered, {} failed calls{}\n",
                 e.base,
                 e.succeeded,
                 e.failed,
                 if e.removed { ", out of rotation" } else { "" }
-            );
+            )?;
         }
     }
+    Ok(())
 }
 
 /// A bar over answers with answers/s, tokens/s and ETA, hidden when stderr is not a terminal.

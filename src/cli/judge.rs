@@ -1,6 +1,7 @@
 //! The judge options shared by `grade` and `judge`, and `kgrade judge DIR`.
 
 use super::limits::{self, fraction};
+use super::out;
 use super::progress::Progress;
 use anyhow::Context;
 use clap::Args;
@@ -135,15 +136,15 @@ pub struct JudgeCommandArgs {
 }
 
 /// Exit 4 when a judge was configured and answers remain unresolved, unless allowed.
-pub fn unresolved_exit(summary: &JudgeSummary, allow: bool) -> ExitCode {
+pub fn unresolved_exit(summary: &JudgeSummary, allow: bool) -> Option<ExitCode> {
     if summary.unresolved > 0 && !allow {
         eprintln!(
             "kgrade: {} answers remain unresolved ({} judge failures); see the audit in report.md, or pass --allow-unresolved",
             summary.unresolved, summary.failures
         );
-        return ExitCode::from(4);
+        return Some(ExitCode::from(4));
     }
-    ExitCode::SUCCESS
+    None
 }
 
 /// The top-level entry point for `kgrade judge DIR`.
@@ -153,10 +154,16 @@ pub fn run(args: JudgeCommandArgs) -> anyhow::Result<ExitCode> {
     let result = kgrade::stages::rejudge::judge_dir(&args.dir, &stage, args.by, &mut progress);
     progress.finish();
     let done = result?;
-    print!("{}", done.built.summary);
-    println!(
-        "wrote {}/verdicts.jsonl, report.json, report.md, report.html",
-        args.dir.display()
-    );
-    Ok(unresolved_exit(&done.summary, args.judge.allow_unresolved))
+    // A closed stdout stops the printing, not the exit code.
+    let shown = out!("{}", done.built.summary).and_then(|()| {
+        out!(
+            "wrote {}/verdicts.jsonl, report.json, report.md, report.html\n",
+            args.dir.display()
+        )
+    });
+    if let Some(code) = unresolved_exit(&done.summary, args.judge.allow_unresolved) {
+        return Ok(code);
+    }
+    shown?;
+    Ok(ExitCode::SUCCESS)
 }

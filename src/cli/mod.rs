@@ -103,6 +103,25 @@ pub fn is_bad_data(err: &anyhow::Error) -> bool {
     })
 }
 
+/// Write to standard output like `print!`, but hand back the error instead of panicking:
+/// a closed pipe (`kgrade grade … | head -1`) comes back as the I/O error that
+/// [`is_broken_pipe`] recognises, and `main` ends quietly with 0. Every command prints
+/// through this; the files a command writes are written before it prints.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::write_stdout(format_args!($($arg)*))
+    };
+}
+pub(crate) use out;
+
+/// What [`out!`] expands to: format onto the locked standard output and flush it.
+pub fn write_stdout(args: std::fmt::Arguments) -> io::Result<()> {
+    use std::io::Write;
+    let mut stdout = io::stdout().lock();
+    stdout.write_fmt(args)?;
+    stdout.flush()
+}
+
 /// A closed output pipe: a graceful end, as `kgrade extract … | head` expects.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {

@@ -1,5 +1,6 @@
 //! `kgrade report`: rebuild the reports from a verdicts file without grading again.
 
+use super::out;
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
@@ -35,10 +36,10 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
         &default,
         join.as_ref(),
     )?;
-    print!("{}", built.summary);
-    println!(
-        "wrote {}/report.json, report.md, report.html",
+    out!("{}", built.summary)?;
+    out!(
+        "wrote {}/report.json, report.md, report.html\n",
         out.display()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
