@@ -184,7 +184,7 @@ fn real_kmmlu_split_grades_by_row_index() {
 fn bad_dataset_rows_name_file_line_and_field() {
     let tmp = tempfile::tempdir().unwrap();
     let gens = write(tmp.path(), "g.jsonl", "{\"id\":\"a\",\"response\":\"①\"}\n");
-    let cases: [(&str, &[u8], &str); 4] = [
+    let cases: [(&str, &[u8], &str); 6] = [
         (
             "missing.csv",
             b"id,question,domain\na,\"\xe2\x91\xa0 x \xe2\x91\xa1 y\",d\n",
@@ -194,6 +194,20 @@ fn bad_dataset_rows_name_file_line_and_field() {
             "label.csv",
             b"id,question,answer,domain\na,\"\xe2\x91\xa0 x \xe2\x91\xa1 y\",Z,d\n",
             "label.csv:2: field `answer`: unknown answer label \"Z\"",
+        ),
+        // Audit 19, defect 3: an O/X key on a question that shows ①–④ is a wrong key, as
+        // ⑤ would be, not an O/X item.
+        (
+            "ox_on_circled.csv",
+            "id,question,answer,domain\na,\"기관은? ① 금융위 ② 기재부 ③ 행안부 ④ 국방부\",×,d\n"
+                .as_bytes(),
+            "ox_on_circled.csv:2: field `answer`: unknown answer label \"×\" for choices circled:4",
+        ),
+        (
+            "o_on_circled.csv",
+            "id,question,answer,domain\na,\"기관은? ① 금융위 ② 기재부 ③ 행안부 ④ 국방부\",O,d\n"
+                .as_bytes(),
+            "o_on_circled.csv:2: field `answer`: unknown answer label \"O\" for choices circled:4",
         ),
         (
             "utf8.csv",

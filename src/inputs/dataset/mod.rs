@@ -445,9 +445,14 @@ fn build_item(
             let set = if let Some(set) = &columns.choices {
                 ChoiceSet::for_question(question_raw, Some(set))
             } else if looks_ox(answer) {
-                ChoiceSet::new(Notation::Ox, 2)
-                    .ok()
-                    .map(|set| set.with_question(question_raw))
+                // An O/X key makes an O/X item only when the question shows no other options:
+                // on a question with ①–④ it is a wrong key (reported below like ⑤ would be).
+                match ChoiceSet::detect(question_raw) {
+                    Some(shown) if shown.notation() != Notation::Ox => Some(shown),
+                    _ => ChoiceSet::new(Notation::Ox, 2)
+                        .ok()
+                        .map(|set| set.with_question(question_raw)),
+                }
             } else {
                 ChoiceSet::detect(question_raw)
             };
