@@ -247,3 +247,67 @@ fn the_bundled_kmmlu_sample_is_lm_eval_output_and_results_json_names_groups() {
     assert!(entry["acc_stderr,none"].is_number());
     assert_eq!(results["n-samples"]["kmmlu_sample"]["effective"], 12);
 }
+
+/// Audit 19, defect 1: lm-eval's Public Safety samples given with the Accounting dataset
+/// were joined by `doc_id` alone and graded against Accounting's gold labels (exit 0, a
+/// plausible 30%). Every line carries its `doc.question`: the run now refuses, naming the
+/// file, line, id and both questions.
+#[test]
+fn samples_joined_to_another_subjects_dataset_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = samples("1_direct_public_safety");
+    let name = file.file_name().unwrap().to_str().unwrap().to_string();
+    Command::cargo_bin("kgrade")
+        .unwrap()
+        .timeout(Duration::from_secs(60))
+        .arg("grade")
+        .arg("--dataset")
+        .arg(kmmlu("Accounting-test.csv"))
+        .arg("--generations")
+        .arg(&file)
+        .arg("--out")
+        .arg(tmp.path())
+        .assert()
+        .code(3)
+        .stderr(predicates::str::contains(format!(
+            "{name}:1: id `0`: the line's question \"화재 또는 구조ㆍ구급이 필요한 상황을 허위로 1회 알린 자에게 부과하는 …\" is not the dataset's \"(주)대한의 기초재고자산과 기말 재고자산은 각각 ￦400, 유동부채는 ￦…\""
+        )))
+        .stderr(predicates::str::contains("10 of 10 answers"));
+}
+
+/// A dataset with one of the joined rows edited since the samples were made still grades:
+/// a warning names the row, and `--strict` makes it an error.
+#[test]
+fn one_edited_dataset_row_is_a_warning_not_a_refusal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let original = std::fs::read_to_string(kmmlu("Public-Safety-test.csv")).unwrap();
+    let edited = original.replacen(
+        "화재 또는 구조ㆍ구급이 필요한 상황을 허위로 1회 알린 자에게 부과하는 과태료는?",
+        "소방기본법상 소방활동 종사 명령에 따르지 않은 자에 대한 벌칙은?",
+        1,
+    );
+    assert_ne!(edited, original);
+    let dataset = tmp.path().join("Public-Safety-edited.csv");
+    std::fs::write(&dataset, edited).unwrap();
+    let file = samples("1_direct_public_safety");
+    let run = |extra: &[&str]| {
+        Command::cargo_bin("kgrade")
+            .unwrap()
+            .timeout(Duration::from_secs(60))
+            .arg("grade")
+            .arg("--dataset")
+            .arg(&dataset)
+            .arg("--generations")
+            .arg(&file)
+            .arg("--out")
+            .arg(tmp.path().join("out"))
+            .args(extra)
+            .assert()
+    };
+    run(&[]).success().stderr(predicates::str::contains(
+        "warning: 1 of 10 answers that carry their question name another question than their dataset row",
+    ));
+    run(&["--strict"]).code(3).stderr(predicates::str::contains(
+        "1 answers whose question differs from their dataset row",
+    ));
+}

@@ -93,6 +93,7 @@ pub fn is_bad_data(err: &anyhow::Error) -> bool {
                     GradeError::Dataset(_)
                         | GradeError::Strict(_)
                         | GradeError::NothingGraded(_)
+                        | GradeError::QuestionsDiffer(_)
                         | GradeError::Ordering { .. }
                 ) | Some(GradeError::Report(ReportError::BadLine { .. }))
             )

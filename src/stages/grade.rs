@@ -194,6 +194,12 @@ fn join_warnings(join: &JoinReport) -> Vec<String> {
             first_ids(&join.items_without_generations)
         ));
     }
+    if let Some(first) = &join.question_differs_first {
+        out.push(format!(
+            "{} of {} answers that carry their question name another question than their dataset row (first: {first})",
+            join.questions_differing, join.questions_compared
+        ));
+    }
     if !join.duplicate_dataset_ids.is_empty() {
         out.push(format!(
             "{} dataset ids repeat; the first row of each was used (first: {})",
@@ -268,6 +274,9 @@ pub fn run_grade(
     if join.answers == 0 {
         return Err(nothing_graded(&join, &dataset));
     }
+    if let Some(e) = questions_differ(&join) {
+        return Err(e);
+    }
     if opts.strict {
         strict_check(&join)?;
     }
@@ -310,6 +319,25 @@ fn nothing_graded(join: &JoinReport, dataset: &crate::inputs::dataset::Dataset) 
     GradeError::NothingGraded(message)
 }
 
+/// Generations joined to the wrong dataset: when most answers that carry their own question
+/// (lm-eval's `doc.question`, a prompt) name another question than the dataset row with
+/// their id, the ids matched by accident. A majority, not any one: a dataset whose few rows
+/// were edited since the generations were made still grades (with a warning), while a
+/// wrong dataset differs on nearly every row.
+fn questions_differ(join: &JoinReport) -> Option<GradeError> {
+    if join.questions_differing * 2 <= join.questions_compared {
+        return None;
+    }
+    Some(GradeError::QuestionsDiffer(format!(
+        "{}; {} of {} answers that carry their question name another question than the dataset row with their id: the generations {} do not belong to the dataset {} (the reports were written)",
+        join.question_differs_first.as_deref().unwrap_or(""),
+        join.questions_differing,
+        join.questions_compared,
+        join.generations,
+        join.dataset
+    )))
+}
+
 /// With `--strict`, join trouble fails the run (after the reports are written).
 fn strict_check(join: &JoinReport) -> Result<(), GradeError> {
     let mut trouble = Vec::new();
@@ -326,6 +354,12 @@ fn strict_check(join: &JoinReport) -> Result<(), GradeError> {
         trouble.push(format!(
             "{} duplicate dataset ids",
             join.duplicate_dataset_ids.len()
+        ));
+    }
+    if join.questions_differing > 0 {
+        trouble.push(format!(
+            "{} answers whose question differs from their dataset row",
+            join.questions_differing
         ));
     }
     if join.unreadable_lines > 0 {

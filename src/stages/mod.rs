@@ -37,6 +37,10 @@ pub enum GradeError {
     Cache(#[from] crate::cache::CacheError),
     #[error("judge: {0}")]
     Judge(String),
+    /// Most answers that carry their own question (lm-eval's `doc`, a prompt) name a
+    /// different question than their dataset row: the generations belong to another dataset.
+    #[error("{0}")]
+    QuestionsDiffer(String),
     /// The run graded no answer at all (the reports were still written).
     #[error("nothing was graded: {0}")]
     NothingGraded(String),

@@ -39,6 +39,20 @@ pub struct JoinReport {
     /// Answers whose request failed (no answer to read; counted apart from model mistakes).
     #[serde(default)]
     pub request_errors: u64,
+    /// Joined answers whose line carries its own question (lm-eval's `doc`, a prompt), and
+    /// how many of those questions do not begin like their dataset row's: generations
+    /// joined to the wrong dataset by id alone.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub questions_compared: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub questions_differing: u64,
+    /// The first such answer: `FILE:LINE: id …: "its question…" vs the dataset's "…"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question_differs_first: Option<String>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The reading options of a run (column map, choice set, generations shape).

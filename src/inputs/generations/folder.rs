@@ -174,6 +174,13 @@ impl Generations {
         }
     }
 
+    /// The file being read, as messages name it (the file of the last line given).
+    pub fn current_name(&self) -> String {
+        self.current
+            .as_ref()
+            .map_or_else(String::new, |(path, _)| path.display().to_string())
+    }
+
     /// Bytes read so far, for progress.
     pub fn bytes_read(&self) -> u64 {
         self.done_bytes + self.current.as_ref().map_or(0, |(_, r)| r.bytes_read)

@@ -134,6 +134,8 @@ pub struct Generation {
     /// The prompt the model saw, when the line carries it (lm-eval `arguments`, a chat
     /// `messages` list, a `prompt` field): it decides the labels the answer uses.
     pub prompt: Option<String>,
+    /// The question the line says it answers (lm-eval's `doc.question`), to check the join.
+    pub question: Option<String>,
     /// The request failed and there is no answer: the provider's message.
     pub error: Option<String>,
     /// For loglikelihood tasks: the option scores instead of a text answer.
@@ -188,6 +190,7 @@ impl Generation {
             line,
             task: None,
             prompt: None,
+            question: None,
             error: None,
             loglik: None,
             ordering: None,
