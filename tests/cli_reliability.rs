@@ -400,3 +400,98 @@ fn a_closed_output_pipe_ends_every_command_quietly_and_keeps_its_files() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("bad.jsonl:2"));
 }
 
+/// Every file of a run folder, by name, with its bytes.
+fn folder(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Audit 19, defect 5: a re-grade killed (or failing) midway truncated `verdicts.jsonl` while
+/// the previous run's reports stayed, so the folder contradicted itself. Now a run's files are
+/// renamed into place only when it completes.
+#[test]
+fn an_interrupted_regrade_leaves_the_previous_run_intact() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (data, gens) = decided_run(tmp.path());
+    let out = tmp.path().join("out");
+    grade(&[], &data, &gens, &out).assert().success();
+    let before = folder(&out);
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        [
+            "report.html",
+            "report.json",
+            "report.md",
+            "results.json",
+            "run.json",
+            "verdicts.jsonl"
+        ]
+    );
+
+    // A run that stops at a bad line midway (a circular ordering that does not fit its item).
+    let mut lines = String::new();
+    for _ in 0..3000 {
+        lines.push_str("{\"id\":\"a\",\"response\":\"②\"}\n");
+    }
+    lines.push_str("{\"id\":\"a\",\"response\":\"①\",\"ordering\":[7,7]}\n");
+    let stops = write(tmp.path(), "stops.jsonl", lines);
+    grade(&[], &data, &stops, &out)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("stops.jsonl:3001"));
+    assert_eq!(
+        folder(&out),
+        before,
+        "a failed run changed the previous run's files"
+    );
+
+    // A run killed while it writes its verdicts.
+    let mut big = String::new();
+    for _ in 0..400_000 {
+        big.push_str("{\"id\":\"b\",\"response\":\"정답은 ①입니다\"}\n");
+    }
+    let big = write(tmp.path(), "big.jsonl", big);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kgrade"))
+        .arg("grade")
+        .arg("--dataset")
+        .arg(&data)
+        .arg("--generations")
+        .arg(&big)
+        .arg("--out")
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let partial = out.join(".verdicts.jsonl.partial");
+    let started = std::time::Instant::now();
+    while std::fs::metadata(&partial).map_or(0, |m| m.len()) == 0 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it could be killed"
+        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(60));
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let after: std::collections::BTreeMap<_, _> = folder(&out)
+        .into_iter()
+        .filter(|(name, _)| !name.ends_with(".partial"))
+        .collect();
+    assert_eq!(
+        after, before,
+        "a killed run changed the previous run's files"
+    );
+    // The next complete run replaces them all, and leaves no temporary file behind.
+    grade(&[], &data, &gens, &out).assert().success();
+    assert_eq!(folder(&out).len(), 6);
+}

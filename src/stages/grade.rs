@@ -11,6 +11,7 @@ use super::{io_at, GradeError, Observer};
 use crate::inputs::dataset::{read_dataset, ColumnMap, DEFAULT_GROUPS};
 use crate::inputs::generations::Generation;
 use crate::inputs::generations::{Generations, GenerationsFormat};
+use crate::report::staging::Staging;
 use crate::report::{Built, ReportBuilder};
 use crate::types::{write_run, JoinReport};
 use crate::types::{Item, Verdict};
@@ -238,8 +239,11 @@ pub fn run_grade(
         observer.judging(e.counters());
     }
     let report = ReportBuilder::new(opts.out_dir, &by)?;
-    let verdicts_path = opts.out_dir.join("verdicts.jsonl");
-    let mut stream = VerdictStream::new(&verdicts_path, report, escalator)?;
+    // Every file goes under a temporary name until the run completes: an interrupted or
+    // failed run leaves the previous run's files as they were.
+    let mut staging = Staging::new(opts.out_dir);
+    let verdicts_path = staging.final_path("verdicts.jsonl");
+    let mut stream = VerdictStream::new(&staging.path("verdicts.jsonl"), report, escalator)?;
 
     let mut joiner = Joiner::new(&dataset, reader, &name);
     verify_pipelined(
@@ -263,10 +267,14 @@ pub fn run_grade(
         join.judge = line;
         summary
     });
-    write_run(opts.out_dir, &join).map_err(io_at(opts.out_dir))?;
-    let built = finished
-        .report
-        .finish(&verdicts_path.display().to_string(), Some(&join))?;
+    let run_path = staging.path("run.json");
+    write_run(&run_path, &join).map_err(io_at(&run_path))?;
+    let built = finished.report.finish(
+        &verdicts_path.display().to_string(),
+        Some(&join),
+        &mut staging,
+    )?;
+    staging.commit().map_err(io_at(opts.out_dir))?;
     // The reports are written before any of these errors: nothing already graded is lost.
     if let Some((path, error)) = io_error {
         return Err(GradeError::Io { path, error });

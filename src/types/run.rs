@@ -68,9 +68,9 @@ pub struct RunInputs {
     pub id_pattern: Option<String>,
 }
 
-/// Write `run.json` into `dir`.
-pub fn write_run(dir: &Path, join: &JoinReport) -> io::Result<()> {
-    let f = std::fs::File::create(dir.join("run.json"))?;
+/// Write a run's `run.json` to `path`.
+pub fn write_run(path: &Path, join: &JoinReport) -> io::Result<()> {
+    let f = std::fs::File::create(path)?;
     serde_json::to_writer_pretty(io::BufWriter::new(f), join).map_err(io::Error::other)
 }
 
