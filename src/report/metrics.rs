@@ -522,6 +522,7 @@ mod tests {
             gold_index: 1,
             acc_norm: None,
             ordering: None,
+            draw: None,
         }
     }
 

@@ -67,9 +67,17 @@ impl Shape for Plain {
                 ))
             }
         };
-        for g in &mut out {
+        let sample = match v.get("sample") {
+            None | Some(Value::Null) => None,
+            Some(n) => Some(n.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or(
+                LineProblem::field("sample", "not a sample number (0, 1, …)"),
+            )?),
+        };
+        for (i, g) in out.iter_mut().enumerate() {
             g.prompt.clone_from(&prompt);
             g.ordering.clone_from(&ordering);
+            // Several choices in one reply are consecutive samples.
+            g.sample = sample.map(|s| s + i as u32);
         }
         Ok(out)
     }
