@@ -5,7 +5,7 @@ mod support;
 
 use predicates::prelude::*;
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use support::{grade, kgrade, read_json, write};
 
 #[test]
@@ -347,4 +347,84 @@ fn verdicts_keep_read_order_across_verifying_batches() {
         assert_eq!(row["id"], format!("q{}", k % 50));
         assert_eq!(row["rule"], expected[k % 4], "line {}", k + 1);
     }
+}
+
+/// Audit 19, defect 4: the interval counted answers, not items, so the same 60 answers
+/// copied three times gave an interval √3 narrower as if there were three times the
+/// evidence. With several answers per item it is now the Wilson interval over the items,
+/// the one `kgrade compare` gives; with one answer per item it is unchanged.
+#[test]
+fn the_interval_counts_items_when_items_have_several_answers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dataset = Path::new("data/domain_eval_sample.csv");
+    let once = Path::new("data/generations_terse.jsonl");
+    let text = std::fs::read_to_string(once).unwrap();
+    let thrice = write(tmp.path(), "thrice.jsonl", text.repeat(3));
+    let (a, b) = (tmp.path().join("once"), tmp.path().join("thrice"));
+    grade(&[], dataset, once, &a).assert().success();
+    let out = grade(&[], dataset, &thrice, &b).assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    let (ra, rb) = (
+        read_json(&a.join("report.json")),
+        read_json(&b.join("report.json")),
+    );
+    let (oa, ob) = (&ra["metrics"]["overall"], &rb["metrics"]["overall"]);
+    let f = |v: &Value| v.as_f64().unwrap();
+    // One answer per item: Wilson over the 60 answers, as before.
+    let (c, n) = (f(&oa["correct"]), 60.0);
+    let (p, z) = (c / n, 1.959_963_984_540_054_f64);
+    let center = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    assert!((f(&oa["ci_low"]) - (center - half)).abs() < 1e-12);
+    assert!((f(&oa["ci_high"]) - (center + half)).abs() < 1e-12);
+    // Three copies: the same accuracy and the same interval, over the 60 items.
+    assert_eq!(f(&ob["accuracy"]), f(&oa["accuracy"]));
+    assert!((f(&ob["ci_low"]) - f(&oa["ci_low"])).abs() < 1e-12, "{ob}");
+    assert!(
+        (f(&ob["ci_high"]) - f(&oa["ci_high"])).abs() < 1e-12,
+        "{ob}"
+    );
+    assert_eq!(
+        (ob["n"].as_u64(), ob["ci_n"].as_u64()),
+        (Some(180), Some(60))
+    );
+    assert_eq!(oa["ci_n"].as_u64(), Some(60));
+    assert!(stdout.contains("over the 60 items"), "{stdout}");
+    let md = std::fs::read_to_string(b.join("report.md")).unwrap();
+    assert!(md.contains("over the 60 items"));
+    // Groups too: each value's interval is over its items.
+    let groups = &rb["metrics"]["groups"]["domain"]["values"];
+    for (value, g) in groups.as_object().unwrap() {
+        let single = &ra["metrics"]["groups"]["domain"]["values"][value];
+        assert_eq!(g["ci_n"], single["n"], "{value}");
+        assert!(
+            (f(&g["ci_low"]) - f(&single["ci_low"])).abs() < 1e-12,
+            "{value}"
+        );
+    }
+    // And `kgrade compare` gives the copied run the same interval.
+    let board = tmp.path().join("board");
+    kgrade()
+        .arg("compare")
+        .arg(&a)
+        .arg(&b)
+        .arg("--out")
+        .arg(&board)
+        .assert()
+        .success();
+    let lb = read_json(&board.join("leaderboard.json"));
+    let row = lb["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["run"].as_str().unwrap().ends_with("thrice"))
+        .unwrap();
+    assert!(
+        (f(&row["ci_low"]) - f(&ob["ci_low"])).abs() < 1e-12,
+        "{row}"
+    );
+    assert!(
+        (f(&row["ci_high"]) - f(&ob["ci_high"])).abs() < 1e-12,
+        "{row}"
+    );
 }

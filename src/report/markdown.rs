@@ -32,8 +32,9 @@ pub(super) fn markdown(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
     let [c, a, ci] = acc_cells(o);
     let _ = writeln!(
         s,
-        "**Accuracy: {a}** ({c} answers over {} items; 95% Wilson interval {ci}). Undecided answers count as wrong.\n",
-        m.samples.items
+        "**Accuracy: {a}** ({c} answers over {} items; 95% Wilson interval {ci}{}). Undecided answers count as wrong.\n",
+        m.samples.items,
+        o.interval_basis()
     );
     let _ = writeln!(s, "| metric | value |\n|---|---|");
     let _ = writeln!(s, "| balanced accuracy | {} |", pct(m.balanced_accuracy));

@@ -18,21 +18,51 @@ pub struct Accuracy {
     pub accuracy: f64,
     pub ci_low: f64,
     pub ci_high: f64,
+    /// The n the interval uses: `n` (answers) when every item has one answer, else the
+    /// number of items (see [`Accuracy::over_items`]).
+    #[serde(default)]
+    pub ci_n: u64,
 }
 
 impl Accuracy {
+    /// `correct` of `n` independent answers (one per item): the Wilson interval over `n`.
     pub fn new(correct: u64, n: u64) -> Accuracy {
-        let (ci_low, ci_high) = wilson(correct, n);
+        Accuracy::over_items(correct, n, n)
+    }
+
+    /// `correct` of `n` answers to `items` items. Answers to one item are not independent
+    /// (3000 copies of one run are not 3000 times the evidence), so when items have several
+    /// answers the interval is the Wilson interval at this accuracy over the items, as
+    /// `kgrade compare` makes it ([`wilson_of`] over items); with one answer per item it is
+    /// the plain Wilson interval over the answers.
+    pub fn over_items(correct: u64, n: u64, items: u64) -> Accuracy {
+        let accuracy = if n == 0 {
+            0.0
+        } else {
+            correct as f64 / n as f64
+        };
+        let ci_n = if items > 0 && items < n { items } else { n };
+        let (ci_low, ci_high) = if ci_n == n {
+            wilson(correct, n)
+        } else {
+            wilson_of(accuracy, ci_n)
+        };
         Accuracy {
             n,
             correct,
-            accuracy: if n == 0 {
-                0.0
-            } else {
-                correct as f64 / n as f64
-            },
+            accuracy,
             ci_low,
             ci_high,
+            ci_n,
+        }
+    }
+
+    /// What the reports add after the interval when it is over items (empty otherwise).
+    pub fn interval_basis(&self) -> String {
+        if self.ci_n < self.n {
+            format!(" over the {} items", self.ci_n)
+        } else {
+            String::new()
         }
     }
 }
@@ -174,6 +204,8 @@ struct ItemTally {
     correct: u64,
     gold: String,
     votes: Vec<(String, u64)>,
+    /// The item's value of each grouping column (as its first answer has it).
+    groups: Vec<Option<String>>,
 }
 
 /// Builds [`Metrics`] one verdict at a time.
@@ -315,6 +347,9 @@ impl Accumulator {
             }
         }
         let t = self.items.entry(v.id.clone()).or_default();
+        if t.n == 0 {
+            t.groups = self.by.iter().map(|c| v.fields.get(c).cloned()).collect();
+        }
         t.n += 1;
         t.correct += hit;
         t.gold.clone_from(&v.gold);
@@ -327,17 +362,30 @@ impl Accumulator {
     }
 
     pub fn finish(self) -> Metrics {
+        // Items per group value, for the intervals.
+        let mut group_items: HashMap<(usize, &str), u64> = HashMap::new();
+        for t in self.items.values() {
+            for (k, value) in t.groups.iter().enumerate() {
+                if let Some(value) = value {
+                    *group_items.entry((k, value.as_str())).or_default() += 1;
+                }
+            }
+        }
         let groups = self
             .groups
-            .into_iter()
+            .iter()
             .map(|(col, values)| {
+                let k = self.by.iter().position(|c| c == col).unwrap_or(usize::MAX);
                 let values: BTreeMap<String, Accuracy> = values
-                    .into_iter()
-                    .map(|(v, (c, n))| (v, Accuracy::new(c, n)))
+                    .iter()
+                    .map(|(v, &(c, n))| {
+                        let items = group_items.get(&(k, v.as_str())).copied().unwrap_or(n);
+                        (v.clone(), Accuracy::over_items(c, n, items))
+                    })
                     .collect();
                 let macro_accuracy = mean(values.values().map(|a| a.accuracy));
                 (
-                    col,
+                    col.clone(),
                     Grouping {
                         values,
                         macro_accuracy,
@@ -369,7 +417,7 @@ impl Accumulator {
             })),
         };
         Metrics {
-            overall: Accuracy::new(self.overall.0, self.overall.1),
+            overall: Accuracy::over_items(self.overall.0, self.overall.1, samples.items),
             groups,
             stages: self.stages,
             statuses: self.statuses,
