@@ -495,3 +495,32 @@ fn an_interrupted_regrade_leaves_the_previous_run_intact() {
     grade(&[], &data, &gens, &out).assert().success();
     assert_eq!(folder(&out).len(), 6);
 }
+
+/// Audit 19, message 8: `--endpoint notaurl` was retried for half a minute and reported as a
+/// connection failure (exit 4). It is an argument error, at once.
+#[test]
+fn an_endpoint_that_is_not_a_url_is_refused_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (data, _) = decided_run(tmp.path());
+    for endpoint in ["notaurl", "127.0.0.1:8000/v1", "http://", "http:///v1"] {
+        let out = tmp.path().join("never.jsonl");
+        kgrade()
+            .arg("generate")
+            .arg("--dataset")
+            .arg(&data)
+            .args(["--model", "m", "--endpoint", endpoint])
+            .arg("--out")
+            .arg(&out)
+            .arg("--cache")
+            .arg(tmp.path().join("cache"))
+            .timeout(std::time::Duration::from_secs(10))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--endpoint"))
+            .stderr(predicate::str::contains("is not an http(s) URL"));
+        assert!(
+            !out.exists() && !tmp.path().join("cache").exists(),
+            "{endpoint}"
+        );
+    }
+}

@@ -27,7 +27,7 @@ pub struct GenerateArgs {
     /// Base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1. Repeat it
     /// for replicas: each request goes to the one with the fewest requests outstanding, and
     /// one that keeps failing is taken out of rotation.
-    #[arg(long = "endpoint")]
+    #[arg(long = "endpoint", value_parser = endpoint_url)]
     endpoints: Vec<String>,
     /// Model name sent with every request.
     #[arg(long)]
@@ -182,6 +182,23 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     }
     shown?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--endpoint`: an http(s) URL with a host, checked when the arguments are parsed (a typo
+/// would otherwise be retried as a connection failure for half a minute).
+fn endpoint_url(s: &str) -> Result<String, String> {
+    let shown = kgrade::client::redact::without_userinfo(s);
+    let rest = s
+        .strip_prefix("http://")
+        .or_else(|| s.strip_prefix("https://"))
+        .ok_or_else(|| format!("`{shown}` is not an http(s) URL, e.g. http://127.0.0.1:8000/v1"))?;
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if host.is_empty() || s.chars().any(char::is_whitespace) {
+        return Err(format!(
+            "`{shown}` is not an http(s) URL with a host, e.g. http://127.0.0.1:8000/v1"
+        ));
+    }
+    Ok(s.to_string())
 }
 
 fn announce(plan: &Plan, circular: Option<CircularMode>) {
