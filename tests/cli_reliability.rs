@@ -524,3 +524,44 @@ fn an_endpoint_that_is_not_a_url_is_refused_at_once() {
         );
     }
 }
+
+/// Audit 19, message 9: a missing dataset file exited 3 ("bad data") while a missing
+/// generations file exited 2. Both are files that cannot be read: 2, as the README's table
+/// says; a dataset folder with no dataset in it likewise, as an empty generations folder.
+#[test]
+fn an_unreadable_dataset_is_exit_2_like_any_unreadable_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (data, gens) = decided_run(tmp.path());
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let out = tmp.path().join("out");
+    for (dataset, generations, message) in [
+        (
+            tmp.path().join("nope.csv"),
+            gens.clone(),
+            "nope.csv: cannot open",
+        ),
+        (
+            empty.clone(),
+            gens.clone(),
+            "a folder with no .csv or .jsonl dataset",
+        ),
+        (data.clone(), tmp.path().join("nope.jsonl"), "nope.jsonl"),
+        (data.clone(), empty.clone(), "a folder with no samples_"),
+    ] {
+        grade(&[], &dataset, &generations, &out)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+    kgrade()
+        .arg("generate")
+        .arg("--dataset")
+        .arg(tmp.path().join("nope.csv"))
+        .args(["--model", "m", "--write-batch"])
+        .arg(tmp.path().join("b.jsonl"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("nope.csv: cannot open"));
+    assert!(!out.exists());
+}

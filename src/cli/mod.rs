@@ -78,20 +78,26 @@ impl Cli {
     }
 }
 
-/// Bad input data (exit 3): a dataset row, a generation or verdict line, or `--strict`.
+/// Bad input data (exit 3): a dataset row, a generation or verdict line, or `--strict`. A
+/// dataset that cannot be read at all is not bad data but a command that could not run (2),
+/// as for every other unreadable file.
 pub fn is_bad_data(err: &anyhow::Error) -> bool {
+    use kgrade::inputs::dataset::DatasetError;
+    let bad = |d: &DatasetError| !d.unreadable;
     err.chain().any(|e| {
-        e.downcast_ref::<kgrade::inputs::dataset::DatasetError>()
-            .is_some()
+        e.downcast_ref::<DatasetError>().is_some_and(bad)
             || matches!(
                 e.downcast_ref::<ReportError>(),
                 Some(ReportError::BadLine { .. })
             )
             || matches!(
                 e.downcast_ref::<GradeError>(),
+                Some(GradeError::Dataset(d)) if bad(d)
+            )
+            || matches!(
+                e.downcast_ref::<GradeError>(),
                 Some(
-                    GradeError::Dataset(_)
-                        | GradeError::Strict(_)
+                    GradeError::Strict(_)
                         | GradeError::NothingGraded(_)
                         | GradeError::QuestionsDiffer(_)
                         | GradeError::Ordering { .. }
@@ -99,7 +105,7 @@ pub fn is_bad_data(err: &anyhow::Error) -> bool {
             )
             || matches!(
                 e.downcast_ref::<kgrade::stages::generate::GenerateError>(),
-                Some(kgrade::stages::generate::GenerateError::Dataset(_))
+                Some(kgrade::stages::generate::GenerateError::Dataset(d)) if bad(d)
             )
     })
 }

@@ -87,6 +87,9 @@ pub struct DatasetError {
     pub line: Option<u64>,
     pub field: Option<String>,
     pub message: String,
+    /// The file or folder could not be read at all (missing, a folder without datasets, an
+    /// I/O error): the command could not run (exit 2), which is not bad data (exit 3).
+    pub unreadable: bool,
 }
 
 impl fmt::Display for DatasetError {
@@ -129,6 +132,7 @@ impl RowSource<'_> {
             line: Some(self.line),
             field: field.map(str::to_string),
             message: message.into(),
+            unreadable: false,
         }
     }
 }
@@ -141,11 +145,13 @@ pub fn read_dataset(path: &Path, columns: &ColumnMap) -> Result<Dataset, Dataset
     if !path.is_dir() {
         return read_dataset_file(path, columns);
     }
+    // Both of this function's own errors say the folder cannot be read as a dataset.
     let err = |message: String| DatasetError {
         path: path.to_path_buf(),
         line: None,
         field: None,
         message,
+        unreadable: true,
     };
     let mut files: Vec<PathBuf> = std::fs::read_dir(path)
         .map_err(|e| err(format!("cannot read the folder: {e}")))?
@@ -215,8 +221,13 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
         line: None,
         field: None,
         message,
+        unreadable: false,
     };
-    let file = std::fs::File::open(path).map_err(|e| file_err(format!("cannot open: {e}")))?;
+    let unreadable = |message: String| DatasetError {
+        unreadable: true,
+        ..file_err(message)
+    };
+    let file = std::fs::File::open(path).map_err(|e| unreadable(format!("cannot open: {e}")))?;
     let is_jsonl = path
         .extension()
         .and_then(|e| e.to_str())
@@ -245,7 +256,10 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
                 path,
                 line: n as u64 + 1,
             };
-            let line = line.map_err(|e| src.err(None, format!("cannot read: {e}")))?;
+            let line = line.map_err(|e| DatasetError {
+                unreadable: true,
+                ..src.err(None, format!("cannot read: {e}"))
+            })?;
             let text = crate::inputs::utf8(&line)
                 .map_err(|at| src.err(None, format!("invalid UTF-8 at byte {at}")))?;
             let text = text.trim_start_matches('\u{feff}').trim();
@@ -279,7 +293,7 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
     // the physical line a text editor shows (the csv crate's own line count is off on CRLF).
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(&mut std::io::BufReader::new(file), &mut bytes)
-        .map_err(|e| file_err(format!("cannot read: {e}")))?;
+        .map_err(|e| unreadable(format!("cannot read: {e}")))?;
     let mut lines = LineCounter::new(&bytes);
     let mut reader = csv::ReaderBuilder::new()
         .flexible(false)
@@ -295,6 +309,7 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
             line: Some(1),
             field: None,
             message: format!("column {} has an invalid UTF-8 name", i + 1),
+            unreadable: false,
         })?;
         names.push(h.trim_start_matches('\u{feff}').trim().to_string());
     }
@@ -315,6 +330,7 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
                     } => format!("{len} fields where the header has {expected_len}"),
                     _ => e.to_string(),
                 },
+                unreadable: false,
             }
         })?;
         if !more {
