@@ -565,3 +565,22 @@ fn an_unreadable_dataset_is_exit_2_like_any_unreadable_file() {
         .stderr(predicate::str::contains("nope.csv: cannot open"));
     assert!(!out.exists());
 }
+
+/// Audit 19, message 10: a KMMLU file without its `D` column was read as another shape and
+/// reported as "no options found"; the missing column is named, as a missing `answer` is.
+#[test]
+fn a_kmmlu_file_missing_an_option_column_names_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = write(
+        tmp.path(),
+        "no_d.csv",
+        "question,answer,A,B,C,Category\n과태료는?,2,50만원,100만원,150만원,Public Safety\n",
+    );
+    let gens = write(tmp.path(), "g.jsonl", "{\"id\":0,\"response\":\"(2)\"}\n");
+    grade(&[], &data, &gens, &tmp.path().join("out"))
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "no_d.csv:2: field `D`: missing column",
+        ));
+}

@@ -396,7 +396,12 @@ fn detect_format(names: &[&str], columns: &ColumnMap) -> DatasetFormat {
     let has = |n: &str| names.contains(&n);
     if columns.question.is_some() || columns.answer.is_some() {
         DatasetFormat::Generic
-    } else if has("question") && has("answer") && ["A", "B", "C", "D"].iter().all(|c| has(c)) {
+    } else if has("question")
+        && has("answer")
+        && ["A", "B", "C", "D"].iter().filter(|c| has(c)).count() >= 3
+    {
+        // KMMLU's shape with an option column missing is still KMMLU: the missing column is
+        // then named ("field `D`: missing column"), not "no options found".
         DatasetFormat::Kmmlu
     } else if has("question") && has("answer") && has("domain") {
         DatasetFormat::DomainEval
