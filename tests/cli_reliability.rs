@@ -584,3 +584,39 @@ fn a_kmmlu_file_missing_an_option_column_names_it() {
             "no_d.csv:2: field `D`: missing column",
         ));
 }
+
+/// Audit 19, message 12: `--api-key-env` naming an unset variable (a typo) sent requests
+/// with no key and said nothing. A variable the user names must be set.
+#[test]
+fn an_api_key_variable_that_is_not_set_is_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (data, gens) = decided_run(tmp.path());
+    let message =
+        "--api-key-env KGRADE_TYPO_KEY: the environment variable KGRADE_TYPO_KEY is not set";
+    kgrade()
+        .arg("generate")
+        .arg("--dataset")
+        .arg(&data)
+        .args(["--model", "m", "--endpoint", "http://127.0.0.1:9/v1"])
+        .args(["--api-key-env", "KGRADE_TYPO_KEY"])
+        .arg("--out")
+        .arg(tmp.path().join("g.jsonl"))
+        .arg("--cache")
+        .arg(tmp.path().join("cache"))
+        .env_remove("KGRADE_TYPO_KEY")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(message));
+    let out = tmp.path().join("out");
+    grade(
+        &["--judge", DEAD_JUDGE, "--api-key-env", "KGRADE_TYPO_KEY"],
+        &data,
+        &gens,
+        &out,
+    )
+    .env("KGRADE_TYPO_KEY", "")
+    .assert()
+    .code(2)
+    .stderr(predicate::str::contains(message));
+    assert!(!out.exists() && !tmp.path().join("cache").exists());
+}

@@ -38,9 +38,10 @@ pub struct GenerateArgs {
     /// chat (BASE_URL/chat/completions) or completions (BASE_URL/completions).
     #[arg(long, default_value = "chat")]
     api: Api,
-    /// Environment variable holding the bearer key (never logged, cached or written).
-    #[arg(long, default_value = "OPENAI_API_KEY")]
-    api_key_env: String,
+    /// Environment variable holding the bearer key (never logged, cached or written); a
+    /// variable named here must be set. Default: OPENAI_API_KEY, if set.
+    #[arg(long, value_name = "VAR")]
+    api_key_env: Option<String>,
     /// Prompt template (minijinja) instead of the built-in one for the dataset's shape;
     /// variables: question, stem, choices ({label, text}), options, labels, id, fields.
     #[arg(long)]
@@ -107,6 +108,7 @@ pub struct GenerateArgs {
 /// The top-level entry point for `kgrade generate`.
 pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let columns = args.columns.column_map()?;
+    let api_key = super::api_key(args.api_key_env.as_deref())?;
     let cache = args
         .cache
         .clone()
@@ -146,9 +148,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("give at least one --endpoint (or --write-batch FILE)");
     }
     let client = ClientConfig {
-        api_key: std::env::var(&args.api_key_env)
-            .ok()
-            .filter(|k| !k.is_empty()),
+        api_key,
         rps: args.rps,
         burst: args.burst,
         tpm: args.tpm,

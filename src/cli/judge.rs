@@ -18,9 +18,10 @@ pub struct JudgeArgs {
     /// openai:BASE_URL#MODEL (e.g. openai:http://127.0.0.1:8000/v1#gpt-oss-20b).
     #[arg(long)]
     judge: Option<String>,
-    /// Environment variable holding the bearer key for openai: judges.
-    #[arg(long, default_value = "OPENAI_API_KEY")]
-    api_key_env: String,
+    /// Environment variable holding the bearer key for openai: judges; a variable named here
+    /// must be set. Default: OPENAI_API_KEY, if set.
+    #[arg(long, value_name = "VAR")]
+    api_key_env: Option<String>,
     /// Rubric id: a built-in rubric (mc_final_answer), or a file RUBRICS_DIR/ID.md.
     #[arg(long, default_value = "mc_final_answer")]
     rubric: String,
@@ -86,9 +87,7 @@ impl JudgeArgs {
             .map_err(anyhow::Error::msg)
             .context("--judge")?;
         let api_key = match spec.backend {
-            Backend::OpenAi { .. } => std::env::var(&self.api_key_env)
-                .ok()
-                .filter(|k| !k.is_empty()),
+            Backend::OpenAi { .. } => super::api_key(self.api_key_env.as_deref())?,
             Backend::Ollama { .. } => None,
         };
         let rubric = Rubric::resolve(self.rubrics_dir.as_deref(), &self.rubric)?;

@@ -78,6 +78,26 @@ impl Cli {
     }
 }
 
+/// The variable `--api-key-env` defaults to.
+pub const DEFAULT_KEY_ENV: &str = "OPENAI_API_KEY";
+
+/// The bearer key: from the variable `--api-key-env` names, which must then be set (a typo
+/// would otherwise send no key at all and fail far from its cause, as a 401 per request);
+/// without the flag, from `OPENAI_API_KEY` if set (local servers need no key).
+pub fn api_key(named: Option<&str>) -> anyhow::Result<Option<String>> {
+    match named {
+        Some(var) => match std::env::var(var) {
+            Ok(key) if !key.is_empty() => Ok(Some(key)),
+            _ => anyhow::bail!(
+                "--api-key-env {var}: the environment variable {var} is not set (or is empty)"
+            ),
+        },
+        None => Ok(std::env::var(DEFAULT_KEY_ENV)
+            .ok()
+            .filter(|k| !k.is_empty())),
+    }
+}
+
 /// Bad input data (exit 3): a dataset row, a generation or verdict line, or `--strict`. A
 /// dataset that cannot be read at all is not bad data but a command that could not run (2),
 /// as for every other unreadable file.
