@@ -311,3 +311,47 @@ fn one_edited_dataset_row_is_a_warning_not_a_refusal() {
         "1 answers whose question differs from their dataset row",
     ));
 }
+
+/// Audit 19, message 15: lm-eval's `results_*.json` given as `--generations` printed one
+/// "invalid JSON" error per line of the pretty-printed file (127 of them). One message says
+/// what the file is and what to give instead.
+#[test]
+fn a_results_file_given_as_generations_is_named_as_such_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = samples("1_direct_public_safety")
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let results = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("results_")
+        })
+        .unwrap();
+    let out = Command::cargo_bin("kgrade")
+        .unwrap()
+        .timeout(Duration::from_secs(60))
+        .arg("grade")
+        .arg("--dataset")
+        .arg(kmmlu("Public-Safety-test.csv"))
+        .arg("--generations")
+        .arg(&results)
+        .arg("--out")
+        .arg(tmp.path().join("out"))
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    let stderr = String::from_utf8(out).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("an lm-eval results file (scores, no answers): give the samples_<task>_<date>.jsonl file beside it"),
+        "{stderr}"
+    );
+}
