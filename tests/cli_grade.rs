@@ -428,3 +428,37 @@ fn the_interval_counts_items_when_items_have_several_answers() {
         "{row}"
     );
 }
+
+/// Audit 19, message 14: with pub-05's id mistyped as pub-03, the warning said pub-03 "has no
+/// generation" (it was graded; the second pub-03 row can never be joined) and did not name
+/// pub-05's generation, left without an item.
+#[test]
+fn a_repeated_dataset_id_is_reported_as_such_with_the_orphaned_generation() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string("data/domain_eval_sample.csv").unwrap();
+    assert!(text.contains("\npub-05,"));
+    let data = write(
+        tmp.path(),
+        "dup.csv",
+        text.replacen("\npub-05,", "\npub-03,", 1),
+    );
+    let out = grade(
+        &[],
+        &data,
+        Path::new("data/generations_terse.jsonl"),
+        &tmp.path().join("out"),
+    )
+    .assert()
+    .success()
+    .stderr(predicate::str::contains(
+        "1 dataset ids repeat; the first row of each was used (first: `pub-03`)",
+    ))
+    .stderr(predicate::str::contains(
+        "1 of 60 generations name ids the dataset does not have (first: `pub-05`)",
+    ))
+    .get_output()
+    .stderr
+    .clone();
+    let stderr = String::from_utf8(out).unwrap();
+    assert!(!stderr.contains("have no generation"), "{stderr}");
+}

@@ -180,7 +180,10 @@ fn first_ids(ids: &[String]) -> String {
 fn join_warnings(join: &JoinReport) -> Vec<String> {
     let mut out = Vec::new();
     let total = join.answers + join.unknown_ids;
-    if join.unknown_ids > 0 && join.unknown_ids * 10 > total {
+    // With repeated dataset ids, an unknown id is likely the row whose id was mistyped into
+    // another's: worth saying however few there are.
+    let repeats = !join.duplicate_dataset_ids.is_empty();
+    if join.unknown_ids > 0 && (join.unknown_ids * 10 > total || repeats) {
         out.push(format!(
             "{} of {total} generations name ids the dataset does not have (first: {})",
             join.unknown_ids,

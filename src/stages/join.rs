@@ -163,7 +163,8 @@ impl<'a> Joiner<'a> {
         self.reader.take_io_error()
     }
 
-    /// The join report, with the items that got no generation.
+    /// The join report, with the items that got no generation (a later row with a repeated
+    /// id cannot get one: it is counted as a repeated id, not as an item without answers).
     pub fn finish(mut self, observer: &mut dyn Observer) -> JoinReport {
         observer.bytes_read(self.reader.bytes_read());
         self.join.tasks.clone_from(&self.reader.tasks);
@@ -173,8 +174,9 @@ impl<'a> Joiner<'a> {
             .items
             .iter()
             .zip(&self.samples)
-            .filter(|(_, &n)| n == 0)
-            .map(|(item, _)| item.id.clone())
+            .enumerate()
+            .filter(|(i, (item, &n))| n == 0 && self.dataset.index.get(&item.id) == Some(i))
+            .map(|(_, (item, _))| item.id.clone())
             .collect();
         self.join
     }
