@@ -462,3 +462,69 @@ fn a_repeated_dataset_id_is_reported_as_such_with_the_orphaned_generation() {
     let stderr = String::from_utf8(out).unwrap();
     assert!(!stderr.contains("have no generation"), "{stderr}");
 }
+
+/// Audit 19, messages 16: a JSON array line was "field `id`: missing", serde's own "at line 1
+/// column 37" contradicted kgrade's line numbers, `"response": null` was graded as an empty
+/// answer (a model mistake) with no note, `--out` naming a file said "File exists", and
+/// `kgrade report` refused a run folder.
+#[test]
+fn odd_generation_lines_and_paths_get_plain_words() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = write(
+        tmp.path(),
+        "d.csv",
+        "id,question,answer,domain\na,\"기관은? ① 금융위 ② 기재부\",1,x\nb,\"기관은? ① 금융위 ② 기재부\",2,y\n",
+    );
+    let gens = write(
+        tmp.path(),
+        "g.jsonl",
+        "{\"id\":\"a\",\"response\":\"①\"}\n[1,2,3]\n{\"id\":\"a\",\"response\":\"① 금\n{\"id\":\"b\",\"response\":null}\n{\"id\":\"a\"} x\n",
+    );
+    let out = tmp.path().join("out");
+    let stderr = grade(&[], &data, &gens, &out)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "g.jsonl:2: not a JSON object (one answer per line",
+        ))
+        .stderr(predicate::str::contains(
+            "g.jsonl:3: invalid JSON: EOF while parsing a string\n",
+        ))
+        .stderr(predicate::str::contains(
+            "g.jsonl:5: invalid JSON: trailing characters at column 12",
+        ))
+        .get_output()
+        .stderr
+        .clone();
+    assert!(
+        !String::from_utf8_lossy(&stderr).contains("at line 1"),
+        "{}",
+        String::from_utf8_lossy(&stderr)
+    );
+    let verdicts: Vec<Value> = std::fs::read_to_string(out.join("verdicts.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let b = verdicts.iter().find(|v| v["id"] == "b").unwrap();
+    assert_eq!(b["status"], "request_error", "{b}");
+    assert!(
+        b["note"].as_str().unwrap().contains("`response` is null"),
+        "{b}"
+    );
+    // `report` takes the run folder as well as its verdicts file.
+    kgrade()
+        .arg("report")
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("wrote"));
+    // `--out` naming a file.
+    let file = write(tmp.path(), "afile", "x");
+    grade(&[], &data, &gens, &file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "afile: exists and is not a folder",
+        ));
+}

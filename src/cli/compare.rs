@@ -41,7 +41,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         common_items: args.common_items,
     };
     let board = kgrade::report::leaderboard::compare(&args.runs, &opts)?;
-    std::fs::create_dir_all(&args.out)
+    kgrade::report::staging::create_out_dir(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     kgrade::report::leaderboard::write(&board, &args.out)?;
     out!("{}", kgrade::report::leaderboard::render::terminal(&board))?;

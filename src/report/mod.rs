@@ -85,7 +85,7 @@ pub fn for_each_verdict(
         let v: Verdict = serde_json::from_str(&buf).map_err(|e| ReportError::BadLine {
             path: path.to_path_buf(),
             line,
-            message: format!("not a verdict: {e}"),
+            message: format!("not a verdict: {}", crate::types::json::line_error(&e)),
         })?;
         f(line, v)?;
     }

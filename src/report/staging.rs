@@ -51,6 +51,17 @@ impl Staging {
     }
 }
 
+/// Create the output folder `dir` (and its parents) if it does not exist; a file of that name
+/// is an error that says so (the system's own words, "File exists", leave a user guessing).
+pub fn create_out_dir(dir: &Path) -> io::Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(io::Error::other(
+            "exists and is not a folder (the output is a folder of files)",
+        ));
+    }
+    std::fs::create_dir_all(dir)
+}
+
 impl Drop for Staging {
     fn drop(&mut self) {
         if !self.committed {

@@ -265,8 +265,12 @@ fn extract_line<'a>(
     }
     let text =
         crate::inputs::utf8(raw).map_err(|at| (None, format!("invalid UTF-8 at byte {at}")))?;
-    let rec: Input =
-        serde_json::from_str(text).map_err(|e| (None, format!("invalid JSON: {e}")))?;
+    let rec: Input = serde_json::from_str(text).map_err(|e| {
+        (
+            None,
+            format!("invalid JSON: {}", crate::types::json::line_error(&e)),
+        )
+    })?;
     match sets.get(rec.question.as_deref(), rec.choices.as_deref()) {
         Ok(set) => {
             let e = verify(&rec.response, set);

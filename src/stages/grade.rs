@@ -233,7 +233,7 @@ pub fn run_grade(
         available.push("task".to_string());
     }
     let by = grouping_for(opts.by, &available)?;
-    std::fs::create_dir_all(opts.out_dir).map_err(io_at(opts.out_dir))?;
+    crate::report::staging::create_out_dir(opts.out_dir).map_err(io_at(opts.out_dir))?;
     let name = opts.generations.display().to_string();
     // The judge (and its cache lock) first: a cache another process holds fails the run
     // before any work is done.

@@ -267,7 +267,10 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
                 continue;
             }
             let value: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text)
-                .map_err(|e| src.err(None, format!("invalid JSON: {e}")))?;
+                .map_err(|e| {
+                    let message = crate::types::json::line_error(&e);
+                    src.err(None, format!("invalid JSON: {message}"))
+                })?;
             let record: Vec<(String, String)> = value
                 .into_iter()
                 .map(|(k, v)| {

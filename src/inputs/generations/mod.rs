@@ -338,9 +338,19 @@ impl<R: BufRead> GenerationReader<R> {
             if text.is_empty() {
                 continue;
             }
-            let value: Value = match serde_json::from_str(text) {
-                Ok(v) => v,
-                Err(e) => return Some(Err(self.err(None, format!("invalid JSON: {e}")))),
+            let value: Value = match serde_json::from_str::<Value>(text) {
+                Ok(v) if v.is_object() => v,
+                Ok(_) => {
+                    return Some(Err(self.err(
+                        None,
+                        "not a JSON object (one answer per line: {\"id\": …, \"response\": …})"
+                            .to_string(),
+                    )))
+                }
+                Err(e) => {
+                    let message = crate::types::json::line_error(&e);
+                    return Some(Err(self.err(None, format!("invalid JSON: {message}"))));
+                }
             };
             let format = *self.format.get_or_insert(GenerationsFormat::detect(&value));
             let parsed = format.0.parse(&value, &mut self.state);

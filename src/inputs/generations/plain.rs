@@ -44,7 +44,13 @@ impl Shape for Plain {
                     ))?;
                 from_replies(&id, replies, line)
             }
-            (Some(Value::Null), None) => vec![Generation::text(id, String::new(), line)],
+            // A script that writes null for a failed request: no answer, counted apart from
+            // model mistakes (a `request_error` with this note), not as an empty answer.
+            (Some(Value::Null), None) => from_replies(
+                &id,
+                Err("`response` is null: no answer was recorded (a failed request?)".to_string()),
+                line,
+            ),
             (Some(_), _) => return Err(LineProblem::field("response", "not a string or a reply")),
             (None, None) => return Err(LineProblem::field("response", "missing")),
         };
