@@ -528,3 +528,30 @@ fn odd_generation_lines_and_paths_get_plain_words() {
             "afile: exists and is not a folder",
         ));
 }
+
+/// Audit 19, item 17: report.md put a model's answer in the audit table as it was, so HTML
+/// and Markdown in it (`<script>`, links, bold) were rendered by whatever showed the file.
+/// Answers now sit in code spans (report.html escaped them already).
+#[test]
+fn answers_in_report_md_are_shown_as_written_not_rendered() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = write(
+        tmp.path(),
+        "d.csv",
+        "id,question,answer,domain\na,\"기관은? ① 금융위 ② 기재부\",1,x\n",
+    );
+    let answer = "모르겠습니다 <script>alert(1)</script> **굵게** [링크](http://e.invalid) `코드`";
+    let gens = write(
+        tmp.path(),
+        "g.jsonl",
+        format!("{}\n", serde_json::json!({"id": "a", "response": answer})),
+    );
+    let out = tmp.path().join("out");
+    grade(&[], &data, &gens, &out).assert().success();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let row = md
+        .lines()
+        .find(|l| l.contains("<script>"))
+        .expect("the answer is in the audit table");
+    assert!(row.ends_with(&format!("| `` {answer} `` |")), "{row}");
+}

@@ -294,7 +294,7 @@ impl ReportBuilder {
                     .as_ref()
                     .map(|c| c.join(", "))
                     .unwrap_or_default(),
-                markdown::md_cell(entry.tail.as_deref().unwrap_or(""))
+                markdown::md_code(entry.tail.as_deref().unwrap_or(""))
             )
             .map_err(io_err(&md_path))?;
         }
