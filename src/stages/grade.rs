@@ -260,6 +260,7 @@ pub fn run_grade(
     let mut join = joiner.finish(observer);
     let finished = stream.finish()?;
     join.dataset = absolute(opts.dataset);
+    join.dataset_blake3 = crate::inputs::dataset::content_hash(opts.dataset).ok();
     join.generations = absolute(opts.generations);
     join.inputs = crate::inputs::run_inputs(
         &opts.columns,

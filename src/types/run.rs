@@ -11,6 +11,10 @@ use std::path::Path;
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct JoinReport {
     pub dataset: String,
+    /// The dataset's content hash (blake3 of its bytes; see
+    /// `inputs::dataset::content_hash`): `compare` tells datasets apart by it, not by path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dataset_blake3: Option<String>,
     pub generations: String,
     pub items: usize,
     pub answers: u64,

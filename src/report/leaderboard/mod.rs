@@ -31,7 +31,8 @@ pub enum CompareError {
     #[error("{dir}/run.json: {message}")]
     BadRunJson { dir: PathBuf, message: String },
     #[error(
-        "the runs are over different datasets: {a} uses `{dataset_a}`, {b} uses `{dataset_b}`"
+        "the runs are over different datasets: {a} uses `{dataset_a}`, {b} uses `{dataset_b}`{}",
+        if .dataset_a == .dataset_b { " (the same path, but its content changed between the runs)" } else { " (their contents differ)" }
     )]
     DatasetsDiffer {
         a: String,
@@ -126,6 +127,8 @@ struct Run {
     dir: String,
     model: String,
     dataset: Option<String>,
+    /// `dataset_blake3` from run.json (runs graded before it was recorded have none).
+    dataset_hash: Option<String>,
     items: BTreeMap<String, (u64, u64)>,
     fields: BTreeMap<String, BTreeMap<String, String>>,
 }
@@ -177,6 +180,7 @@ fn read_run_dir(dir: &Path, by: &[String]) -> Result<Run, CompareError> {
         dir: dir.display().to_string(),
         model,
         dataset: field("dataset"),
+        dataset_hash: field("dataset_blake3"),
         items,
         fields,
     })
@@ -233,7 +237,13 @@ pub fn compare(dirs: &[PathBuf], opts: &CompareOptions) -> Result<Leaderboard, C
     let first = &runs[0];
     for r in &runs[1..] {
         if let (Some(a), Some(b)) = (&first.dataset, &r.dataset) {
-            if !same_dataset(a, b) {
+            // By content when both runs recorded it (a copy at another path, another
+            // machine's checkout), else by path.
+            let same = match (&first.dataset_hash, &r.dataset_hash) {
+                (Some(x), Some(y)) => x == y,
+                _ => same_dataset(a, b),
+            };
+            if !same {
                 return Err(CompareError::DatasetsDiffer {
                     a: first.dir.clone(),
                     dataset_a: a.clone(),
