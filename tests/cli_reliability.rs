@@ -253,7 +253,7 @@ fn the_judge_works_from_another_directory_with_its_built_in_rubric_and_user_cach
     assert!(xdg.join("kgrade").exists());
     assert!(!elsewhere.path().join(".kgrade").exists());
     let v = std::fs::read_to_string(out.join("verdicts.jsonl")).unwrap();
-    assert!(v.contains("judge_error: gave up after 1 attempts: could not connect"));
+    assert!(v.contains("judge_error: gave up after 1 attempt: could not connect"));
     // run.json holds absolute paths: judging again from yet another directory works.
     let run = read_json(&out.join("run.json"));
     assert!(Path::new(run["dataset"].as_str().unwrap()).is_absolute());
@@ -619,4 +619,63 @@ fn an_api_key_variable_that_is_not_set_is_an_error() {
     .code(2)
     .stderr(predicate::str::contains(message));
     assert!(!out.exists() && !tmp.path().join("cache").exists());
+}
+
+/// Audit 19, item 18 (cosmetic): grade named four of the six files it writes; generate read
+/// the dataset (and announced its requests) before saying a flag was missing; `compare R R`
+/// compared a run with itself; results.json counted answers as lm-eval's documents and listed
+/// acc_norm for a generation task.
+#[test]
+fn small_words_are_right() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (data, gens) = decided_run(tmp.path());
+    let twice = write(
+        tmp.path(),
+        "twice.jsonl",
+        std::fs::read_to_string(&gens).unwrap().repeat(2),
+    );
+    let out = tmp.path().join("out");
+    grade(&[], &data, &twice, &out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "verdicts.jsonl, run.json, report.json, report.md, report.html, results.json",
+        ));
+    let results = read_json(&out.join("results.json"));
+    let task = results["n-samples"]
+        .as_object()
+        .unwrap()
+        .values()
+        .next()
+        .unwrap();
+    assert_eq!(
+        (&task["original"], &task["effective"]),
+        (&2.into(), &2.into())
+    );
+    for higher in results["higher_is_better"].as_object().unwrap().values() {
+        assert!(higher.get("acc_norm").is_none(), "{higher}");
+    }
+    let stderr = kgrade()
+        .arg("generate")
+        .arg("--dataset")
+        .arg(&data)
+        .args(["--model", "m", "--endpoint", "http://127.0.0.1:9/v1"])
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert_eq!(
+        String::from_utf8(stderr).unwrap(),
+        "kgrade: --out is needed unless --write-batch is given\n"
+    );
+    kgrade()
+        .arg("compare")
+        .arg(&out)
+        .arg(tmp.path().join("out/."))
+        .arg("--out")
+        .arg(tmp.path().join("lb"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("are the same run"));
 }

@@ -130,6 +130,15 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         samples: args.n,
         circular: args.circular,
     };
+    // The flags first: a missing --out or --endpoint is said before the dataset is read.
+    let out = match (&args.write_batch, &args.out) {
+        (Some(_), _) => None,
+        (None, Some(out)) => Some(out),
+        (None, None) => anyhow::bail!("--out is needed unless --write-batch is given"),
+    };
+    if args.write_batch.is_none() && args.endpoints.is_empty() {
+        anyhow::bail!("give at least one --endpoint (or --write-batch FILE)");
+    }
     let plan = plan(&opts)?;
     announce(&plan, args.circular);
     if let Some(path) = &args.write_batch {
@@ -140,13 +149,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         )?;
         return Ok(ExitCode::SUCCESS);
     }
-    let out = args
-        .out
-        .as_ref()
-        .context("--out is needed unless --write-batch is given")?;
-    if args.endpoints.is_empty() {
-        anyhow::bail!("give at least one --endpoint (or --write-batch FILE)");
-    }
+    let out = out.context("--out is needed unless --write-batch is given")?;
     let client = ClientConfig {
         api_key,
         rps: args.rps,
@@ -203,7 +206,7 @@ fn endpoint_url(s: &str) -> Result<String, String> {
 
 fn announce(plan: &Plan, circular: Option<CircularMode>) {
     eprintln!(
-        "kgrade: {} items, {} requests, template {}",
+        "kgrade: {} items, {} answers to get (from the cache, else asked for), template {}",
         plan.items,
         plan.tasks.len(),
         plan.template

@@ -82,7 +82,7 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
     }
     let shown = shown.and_then(|()| {
         out!(
-            "wrote {}/verdicts.jsonl, report.json, report.md, report.html\n",
+            "wrote {}/verdicts.jsonl, run.json, report.json, report.md, report.html, results.json\n",
             args.out.display()
         )
     });

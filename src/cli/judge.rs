@@ -156,7 +156,7 @@ pub fn run(args: JudgeCommandArgs) -> anyhow::Result<ExitCode> {
     // A closed stdout stops the printing, not the exit code.
     let shown = out!("{}", done.built.summary).and_then(|()| {
         out!(
-            "wrote {}/verdicts.jsonl, report.json, report.md, report.html\n",
+            "wrote {}/verdicts.jsonl, run.json, report.json, report.md, report.html, results.json\n",
             args.dir.display()
         )
     });

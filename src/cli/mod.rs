@@ -47,15 +47,16 @@ enum Command {
     /// "reasoning_content"?, "finish_reason", "usage", "model"}, in dataset order.
     Generate(generate::GenerateArgs),
     /// Join a dataset with a model's generations, verify every answer, and write
-    /// OUT/verdicts.jsonl, OUT/report.json, OUT/report.md, OUT/report.html and OUT/run.json.
+    /// OUT/verdicts.jsonl, OUT/run.json, OUT/report.json, OUT/report.md, OUT/report.html and
+    /// OUT/results.json (lm-eval's results layout).
     Grade(grade::GradeArgs),
     /// Judge a graded run again (OUT of `kgrade grade`): escalated answers and an audit
     /// sample go to the judge, verdicts.jsonl and the reports are rewritten.
     Judge(judge::JudgeCommandArgs),
     /// Inspect or clear the judge verdict cache.
     Cache(cache::CacheArgs),
-    /// Rebuild report.json, report.md and report.html from a verdicts file without grading
-    /// again.
+    /// Rebuild report.json, report.md, report.html and results.json from a verdicts file
+    /// without grading again.
     Report(report::ReportArgs),
     /// Compare graded runs (different models on the same dataset): accuracy, Bradley–Terry
     /// ratings with bootstrap intervals, McNemar tests; writes OUT/leaderboard.json, .md and

@@ -42,7 +42,7 @@ pub fn run(mut args: ReportArgs) -> anyhow::Result<ExitCode> {
     )?;
     out!("{}", built.summary)?;
     out!(
-        "wrote {}/report.json, report.md, report.html\n",
+        "wrote {}/report.json, report.md, report.html, results.json\n",
         out.display()
     )?;
     Ok(ExitCode::SUCCESS)

@@ -269,9 +269,10 @@ impl Client {
                 }
             }
         }
+        let attempts = max_retries + 1;
         Err(CallError::Failed(format!(
-            "gave up after {} attempts: {last_reason}",
-            max_retries + 1
+            "gave up after {attempts} attempt{}: {last_reason}",
+            if attempts == 1 { "" } else { "s" }
         )))
     }
 

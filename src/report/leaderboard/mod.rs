@@ -26,6 +26,8 @@ pub const ELO_ORDERS: u32 = 100;
 pub enum CompareError {
     #[error("compare needs at least two runs, got {0}")]
     TooFewRuns(usize),
+    #[error("{a} and {b} are the same run; compare different runs")]
+    SameRun { a: String, b: String },
     #[error("{dir}: no verdicts.jsonl here; run `kgrade grade` first")]
     NotARun { dir: PathBuf },
     #[error("{dir}/run.json: {message}")]
@@ -186,8 +188,8 @@ fn read_run_dir(dir: &Path, by: &[String]) -> Result<Run, CompareError> {
     })
 }
 
-/// The same file, however it was named.
-fn same_dataset(a: &str, b: &str) -> bool {
+/// The same file (or folder), however it was named.
+fn same_path(a: &str, b: &str) -> bool {
     a == b
         || matches!(
             (std::fs::canonicalize(a), std::fs::canonicalize(b)),
@@ -230,6 +232,16 @@ pub fn compare(dirs: &[PathBuf], opts: &CompareOptions) -> Result<Leaderboard, C
     if dirs.len() < 2 {
         return Err(CompareError::TooFewRuns(dirs.len()));
     }
+    for (i, a) in dirs.iter().enumerate() {
+        for b in &dirs[i + 1..] {
+            if same_path(&a.display().to_string(), &b.display().to_string()) {
+                return Err(CompareError::SameRun {
+                    a: a.display().to_string(),
+                    b: b.display().to_string(),
+                });
+            }
+        }
+    }
     let runs: Vec<Run> = dirs
         .iter()
         .map(|d| read_run_dir(d, &opts.by))
@@ -241,7 +253,7 @@ pub fn compare(dirs: &[PathBuf], opts: &CompareOptions) -> Result<Leaderboard, C
             // machine's checkout), else by path.
             let same = match (&first.dataset_hash, &r.dataset_hash) {
                 (Some(x), Some(y)) => x == y,
-                _ => same_dataset(a, b),
+                _ => same_path(a, b),
             };
             if !same {
                 return Err(CompareError::DatasetsDiffer {
