@@ -9,7 +9,7 @@
 /// ```
 /// let e = serde_json::from_str::<serde_json::Value>("{\"a\": 1} x").unwrap_err();
 /// assert_eq!(kgrade::types::json::line_error(&e), "trailing characters at column 10");
-/// let e = serde_json::from_str::<serde_json::Value>("{\"a\": \"b\n").unwrap_err();
+/// let e = serde_json::from_str::<serde_json::Value>("{\"a\": \"b").unwrap_err();
 /// assert_eq!(kgrade::types::json::line_error(&e), "EOF while parsing a string");
 /// ```
 pub fn line_error(e: &serde_json::Error) -> String {
