@@ -5,6 +5,7 @@
 //! spilled to an anonymous temporary file and read back once by each renderer. Not for
 //! deciding anything: verdicts are final when they reach here.
 
+pub mod accuracy;
 pub mod circular;
 pub mod escape;
 mod html;

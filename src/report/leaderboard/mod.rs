@@ -9,7 +9,7 @@
 pub mod render;
 pub mod stats;
 
-use super::metrics::wilson_of;
+use super::accuracy::wilson_of;
 use super::{for_each_verdict, ReportError};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
