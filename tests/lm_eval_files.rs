@@ -22,6 +22,11 @@ fn kmmlu(name: &str) -> PathBuf {
 
 /// The samples file of a fixture run (its name carries lm-eval's timestamp).
 fn samples(run: &str) -> PathBuf {
+    fixture_file(run, "samples_")
+}
+
+/// The file of a fixture run whose name starts with `prefix` (`samples_`, `results_`).
+fn fixture_file(run: &str, prefix: &str) -> PathBuf {
     let dir = root()
         .join("tests/fixtures/lm_eval/runs")
         .join(run)
@@ -29,13 +34,7 @@ fn samples(run: &str) -> PathBuf {
     std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .starts_with("samples_")
-        })
+        .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with(prefix))
         .unwrap()
 }
 
@@ -48,17 +47,22 @@ fn lines(path: &Path) -> Vec<Value> {
         .collect()
 }
 
-fn grade(dataset: &Path, generations: &Path, out: &Path, extra: &[&str]) -> Value {
-    Command::cargo_bin("kgrade")
-        .unwrap()
-        .timeout(Duration::from_secs(60))
+/// `kgrade grade --dataset D --generations G --out OUT`, with a time limit.
+fn grade_cmd(dataset: &Path, generations: &Path, out: &Path) -> Command {
+    let mut c = Command::cargo_bin("kgrade").unwrap();
+    c.timeout(Duration::from_secs(60))
         .arg("grade")
         .arg("--dataset")
         .arg(dataset)
         .arg("--generations")
         .arg(generations)
         .arg("--out")
-        .arg(out)
+        .arg(out);
+    c
+}
+
+fn grade(dataset: &Path, generations: &Path, out: &Path, extra: &[&str]) -> Value {
+    grade_cmd(dataset, generations, out)
         .args(extra)
         .assert()
         .success();
@@ -257,16 +261,7 @@ fn samples_joined_to_another_subjects_dataset_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let file = samples("1_direct_public_safety");
     let name = file.file_name().unwrap().to_str().unwrap().to_string();
-    Command::cargo_bin("kgrade")
-        .unwrap()
-        .timeout(Duration::from_secs(60))
-        .arg("grade")
-        .arg("--dataset")
-        .arg(kmmlu("Accounting-test.csv"))
-        .arg("--generations")
-        .arg(&file)
-        .arg("--out")
-        .arg(tmp.path())
+    grade_cmd(&kmmlu("Accounting-test.csv"), &file, tmp.path())
         .assert()
         .code(3)
         .stderr(predicates::str::contains(format!(
@@ -291,16 +286,7 @@ fn one_edited_dataset_row_is_a_warning_not_a_refusal() {
     std::fs::write(&dataset, edited).unwrap();
     let file = samples("1_direct_public_safety");
     let run = |extra: &[&str]| {
-        Command::cargo_bin("kgrade")
-            .unwrap()
-            .timeout(Duration::from_secs(60))
-            .arg("grade")
-            .arg("--dataset")
-            .arg(&dataset)
-            .arg("--generations")
-            .arg(&file)
-            .arg("--out")
-            .arg(tmp.path().join("out"))
+        grade_cmd(&dataset, &file, &tmp.path().join("out"))
             .args(extra)
             .assert()
     };
@@ -318,36 +304,17 @@ fn one_edited_dataset_row_is_a_warning_not_a_refusal() {
 #[test]
 fn a_results_file_given_as_generations_is_named_as_such_once() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = samples("1_direct_public_safety")
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let results = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .starts_with("results_")
-        })
-        .unwrap();
-    let out = Command::cargo_bin("kgrade")
-        .unwrap()
-        .timeout(Duration::from_secs(60))
-        .arg("grade")
-        .arg("--dataset")
-        .arg(kmmlu("Public-Safety-test.csv"))
-        .arg("--generations")
-        .arg(&results)
-        .arg("--out")
-        .arg(tmp.path().join("out"))
-        .assert()
-        .code(2)
-        .get_output()
-        .stderr
-        .clone();
+    let results = fixture_file("1_direct_public_safety", "results_");
+    let out = grade_cmd(
+        &kmmlu("Public-Safety-test.csv"),
+        &results,
+        &tmp.path().join("out"),
+    )
+    .assert()
+    .code(2)
+    .get_output()
+    .stderr
+    .clone();
     let stderr = String::from_utf8(out).unwrap();
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(

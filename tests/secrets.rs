@@ -70,20 +70,6 @@ fn data(name: &str) -> PathBuf {
     support::root().join("data").join(name)
 }
 
-/// Every file under `dir`, recursively.
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            out.extend(walk(&path));
-        } else {
-            out.push(path);
-        }
-    }
-    out
-}
-
 /// No credential in `bytes` (named `what` in the failure).
 fn assert_clean(what: &str, bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
@@ -100,7 +86,7 @@ fn assert_clean(what: &str, bytes: &[u8]) {
 fn assert_nothing_leaked(dir: &Path, output: &std::process::Output) {
     assert_clean("stdout", &output.stdout);
     assert_clean("stderr", &output.stderr);
-    let files = walk(dir);
+    let files = support::files_below(dir);
     assert!(!files.is_empty());
     for file in files {
         assert_clean(&file.display().to_string(), &std::fs::read(&file).unwrap());

@@ -13,7 +13,7 @@ use crate::inputs::generations::Generation;
 use crate::inputs::generations::{Generations, GenerationsFormat};
 use crate::report::staging::Staging;
 use crate::report::{Built, ReportBuilder};
-use crate::types::{write_run, JoinReport};
+use crate::types::JoinReport;
 use crate::types::{Item, Verdict};
 use std::borrow::Cow;
 use std::path::Path;
@@ -271,14 +271,13 @@ pub fn run_grade(
         join.judge = line;
         summary
     });
-    let run_path = staging.path("run.json");
-    write_run(&run_path, &join).map_err(io_at(&run_path))?;
-    let built = finished.report.finish(
-        &verdicts_path.display().to_string(),
-        Some(&join),
-        &mut staging,
+    let built = super::write_outputs(
+        finished.report,
+        &join,
+        &verdicts_path,
+        staging,
+        opts.out_dir,
     )?;
-    staging.commit().map_err(io_at(opts.out_dir))?;
     // The reports are written before any of these errors: nothing already graded is lost.
     if let Some((path, error)) = io_error {
         return Err(GradeError::Io { path, error });

@@ -66,6 +66,22 @@ pub struct JoinInfoError {
     pub dir: PathBuf,
 }
 
+/// The end of a run that completed: `run.json` and the reports written under `staging`'s
+/// temporary names beside the verdicts already there, then every file renamed into place.
+fn write_outputs(
+    report: crate::report::ReportBuilder,
+    join: &crate::types::JoinReport,
+    verdicts: &Path,
+    mut staging: crate::report::staging::Staging,
+    dir: &Path,
+) -> Result<crate::report::Built, GradeError> {
+    let run_path = staging.path("run.json");
+    crate::types::write_run(&run_path, join).map_err(io_at(&run_path))?;
+    let built = report.finish(&verdicts.display().to_string(), Some(join), &mut staging)?;
+    staging.commit().map_err(io_at(dir))?;
+    Ok(built)
+}
+
 /// An I/O error at `path`, as a [`GradeError`].
 fn io_at(path: &Path) -> impl Fn(io::Error) -> GradeError + '_ {
     move |error| GradeError::Io {

@@ -11,7 +11,7 @@ use crate::inputs::dataset::read_dataset;
 use crate::inputs::generations::Generations;
 use crate::report::staging::Staging;
 use crate::report::{Built, ReportBuilder, ReportError};
-use crate::types::{read_run, write_run, JoinReport, Verdict};
+use crate::types::{read_run, JoinReport, Verdict};
 use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
 
@@ -96,14 +96,7 @@ pub fn judge_dir(
         .judged
         .ok_or_else(|| GradeError::Judge("the judge stage did not run".into()))?;
     join.judge = line;
-    let run_path = staging.path("run.json");
-    write_run(&run_path, &join).map_err(io_at(&run_path))?;
-    let built = finished.report.finish(
-        &verdicts_path.display().to_string(),
-        Some(&join),
-        &mut staging,
-    )?;
-    staging.commit().map_err(io_at(dir))?;
+    let built = super::write_outputs(finished.report, &join, &verdicts_path, staging, dir)?;
     Ok(Rejudged {
         join,
         built,
