@@ -268,6 +268,8 @@ fn samples_joined_to_another_subjects_dataset_are_refused() {
             "{name}:1: id `0`: the line's question \"화재 또는 구조ㆍ구급이 필요한 상황을 허위로 1회 알린 자에게 부과하는 …\" is not the dataset's \"(주)대한의 기초재고자산과 기말 재고자산은 각각 ￦400, 유동부채는 ￦…\""
         )))
         .stderr(predicates::str::contains("10 of 10 answers"));
+    // Refused before anything is written: a previous run in OUT would stay as it was.
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
 }
 
 /// A dataset with one of the joined rows edited since the samples were made still grades:

@@ -271,6 +271,11 @@ pub fn run_grade(
         join.judge = line;
         summary
     });
+    // Generations of another dataset are refused before anything is written: their reports
+    // would only replace a good run in OUT with a meaningless one.
+    if let Some(e) = questions_differ(&join) {
+        return Err(e);
+    }
     let built = super::write_outputs(
         finished.report,
         &join,
@@ -284,9 +289,6 @@ pub fn run_grade(
     }
     if join.answers == 0 {
         return Err(nothing_graded(&join, &dataset));
-    }
-    if let Some(e) = questions_differ(&join) {
-        return Err(e);
     }
     if opts.strict {
         strict_check(&join)?;
@@ -340,7 +342,7 @@ fn questions_differ(join: &JoinReport) -> Option<GradeError> {
         return None;
     }
     Some(GradeError::QuestionsDiffer(format!(
-        "{}; {} of {} answers that carry their question name another question than the dataset row with their id: the generations {} do not belong to the dataset {} (the reports were written)",
+        "{}; {} of {} answers that carry their question name another question than the dataset row with their id: the generations {} do not belong to the dataset {} (nothing was written)",
         join.question_differs_first.as_deref().unwrap_or(""),
         join.questions_differing,
         join.questions_compared,
