@@ -10,16 +10,20 @@ use std::borrow::Cow;
 /// What a credential is replaced with.
 pub const REDACTED: &str = "[redacted]";
 
-/// Keys shorter than this are scrubbed from error messages only: a short test key (`x`,
+/// Secrets shorter than this are scrubbed from error messages only: a short test key (`x`,
 /// `test`) matched inside a model's answer would corrupt the answer, and such a key guards
 /// nothing worth the damage.
 const MIN_KEY_IN_REPLIES: usize = 8;
 
-/// `text` with every occurrence of each of `secrets` replaced by [`REDACTED`], and with every
-/// masked form of one (`sk-AUDI****CRET`: a token with a `*` whose part before the first `*`
-/// is at least four characters of the secret's beginning) replaced too. `in_reply` says the
-/// text is a successful reply (a model's answer), where secrets shorter than eight characters
-/// are left alone.
+/// Secrets shorter than this are not scrubbed at all: a one- or two-letter password in a URL
+/// would garble every message it occurs in ("e[redacted]ceeds") and hides nothing.
+const MIN_KEY: usize = 4;
+
+/// `text` with every occurrence of each of `secrets` replaced by [`REDACTED`], and in an error
+/// message every masked form of one too (`sk-AUDI****CRET`: a token with a `*` whose part
+/// before the first `*` is at least four characters of the secret's beginning). `in_reply`
+/// says the text is a successful reply (a model's answer): there only the secrets themselves
+/// are replaced, and only those of eight characters or more.
 ///
 /// ```
 /// use kgrade::client::redact::redact;
@@ -33,13 +37,14 @@ pub fn redact<'a>(text: &'a str, secrets: &[impl AsRef<str>], in_reply: bool) ->
     let mut out = Cow::Borrowed(text);
     for key in secrets {
         let key = key.as_ref();
-        if key.is_empty() || (in_reply && key.chars().count() < MIN_KEY_IN_REPLIES) {
+        let len = key.chars().count();
+        if len < MIN_KEY || (in_reply && len < MIN_KEY_IN_REPLIES) {
             continue;
         }
         if out.contains(key) {
             out = Cow::Owned(out.replace(key, REDACTED));
         }
-        if out.contains('*') {
+        if !in_reply && out.contains('*') {
             if let Cow::Owned(m) = redact_masked(&out, key) {
                 out = Cow::Owned(m);
             }
@@ -176,7 +181,16 @@ mod tests {
         assert_eq!(redact("a sk-x b", &[] as &[&str], false), "a sk-x b");
         // A short key is scrubbed from errors but not from model answers.
         assert_eq!(redact("정답은 abc", &["abc"], true), "정답은 abc");
-        assert_eq!(redact("bad key abc", &["abc"], false), "bad key [redacted]");
+        assert_eq!(
+            redact("bad key abcd", &["abcd"], false),
+            "bad key [redacted]"
+        );
+        // Too short to scrub anywhere; masked forms only in errors.
+        assert_eq!(redact("exceeds", &["x"], false), "exceeds");
+        assert_eq!(
+            redact("test****, sk-AUDI**", &["sk-AUDIT19-SECRET"], true),
+            "test****, sk-AUDI**"
+        );
     }
 
     #[test]
