@@ -48,7 +48,14 @@ fn serve(unauthorized: bool) -> String {
                     &key[..key.len().min(7)],
                     &key[key.len().saturating_sub(4)..]
                 );
-                let message = format!("Incorrect API key provided: {key} ({masked}; sent: {auth}). You can find your API key at https://example.invalid.");
+                // The audit's fake server printed the first header from offset 7 (`Bearer `'s
+                // length), which cuts the Basic token made from the URL's user-info.
+                let first = headers
+                    .get("authorization")
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("");
+                let cut = first.get(7..).unwrap_or("");
+                let message = format!("Incorrect API key provided: {key} ({masked}; sent: {auth}; {cut}). You can find your API key at https://example.invalid.");
                 (
                     StatusCode::UNAUTHORIZED,
                     Json(json!({"error": {"message": message, "type": "invalid_request_error"}})),
@@ -73,7 +80,7 @@ fn data(name: &str) -> PathBuf {
 /// No credential in `bytes` (named `what` in the failure).
 fn assert_clean(what: &str, bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
-    for secret in [KEY, &KEY[..11], URL_PASSWORD, URL_BASIC] {
+    for secret in [KEY, &KEY[..11], URL_PASSWORD, URL_BASIC, &URL_BASIC[1..]] {
         assert!(
             !text.contains(secret),
             "{what} holds the credential {secret:?}:\n{}",

@@ -15,13 +15,18 @@ pub const REDACTED: &str = "[redacted]";
 /// nothing worth the damage.
 const MIN_KEY_IN_REPLIES: usize = 8;
 
+/// A token holding this many characters of a secret in a row gives it away.
+const PIECE: usize = 12;
+
 /// Secrets shorter than this are not scrubbed at all: a one- or two-letter password in a URL
 /// would garble every message it occurs in ("e[redacted]ceeds") and hides nothing.
 const MIN_KEY: usize = 4;
 
 /// `text` with every occurrence of each of `secrets` replaced by [`REDACTED`], and in an error
-/// message every masked form of one too (`sk-AUDI****CRET`: a token with a `*` whose part
-/// before the first `*` is at least four characters of the secret's beginning). `in_reply`
+/// message every token that gives part of one away too: a masked form (`sk-AUDI****CRET`: a
+/// `*` after at least four characters of the secret's beginning), or a cut piece holding
+/// [`PIECE`] characters of it in a row (a server that prints the header from the wrong
+/// offset, a truncated key). `in_reply`
 /// says the text is a successful reply (a model's answer): there only the secrets themselves
 /// are replaced, and only those of eight characters or more.
 ///
@@ -44,8 +49,8 @@ pub fn redact<'a>(text: &'a str, secrets: &[impl AsRef<str>], in_reply: bool) ->
         if out.contains(key) {
             out = Cow::Owned(out.replace(key, REDACTED));
         }
-        if !in_reply && out.contains('*') {
-            if let Cow::Owned(m) = redact_masked(&out, key) {
+        if !in_reply {
+            if let Cow::Owned(m) = redact_pieces(&out, key) {
                 out = Cow::Owned(m);
             }
         }
@@ -102,9 +107,21 @@ fn userinfo_span(url: &str) -> Option<(usize, usize)> {
     Some((scheme_end, scheme_end + at))
 }
 
-/// Masked echoes of `key`: whitespace- or quote-delimited tokens holding a `*` whose part
-/// before the first `*` is a prefix of the key of four characters or more.
-fn redact_masked<'a>(text: &'a str, key: &str) -> Cow<'a, str> {
+/// Whitespace- or quote-delimited tokens that give part of `key` away: masked forms and cut
+/// pieces (see [`redact`]).
+fn redact_pieces<'a>(text: &'a str, key: &str) -> Cow<'a, str> {
+    let key_chars: Vec<char> = key.chars().collect();
+    let pieces: Vec<String> = key_chars
+        .windows(PIECE)
+        .map(|w| w.iter().collect())
+        .collect();
+    let gives_away = |token: &str| {
+        let masked = token.find('*').is_some_and(|star| {
+            let shown = &token[..star];
+            shown.chars().count() >= 4 && key.starts_with(shown)
+        });
+        masked || pieces.iter().any(|p| token.contains(p.as_str()))
+    };
     let is_edge = |c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | ',' | '(' | ')');
     let mut out = String::new();
     let mut copied = 0;
@@ -122,12 +139,7 @@ fn redact_masked<'a>(text: &'a str, key: &str) -> Cow<'a, str> {
         tokens.push((start, text.len()));
     }
     for (s, e) in tokens {
-        let token = &text[s..e];
-        let Some(star) = token.find('*') else {
-            continue;
-        };
-        let shown = &token[..star];
-        if shown.chars().count() >= 4 && key.starts_with(shown) {
+        if gives_away(&text[s..e]) {
             out.push_str(&text[copied..s]);
             out.push_str(REDACTED);
             copied = e;
@@ -187,6 +199,16 @@ mod tests {
         );
         // Too short to scrub anywhere; masked forms only in errors.
         assert_eq!(redact("exceeds", &["x"], false), "exceeds");
+        // A piece of the Basic token, as a server slicing the header at the wrong offset
+        // prints it, gives the password away too.
+        assert_eq!(
+            redact(
+                "provided: Tpzay1BVURJVDE5LVVSTFNFQ1JFVA==. You can",
+                &["dTpzay1BVURJVDE5LVVSTFNFQ1JFVA=="],
+                false
+            ),
+            "provided: [redacted] You can"
+        );
         assert_eq!(
             redact("test****, sk-AUDI**", &["sk-AUDIT19-SECRET"], true),
             "test****, sk-AUDI**"
