@@ -9,7 +9,8 @@
 //! trouble (reports are still written when only generation lines were bad), or nothing was
 //! graded; 4 (`grade --judge`, `judge`) answers remain unresolved after the judge and
 //! `--allow-unresolved` was not given, or (`generate`) some answers failed after every
-//! retry (a rerun asks only for those). A closed output pipe (`kgrade extract … | head`) ends quietly with 0.
+//! retry (a rerun asks only for those). A closed output pipe (`kgrade grade … | head -1`) ends
+//! any command quietly: with 0, or with the code the run itself ended with.
 
 mod cli;
 

@@ -265,3 +265,29 @@ fn empty_input_is_not_a_success() {
         .code(3)
         .stderr(predicate::str::contains("-: no lines to extract"));
 }
+
+/// Audit 19, message 13: an editor's trailing blank line was reported as an unreadable
+/// line (exit 1). Blank lines at the end are not input; one between answers still is.
+#[test]
+fn trailing_blank_lines_are_not_input_lines() {
+    let two = concat!(
+        "{\"id\":1,\"question\":\"① a ② b ③ c\",\"response\":\"정답: ③\"}\n",
+        "{\"id\":2,\"question\":\"① a ② b ③ c\",\"response\":\"①\"}\n",
+    );
+    for tail in ["\n", "\n\n  \r\n", " "] {
+        let assert = kgrade()
+            .args(["extract", "-"])
+            .write_stdin(format!("{two}{tail}"))
+            .assert()
+            .success()
+            .stderr(predicate::str::is_empty());
+        let rows = lines(&assert.get_output().stdout);
+        assert_eq!(rows.len(), 2, "{tail:?}");
+    }
+    kgrade()
+        .args(["extract", "-"])
+        .write_stdin("\n\n")
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("no lines to extract"));
+}

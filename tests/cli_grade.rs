@@ -5,7 +5,7 @@ mod support;
 
 use predicates::prelude::*;
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use support::{grade, kgrade, read_json, write};
 
 #[test]
@@ -184,7 +184,7 @@ fn real_kmmlu_split_grades_by_row_index() {
 fn bad_dataset_rows_name_file_line_and_field() {
     let tmp = tempfile::tempdir().unwrap();
     let gens = write(tmp.path(), "g.jsonl", "{\"id\":\"a\",\"response\":\"①\"}\n");
-    let cases: [(&str, &[u8], &str); 4] = [
+    let cases: [(&str, &[u8], &str); 6] = [
         (
             "missing.csv",
             b"id,question,domain\na,\"\xe2\x91\xa0 x \xe2\x91\xa1 y\",d\n",
@@ -194,6 +194,20 @@ fn bad_dataset_rows_name_file_line_and_field() {
             "label.csv",
             b"id,question,answer,domain\na,\"\xe2\x91\xa0 x \xe2\x91\xa1 y\",Z,d\n",
             "label.csv:2: field `answer`: unknown answer label \"Z\"",
+        ),
+        // Audit 19, defect 3: an O/X key on a question that shows ①–④ is a wrong key, as
+        // ⑤ would be, not an O/X item.
+        (
+            "ox_on_circled.csv",
+            "id,question,answer,domain\na,\"기관은? ① 금융위 ② 기재부 ③ 행안부 ④ 국방부\",×,d\n"
+                .as_bytes(),
+            "ox_on_circled.csv:2: field `answer`: unknown answer label \"×\" for choices circled:4",
+        ),
+        (
+            "o_on_circled.csv",
+            "id,question,answer,domain\na,\"기관은? ① 금융위 ② 기재부 ③ 행안부 ④ 국방부\",O,d\n"
+                .as_bytes(),
+            "o_on_circled.csv:2: field `answer`: unknown answer label \"O\" for choices circled:4",
         ),
         (
             "utf8.csv",
@@ -333,4 +347,211 @@ fn verdicts_keep_read_order_across_verifying_batches() {
         assert_eq!(row["id"], format!("q{}", k % 50));
         assert_eq!(row["rule"], expected[k % 4], "line {}", k + 1);
     }
+}
+
+/// Audit 19, defect 4: the interval counted answers, not items, so the same 60 answers
+/// copied three times gave an interval √3 narrower as if there were three times the
+/// evidence. With several answers per item it is now the Wilson interval over the items,
+/// the one `kgrade compare` gives; with one answer per item it is unchanged.
+#[test]
+fn the_interval_counts_items_when_items_have_several_answers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dataset = Path::new("data/domain_eval_sample.csv");
+    let once = Path::new("data/generations_terse.jsonl");
+    let text = std::fs::read_to_string(once).unwrap();
+    let thrice = write(tmp.path(), "thrice.jsonl", text.repeat(3));
+    let (a, b) = (tmp.path().join("once"), tmp.path().join("thrice"));
+    grade(&[], dataset, once, &a).assert().success();
+    let out = grade(&[], dataset, &thrice, &b).assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    let (ra, rb) = (
+        read_json(&a.join("report.json")),
+        read_json(&b.join("report.json")),
+    );
+    let (oa, ob) = (&ra["metrics"]["overall"], &rb["metrics"]["overall"]);
+    let f = |v: &Value| v.as_f64().unwrap();
+    // One answer per item: Wilson over the 60 answers, as before.
+    let (c, n) = (f(&oa["correct"]), 60.0);
+    let (p, z) = (c / n, 1.959_963_984_540_054_f64);
+    let center = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    assert!((f(&oa["ci_low"]) - (center - half)).abs() < 1e-12);
+    assert!((f(&oa["ci_high"]) - (center + half)).abs() < 1e-12);
+    // Three copies: the same accuracy and the same interval, over the 60 items.
+    assert_eq!(f(&ob["accuracy"]), f(&oa["accuracy"]));
+    assert!((f(&ob["ci_low"]) - f(&oa["ci_low"])).abs() < 1e-12, "{ob}");
+    assert!(
+        (f(&ob["ci_high"]) - f(&oa["ci_high"])).abs() < 1e-12,
+        "{ob}"
+    );
+    assert_eq!(
+        (ob["n"].as_u64(), ob["ci_n"].as_u64()),
+        (Some(180), Some(60))
+    );
+    assert_eq!(oa["ci_n"].as_u64(), Some(60));
+    assert!(stdout.contains("over the 60 items"), "{stdout}");
+    let md = std::fs::read_to_string(b.join("report.md")).unwrap();
+    assert!(md.contains("over the 60 items"));
+    // Groups too: each value's interval is over its items.
+    let groups = &rb["metrics"]["groups"]["domain"]["values"];
+    for (value, g) in groups.as_object().unwrap() {
+        let single = &ra["metrics"]["groups"]["domain"]["values"][value];
+        assert_eq!(g["ci_n"], single["n"], "{value}");
+        assert!(
+            (f(&g["ci_low"]) - f(&single["ci_low"])).abs() < 1e-12,
+            "{value}"
+        );
+    }
+    // And `kgrade compare` gives the copied run the same interval.
+    let board = tmp.path().join("board");
+    kgrade()
+        .arg("compare")
+        .arg(&a)
+        .arg(&b)
+        .arg("--out")
+        .arg(&board)
+        .assert()
+        .success();
+    let lb = read_json(&board.join("leaderboard.json"));
+    let row = lb["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["run"].as_str().unwrap().ends_with("thrice"))
+        .unwrap();
+    assert!(
+        (f(&row["ci_low"]) - f(&ob["ci_low"])).abs() < 1e-12,
+        "{row}"
+    );
+    assert!(
+        (f(&row["ci_high"]) - f(&ob["ci_high"])).abs() < 1e-12,
+        "{row}"
+    );
+}
+
+/// Audit 19, message 14: with pub-05's id mistyped as pub-03, the warning said pub-03 "has no
+/// generation" (it was graded; the second pub-03 row can never be joined) and did not name
+/// pub-05's generation, left without an item.
+#[test]
+fn a_repeated_dataset_id_is_reported_as_such_with_the_orphaned_generation() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string("data/domain_eval_sample.csv").unwrap();
+    assert!(text.contains("\npub-05,"));
+    let data = write(
+        tmp.path(),
+        "dup.csv",
+        text.replacen("\npub-05,", "\npub-03,", 1),
+    );
+    let out = grade(
+        &[],
+        &data,
+        Path::new("data/generations_terse.jsonl"),
+        &tmp.path().join("out"),
+    )
+    .assert()
+    .success()
+    .stderr(predicate::str::contains(
+        "1 dataset ids repeat; the first row of each was used (first: `pub-03`)",
+    ))
+    .stderr(predicate::str::contains(
+        "1 of 60 generations name ids the dataset does not have (first: `pub-05`)",
+    ))
+    .get_output()
+    .stderr
+    .clone();
+    let stderr = String::from_utf8(out).unwrap();
+    assert!(!stderr.contains("have no generation"), "{stderr}");
+}
+
+/// Audit 19, messages 16: a JSON array line was "field `id`: missing", serde's own "at line 1
+/// column 37" contradicted kgrade's line numbers, `"response": null` was graded as an empty
+/// answer (a model mistake) with no note, `--out` naming a file said "File exists", and
+/// `kgrade report` refused a run folder.
+#[test]
+fn odd_generation_lines_and_paths_get_plain_words() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = write(
+        tmp.path(),
+        "d.csv",
+        "id,question,answer,domain\na,\"기관은? ① 금융위 ② 기재부\",1,x\nb,\"기관은? ① 금융위 ② 기재부\",2,y\n",
+    );
+    let gens = write(
+        tmp.path(),
+        "g.jsonl",
+        "{\"id\":\"a\",\"response\":\"①\"}\n[1,2,3]\n{\"id\":\"a\",\"response\":\"① 금\n{\"id\":\"b\",\"response\":null}\n{\"id\":\"a\"} x\n",
+    );
+    let out = tmp.path().join("out");
+    let stderr = grade(&[], &data, &gens, &out)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "g.jsonl:2: not a JSON object (one answer per line",
+        ))
+        .stderr(predicate::str::contains(
+            "g.jsonl:3: invalid JSON: EOF while parsing a string\n",
+        ))
+        .stderr(predicate::str::contains(
+            "g.jsonl:5: invalid JSON: trailing characters at column 12",
+        ))
+        .get_output()
+        .stderr
+        .clone();
+    assert!(
+        !String::from_utf8_lossy(&stderr).contains("at line 1"),
+        "{}",
+        String::from_utf8_lossy(&stderr)
+    );
+    let verdicts: Vec<Value> = std::fs::read_to_string(out.join("verdicts.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let b = verdicts.iter().find(|v| v["id"] == "b").unwrap();
+    assert_eq!(b["status"], "request_error", "{b}");
+    assert!(
+        b["note"].as_str().unwrap().contains("`response` is null"),
+        "{b}"
+    );
+    // `report` takes the run folder as well as its verdicts file.
+    kgrade()
+        .arg("report")
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("wrote"));
+    // `--out` naming a file.
+    let file = write(tmp.path(), "afile", "x");
+    grade(&[], &data, &gens, &file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "afile: exists and is not a folder",
+        ));
+}
+
+/// Audit 19, item 17: report.md put a model's answer in the audit table as it was, so HTML
+/// and Markdown in it (`<script>`, links, bold) were rendered by whatever showed the file.
+/// Answers now sit in code spans (report.html escaped them already).
+#[test]
+fn answers_in_report_md_are_shown_as_written_not_rendered() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = write(
+        tmp.path(),
+        "d.csv",
+        "id,question,answer,domain\na,\"기관은? ① 금융위 ② 기재부\",1,x\n",
+    );
+    let answer = "모르겠습니다 <script>alert(1)</script> **굵게** [링크](http://e.invalid) `코드`";
+    let gens = write(
+        tmp.path(),
+        "g.jsonl",
+        format!("{}\n", serde_json::json!({"id": "a", "response": answer})),
+    );
+    let out = tmp.path().join("out");
+    grade(&[], &data, &gens, &out).assert().success();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let row = md
+        .lines()
+        .find(|l| l.contains("<script>"))
+        .expect("the answer is in the audit table");
+    assert!(row.ends_with(&format!("| `` {answer} `` |")), "{row}");
 }

@@ -253,7 +253,7 @@ fn the_judge_works_from_another_directory_with_its_built_in_rubric_and_user_cach
     assert!(xdg.join("kgrade").exists());
     assert!(!elsewhere.path().join(".kgrade").exists());
     let v = std::fs::read_to_string(out.join("verdicts.jsonl")).unwrap();
-    assert!(v.contains("judge_error: gave up after 1 attempts: could not connect"));
+    assert!(v.contains("judge_error: gave up after 1 attempt: could not connect"));
     // run.json holds absolute paths: judging again from yet another directory works.
     let run = read_json(&out.join("run.json"));
     assert!(Path::new(run["dataset"].as_str().unwrap()).is_absolute());
@@ -316,4 +316,366 @@ fn inspecting_a_cache_that_does_not_exist_is_an_error() {
             .stderr(predicate::str::contains("no kgrade cache here"));
     }
     assert!(!typo.exists());
+}
+
+/// Run kgrade with its standard output a pipe whose reader has already gone (as in
+/// `kgrade grade … | head -0`); returns the output (stdout empty) after it ends.
+fn with_closed_stdout(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kgrade"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader closes before kgrade has read its inputs, so its first print meets a
+    // closed pipe.
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
+
+/// Audit 19, defect 7: `grade … | head -1` and `compare … | head -1` panicked (exit 101).
+#[test]
+fn a_closed_output_pipe_ends_every_command_quietly_and_keeps_its_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (data, gens) = decided_run(tmp.path());
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let os = |s: &Path| s.as_os_str().to_owned();
+    let grade_into = |out: &Path| {
+        vec![
+            "grade".into(),
+            "--dataset".into(),
+            os(&data),
+            "--generations".into(),
+            os(&gens),
+            "--out".into(),
+            os(out),
+        ]
+    };
+    let board = tmp.path().join("board");
+    let batch = tmp.path().join("batch.jsonl");
+    let runs: Vec<Vec<std::ffi::OsString>> = vec![
+        grade_into(&a),
+        grade_into(&b),
+        vec!["report".into(), os(&a.join("verdicts.jsonl"))],
+        vec!["compare".into(), os(&a), os(&b), "--out".into(), os(&board)],
+        vec![
+            "generate".into(),
+            "--dataset".into(),
+            os(&data),
+            "--model".into(),
+            "m".into(),
+            "--write-batch".into(),
+            os(&batch),
+        ],
+    ];
+    for args in &runs {
+        let args: Vec<&std::ffi::OsStr> = args.iter().map(|s| s.as_os_str()).collect();
+        let o = with_closed_stdout(&args);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    // Every file was written in full before the printing.
+    for dir in [&a, &b] {
+        let verdicts = std::fs::read_to_string(dir.join("verdicts.jsonl")).unwrap();
+        assert_eq!(verdicts.lines().count(), 2);
+        assert_eq!(
+            read_json(&dir.join("report.json"))["metrics"]["overall"]["n"],
+            2
+        );
+    }
+    assert!(board.join("leaderboard.json").is_file());
+    assert_eq!(std::fs::read_to_string(&batch).unwrap().lines().count(), 2);
+    // A failing run keeps its exit code: a closed pipe hides nothing.
+    let bad = write(
+        tmp.path(),
+        "bad.jsonl",
+        "{\"id\":\"a\",\"response\":\"①\"}\nnot json\n",
+    );
+    let mut args = grade_into(&tmp.path().join("c"));
+    args[4] = os(&bad);
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(|s| s.as_os_str()).collect();
+    let o = with_closed_stdout(&args);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("bad.jsonl:2"));
+}
+
+/// Every file of a run folder, by name, with its bytes.
+fn folder(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Audit 19, defect 5: a re-grade killed (or failing) midway truncated `verdicts.jsonl` while
+/// the previous run's reports stayed, so the folder contradicted itself. Now a run's files are
+/// renamed into place only when it completes.
+#[test]
+fn an_interrupted_regrade_leaves_the_previous_run_intact() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (data, gens) = decided_run(tmp.path());
+    let out = tmp.path().join("out");
+    grade(&[], &data, &gens, &out).assert().success();
+    let before = folder(&out);
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        [
+            "report.html",
+            "report.json",
+            "report.md",
+            "results.json",
+            "run.json",
+            "verdicts.jsonl"
+        ]
+    );
+
+    // A run that stops at a bad line midway (a circular ordering that does not fit its item).
+    let mut lines = String::new();
+    for _ in 0..3000 {
+        lines.push_str("{\"id\":\"a\",\"response\":\"②\"}\n");
+    }
+    lines.push_str("{\"id\":\"a\",\"response\":\"①\",\"ordering\":[7,7]}\n");
+    let stops = write(tmp.path(), "stops.jsonl", lines);
+    grade(&[], &data, &stops, &out)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("stops.jsonl:3001"));
+    assert_eq!(
+        folder(&out),
+        before,
+        "a failed run changed the previous run's files"
+    );
+
+    // A run killed while it writes its verdicts.
+    let mut big = String::new();
+    for _ in 0..400_000 {
+        big.push_str("{\"id\":\"b\",\"response\":\"정답은 ①입니다\"}\n");
+    }
+    let big = write(tmp.path(), "big.jsonl", big);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kgrade"))
+        .arg("grade")
+        .arg("--dataset")
+        .arg(&data)
+        .arg("--generations")
+        .arg(&big)
+        .arg("--out")
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let partial = out.join(".verdicts.jsonl.partial");
+    let started = std::time::Instant::now();
+    while std::fs::metadata(&partial).map_or(0, |m| m.len()) == 0 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it could be killed"
+        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(60));
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let after: std::collections::BTreeMap<_, _> = folder(&out)
+        .into_iter()
+        .filter(|(name, _)| !name.ends_with(".partial"))
+        .collect();
+    assert_eq!(
+        after, before,
+        "a killed run changed the previous run's files"
+    );
+    // The next complete run replaces them all, and leaves no temporary file behind.
+    grade(&[], &data, &gens, &out).assert().success();
+    assert_eq!(folder(&out).len(), 6);
+}
+
+/// Audit 19, message 8: `--endpoint notaurl` was retried for half a minute and reported as a
+/// connection failure (exit 4). It is an argument error, at once.
+#[test]
+fn an_endpoint_that_is_not_a_url_is_refused_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (data, _) = decided_run(tmp.path());
+    for endpoint in ["notaurl", "127.0.0.1:8000/v1", "http://", "http:///v1"] {
+        let out = tmp.path().join("never.jsonl");
+        kgrade()
+            .arg("generate")
+            .arg("--dataset")
+            .arg(&data)
+            .args(["--model", "m", "--endpoint", endpoint])
+            .arg("--out")
+            .arg(&out)
+            .arg("--cache")
+            .arg(tmp.path().join("cache"))
+            .timeout(std::time::Duration::from_secs(10))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--endpoint"))
+            .stderr(predicate::str::contains("is not an http(s) URL"));
+        assert!(
+            !out.exists() && !tmp.path().join("cache").exists(),
+            "{endpoint}"
+        );
+    }
+}
+
+/// Audit 19, message 9: a missing dataset file exited 3 ("bad data") while a missing
+/// generations file exited 2. Both are files that cannot be read: 2, as the README's table
+/// says; a dataset folder with no dataset in it likewise, as an empty generations folder.
+#[test]
+fn an_unreadable_dataset_is_exit_2_like_any_unreadable_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (data, gens) = decided_run(tmp.path());
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let out = tmp.path().join("out");
+    for (dataset, generations, message) in [
+        (
+            tmp.path().join("nope.csv"),
+            gens.clone(),
+            "nope.csv: cannot open",
+        ),
+        (
+            empty.clone(),
+            gens.clone(),
+            "a folder with no .csv or .jsonl dataset",
+        ),
+        (data.clone(), tmp.path().join("nope.jsonl"), "nope.jsonl"),
+        (data.clone(), empty.clone(), "a folder with no samples_"),
+    ] {
+        grade(&[], &dataset, &generations, &out)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+    kgrade()
+        .arg("generate")
+        .arg("--dataset")
+        .arg(tmp.path().join("nope.csv"))
+        .args(["--model", "m", "--write-batch"])
+        .arg(tmp.path().join("b.jsonl"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("nope.csv: cannot open"));
+    assert!(!out.exists());
+}
+
+/// Audit 19, message 10: a KMMLU file without its `D` column was read as another shape and
+/// reported as "no options found"; the missing column is named, as a missing `answer` is.
+#[test]
+fn a_kmmlu_file_missing_an_option_column_names_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = write(
+        tmp.path(),
+        "no_d.csv",
+        "question,answer,A,B,C,Category\n과태료는?,2,50만원,100만원,150만원,Public Safety\n",
+    );
+    let gens = write(tmp.path(), "g.jsonl", "{\"id\":0,\"response\":\"(2)\"}\n");
+    grade(&[], &data, &gens, &tmp.path().join("out"))
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "no_d.csv:2: field `D`: missing column",
+        ));
+}
+
+/// Audit 19, message 12: `--api-key-env` naming an unset variable (a typo) sent requests
+/// with no key and said nothing. A variable the user names must be set.
+#[test]
+fn an_api_key_variable_that_is_not_set_is_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (data, gens) = decided_run(tmp.path());
+    let message =
+        "--api-key-env KGRADE_TYPO_KEY: the environment variable KGRADE_TYPO_KEY is not set";
+    kgrade()
+        .arg("generate")
+        .arg("--dataset")
+        .arg(&data)
+        .args(["--model", "m", "--endpoint", "http://127.0.0.1:9/v1"])
+        .args(["--api-key-env", "KGRADE_TYPO_KEY"])
+        .arg("--out")
+        .arg(tmp.path().join("g.jsonl"))
+        .arg("--cache")
+        .arg(tmp.path().join("cache"))
+        .env_remove("KGRADE_TYPO_KEY")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(message));
+    let out = tmp.path().join("out");
+    grade(
+        &["--judge", DEAD_JUDGE, "--api-key-env", "KGRADE_TYPO_KEY"],
+        &data,
+        &gens,
+        &out,
+    )
+    .env("KGRADE_TYPO_KEY", "")
+    .assert()
+    .code(2)
+    .stderr(predicate::str::contains(message));
+    assert!(!out.exists() && !tmp.path().join("cache").exists());
+}
+
+/// Audit 19, item 18 (cosmetic): grade named four of the six files it writes; generate read
+/// the dataset (and announced its requests) before saying a flag was missing; `compare R R`
+/// compared a run with itself; results.json counted answers as lm-eval's documents and listed
+/// acc_norm for a generation task.
+#[test]
+fn small_words_are_right() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (data, gens) = decided_run(tmp.path());
+    let twice = write(
+        tmp.path(),
+        "twice.jsonl",
+        std::fs::read_to_string(&gens).unwrap().repeat(2),
+    );
+    let out = tmp.path().join("out");
+    grade(&[], &data, &twice, &out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "verdicts.jsonl, run.json, report.json, report.md, report.html, results.json",
+        ));
+    let results = read_json(&out.join("results.json"));
+    let task = results["n-samples"]
+        .as_object()
+        .unwrap()
+        .values()
+        .next()
+        .unwrap();
+    assert_eq!(
+        (&task["original"], &task["effective"]),
+        (&2.into(), &2.into())
+    );
+    for higher in results["higher_is_better"].as_object().unwrap().values() {
+        assert!(higher.get("acc_norm").is_none(), "{higher}");
+    }
+    let stderr = kgrade()
+        .arg("generate")
+        .arg("--dataset")
+        .arg(&data)
+        .args(["--model", "m", "--endpoint", "http://127.0.0.1:9/v1"])
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert_eq!(
+        String::from_utf8(stderr).unwrap(),
+        "kgrade: --out is needed unless --write-batch is given\n"
+    );
+    kgrade()
+        .arg("compare")
+        .arg(&out)
+        .arg(tmp.path().join("out/."))
+        .arg("--out")
+        .arg(tmp.path().join("lb"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("are the same run"));
 }

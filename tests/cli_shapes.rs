@@ -234,3 +234,70 @@ fn choices_is_honoured_for_kmmlu_datasets() {
     assert_eq!(v[1]["chosen"], "A");
     assert_eq!(v[0]["gold_index"], 2);
 }
+
+/// Audit 19, defect 2: with several samples per item and circular evaluation, draws were
+/// made by line order, so shuffled batch output (OpenAI does not keep the input order) gave
+/// another `perf_circular`. Item q1 (gold ②) in three rotations, two samples: sample 0 is
+/// wrong in rotation [2,0,1] only, sample 1 in rotation [1,2,0] only, so neither draw is
+/// right in every rotation: `perf_circular` 0. In the shuffled order each rotation's wrong
+/// answer comes first, which by line order would make one perfect draw (0.5).
+#[test]
+fn circular_draws_follow_the_named_sample_not_the_line_order() {
+    let rotations: [[u8; 3]; 3] = [[0, 1, 2], [2, 0, 1], [1, 2, 0]];
+    let wrong = |sample: u32, r: usize| (sample, r) == (0, 1) || (sample, r) == (1, 2);
+    // The label the model gives: where ② (original option 1) was shown, or the next one.
+    let label = |sample: u32, r: usize| {
+        let shown = rotations[r].iter().position(|&o| o == 1).unwrap();
+        let pick = if wrong(sample, r) {
+            (shown + 1) % 3
+        } else {
+            shown
+        };
+        ["①", "②", "③"][pick].to_string()
+    };
+    let order = |shuffled: bool| -> Vec<(u32, usize)> {
+        if shuffled {
+            vec![(0, 0), (0, 1), (1, 2), (1, 0), (1, 1), (0, 2)]
+        } else {
+            vec![(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]
+        }
+    };
+    let ordering = |r: usize| rotations[r].map(|o| o.to_string()).join(",");
+    for shuffled in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let batch: Vec<Value> = order(shuffled)
+            .into_iter()
+            .map(|(s, r)| {
+                // As `kgrade generate --write-batch` names them: no `#s=` for sample 0.
+                let sample = if s == 0 {
+                    String::new()
+                } else {
+                    format!("#s={s}")
+                };
+                json!({"id": "batch_req", "custom_id": format!("q1{sample}#o={}", ordering(r)),
+                    "response": {"status_code": 200, "body": chat(&[&label(s, r)])}, "error": null})
+            })
+            .collect();
+        let plain: Vec<Value> = order(shuffled)
+            .into_iter()
+            .map(|(s, r)| json!({"id": "q1", "sample": s, "ordering": rotations[r], "response": label(s, r)}))
+            .collect();
+        for (name, lines) in [("batch.jsonl", batch), ("plain.jsonl", plain)] {
+            let file = write_lines(dir.path(), name, &lines);
+            let (verdicts, report) = grade_ok(dir.path(), &file, &[]);
+            let c = &report["metrics"]["circular"]["overall"];
+            assert_eq!(
+                (c["items"].as_u64(), c["answers"].as_u64()),
+                (Some(2), Some(6))
+            );
+            assert_eq!(c["perf_circular"], 0.0, "{name}, shuffled {shuffled}: {c}");
+            assert_eq!(c["more"]["more_2"], 1.0, "{name}, shuffled {shuffled}: {c}");
+            let draws: Vec<u64> = verdicts
+                .iter()
+                .map(|v| v["draw"].as_u64().unwrap())
+                .collect();
+            let named: Vec<u64> = order(shuffled).iter().map(|(s, _)| u64::from(*s)).collect();
+            assert_eq!(draws, named, "{name}");
+        }
+    }
+}

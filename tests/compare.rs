@@ -221,10 +221,11 @@ fn common_items_and_refusals() {
     let m = &board["models"][0];
     assert_eq!(m["bt_ci_low"], m["bt_rating"]);
 
-    // A run over another dataset is refused, naming both.
+    // A run over another dataset (another path and another content) is refused, naming both.
     let run_json = cwd.join("t59/run.json");
     let mut run = read_json(&run_json);
     run["dataset"] = Value::from("other.csv");
+    run["dataset_blake3"] = Value::from("0".repeat(64));
     std::fs::write(&run_json, run.to_string()).unwrap();
     kgrade()
         .current_dir(cwd)
@@ -245,4 +246,48 @@ fn common_items_and_refusals() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("nothing: no verdicts.jsonl here"));
+}
+
+/// Audit 19, message 11: compare told datasets apart by path, so a copy of the dataset (a
+/// moved checkout, another machine) could not be compared, while a dataset edited in place
+/// under the same path passed. Runs now record the dataset's content hash.
+#[test]
+fn datasets_are_the_same_by_content_not_by_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    let original =
+        std::fs::read_to_string(Path::new(ROOT).join("data/domain_eval_sample.csv")).unwrap();
+    let copy = cwd.join("copy.csv");
+    std::fs::write(&copy, &original).unwrap();
+    let terse = Path::new(ROOT).join("data/generations_terse.jsonl");
+    let grade_with = |dataset: &Path, out: &str| {
+        kgrade()
+            .current_dir(cwd)
+            .args(["grade", "--dataset"])
+            .arg(dataset)
+            .arg("--generations")
+            .arg(&terse)
+            .args(["--out", out])
+            .assert()
+            .success();
+    };
+    grade(cwd, "a", &terse);
+    grade_with(&copy, "b");
+    kgrade()
+        .current_dir(cwd)
+        .args(["compare", "a", "b", "--out", "lb"])
+        .assert()
+        .success();
+    // The copy edited in place (one domain renamed): same path, other content.
+    grade_with(&copy, "c");
+    std::fs::write(&copy, original.replacen(",공공,", ",공공기관,", 1)).unwrap();
+    grade_with(&copy, "d");
+    kgrade()
+        .current_dir(cwd)
+        .args(["compare", "c", "d", "--out", "lb2"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "(the same path, but its content changed between the runs)",
+        ));
 }

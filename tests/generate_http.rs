@@ -254,7 +254,7 @@ fn faults_are_retried_keys_stay_secret_and_generate_then_grade_round_trips() {
         .iter()
         .all(|a| a == &format!("Bearer {key}")));
     // The key reaches no file: not the output, not the cache.
-    for entry in walk(dir.path()) {
+    for entry in support::files_below(dir.path()) {
         let bytes = std::fs::read(&entry).unwrap();
         assert!(
             !bytes.windows(key.len()).any(|w| w == key.as_bytes()),
@@ -280,19 +280,6 @@ fn faults_are_retried_keys_stay_secret_and_generate_then_grade_round_trips() {
     assert_eq!(fake.requests.load(Ordering::SeqCst), ids.len() as u64 + 4);
     assert!(String::from_utf8_lossy(&o.stdout).contains("(60 from the cache, 0 failed)"));
     assert_eq!(std::fs::read(&out).unwrap(), before);
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
 }
 
 #[test]

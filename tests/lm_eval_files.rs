@@ -22,6 +22,11 @@ fn kmmlu(name: &str) -> PathBuf {
 
 /// The samples file of a fixture run (its name carries lm-eval's timestamp).
 fn samples(run: &str) -> PathBuf {
+    fixture_file(run, "samples_")
+}
+
+/// The file of a fixture run whose name starts with `prefix` (`samples_`, `results_`).
+fn fixture_file(run: &str, prefix: &str) -> PathBuf {
     let dir = root()
         .join("tests/fixtures/lm_eval/runs")
         .join(run)
@@ -29,13 +34,7 @@ fn samples(run: &str) -> PathBuf {
     std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .starts_with("samples_")
-        })
+        .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with(prefix))
         .unwrap()
 }
 
@@ -48,17 +47,22 @@ fn lines(path: &Path) -> Vec<Value> {
         .collect()
 }
 
-fn grade(dataset: &Path, generations: &Path, out: &Path, extra: &[&str]) -> Value {
-    Command::cargo_bin("kgrade")
-        .unwrap()
-        .timeout(Duration::from_secs(60))
+/// `kgrade grade --dataset D --generations G --out OUT`, with a time limit.
+fn grade_cmd(dataset: &Path, generations: &Path, out: &Path) -> Command {
+    let mut c = Command::cargo_bin("kgrade").unwrap();
+    c.timeout(Duration::from_secs(60))
         .arg("grade")
         .arg("--dataset")
         .arg(dataset)
         .arg("--generations")
         .arg(generations)
         .arg("--out")
-        .arg(out)
+        .arg(out);
+    c
+}
+
+fn grade(dataset: &Path, generations: &Path, out: &Path, extra: &[&str]) -> Value {
+    grade_cmd(dataset, generations, out)
         .args(extra)
         .assert()
         .success();
@@ -246,4 +250,77 @@ fn the_bundled_kmmlu_sample_is_lm_eval_output_and_results_json_names_groups() {
     );
     assert!(entry["acc_stderr,none"].is_number());
     assert_eq!(results["n-samples"]["kmmlu_sample"]["effective"], 12);
+}
+
+/// Audit 19, defect 1: lm-eval's Public Safety samples given with the Accounting dataset
+/// were joined by `doc_id` alone and graded against Accounting's gold labels (exit 0, a
+/// plausible 30%). Every line carries its `doc.question`: the run now refuses, naming the
+/// file, line, id and both questions.
+#[test]
+fn samples_joined_to_another_subjects_dataset_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = samples("1_direct_public_safety");
+    let name = file.file_name().unwrap().to_str().unwrap().to_string();
+    grade_cmd(&kmmlu("Accounting-test.csv"), &file, tmp.path())
+        .assert()
+        .code(3)
+        .stderr(predicates::str::contains(format!(
+            "{name}:1: id `0`: the line's question \"화재 또는 구조ㆍ구급이 필요한 상황을 허위로 1회 알린 자에게 부과하는 …\" is not the dataset's \"(주)대한의 기초재고자산과 기말 재고자산은 각각 ￦400, 유동부채는 ￦…\""
+        )))
+        .stderr(predicates::str::contains("10 of 10 answers"));
+    // Refused before anything is written: a previous run in OUT would stay as it was.
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+}
+
+/// A dataset with one of the joined rows edited since the samples were made still grades:
+/// a warning names the row, and `--strict` makes it an error.
+#[test]
+fn one_edited_dataset_row_is_a_warning_not_a_refusal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let original = std::fs::read_to_string(kmmlu("Public-Safety-test.csv")).unwrap();
+    let edited = original.replacen(
+        "화재 또는 구조ㆍ구급이 필요한 상황을 허위로 1회 알린 자에게 부과하는 과태료는?",
+        "소방기본법상 소방활동 종사 명령에 따르지 않은 자에 대한 벌칙은?",
+        1,
+    );
+    assert_ne!(edited, original);
+    let dataset = tmp.path().join("Public-Safety-edited.csv");
+    std::fs::write(&dataset, edited).unwrap();
+    let file = samples("1_direct_public_safety");
+    let run = |extra: &[&str]| {
+        grade_cmd(&dataset, &file, &tmp.path().join("out"))
+            .args(extra)
+            .assert()
+    };
+    run(&[]).success().stderr(predicates::str::contains(
+        "warning: 1 of 10 answers that carry their question name another question than their dataset row",
+    ));
+    run(&["--strict"]).code(3).stderr(predicates::str::contains(
+        "1 answers whose question differs from their dataset row",
+    ));
+}
+
+/// Audit 19, message 15: lm-eval's `results_*.json` given as `--generations` printed one
+/// "invalid JSON" error per line of the pretty-printed file (127 of them). One message says
+/// what the file is and what to give instead.
+#[test]
+fn a_results_file_given_as_generations_is_named_as_such_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let results = fixture_file("1_direct_public_safety", "results_");
+    let out = grade_cmd(
+        &kmmlu("Public-Safety-test.csv"),
+        &results,
+        &tmp.path().join("out"),
+    )
+    .assert()
+    .code(2)
+    .get_output()
+    .stderr
+    .clone();
+    let stderr = String::from_utf8(out).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("an lm-eval results file (scores, no answers): give the samples_<task>_<date>.jsonl file beside it"),
+        "{stderr}"
+    );
 }

@@ -1,5 +1,6 @@
 //! `kgrade cache`: inspect, export or clear the judge verdict cache.
 
+use super::out;
 use clap::{Args, Subcommand};
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -32,7 +33,7 @@ pub fn run(args: CacheArgs) -> anyhow::Result<ExitCode> {
     match args.action {
         CacheAction::Stats => {
             let stats = cache.stats()?;
-            println!("{}", serde_json::to_string_pretty(&stats)?);
+            out!("{}\n", serde_json::to_string_pretty(&stats)?)?;
         }
         CacheAction::Export => {
             let stdout = io::stdout();
@@ -43,7 +44,7 @@ pub fn run(args: CacheArgs) -> anyhow::Result<ExitCode> {
         }
         CacheAction::Clear => {
             let n = cache.clear()?;
-            println!("cleared {n} entries from {}", path.display());
+            out!("cleared {n} entries from {}\n", path.display())?;
         }
     }
     Ok(ExitCode::SUCCESS)

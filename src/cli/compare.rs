@@ -1,5 +1,6 @@
 //! `kgrade compare`: a leaderboard across graded runs (different models on one dataset).
 
+use super::out;
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
@@ -40,13 +41,13 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         common_items: args.common_items,
     };
     let board = kgrade::report::leaderboard::compare(&args.runs, &opts)?;
-    std::fs::create_dir_all(&args.out)
+    kgrade::report::staging::create_out_dir(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     kgrade::report::leaderboard::write(&board, &args.out)?;
-    print!("{}", kgrade::report::leaderboard::render::terminal(&board));
-    println!(
-        "wrote {}/leaderboard.json, leaderboard.md, leaderboard.html",
+    out!("{}", kgrade::report::leaderboard::render::terminal(&board))?;
+    out!(
+        "wrote {}/leaderboard.json, leaderboard.md, leaderboard.html\n",
         args.out.display()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -3,6 +3,7 @@
 
 use super::columns::ColumnArgs;
 use super::limits;
+use super::out;
 use anyhow::Context;
 use clap::Args;
 use kgrade::client::{ClientConfig, Counters};
@@ -26,7 +27,7 @@ pub struct GenerateArgs {
     /// Base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1. Repeat it
     /// for replicas: each request goes to the one with the fewest requests outstanding, and
     /// one that keeps failing is taken out of rotation.
-    #[arg(long = "endpoint")]
+    #[arg(long = "endpoint", value_parser = endpoint_url)]
     endpoints: Vec<String>,
     /// Model name sent with every request.
     #[arg(long)]
@@ -37,9 +38,10 @@ pub struct GenerateArgs {
     /// chat (BASE_URL/chat/completions) or completions (BASE_URL/completions).
     #[arg(long, default_value = "chat")]
     api: Api,
-    /// Environment variable holding the bearer key (never logged, cached or written).
-    #[arg(long, default_value = "OPENAI_API_KEY")]
-    api_key_env: String,
+    /// Environment variable holding the bearer key (never logged, cached or written); a
+    /// variable named here must be set. Default: OPENAI_API_KEY, if set.
+    #[arg(long, value_name = "VAR")]
+    api_key_env: Option<String>,
     /// Prompt template (minijinja) instead of the built-in one for the dataset's shape;
     /// variables: question, stem, choices ({label, text}), options, labels, id, fields.
     #[arg(long)]
@@ -106,6 +108,7 @@ pub struct GenerateArgs {
 /// The top-level entry point for `kgrade generate`.
 pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let columns = args.columns.column_map()?;
+    let api_key = super::api_key(args.api_key_env.as_deref())?;
     let cache = args
         .cache
         .clone()
@@ -127,27 +130,28 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         samples: args.n,
         circular: args.circular,
     };
+    // The flags first: a missing --out or --endpoint is said before the dataset is read.
+    let out = match (&args.write_batch, &args.out) {
+        (Some(_), _) => None,
+        (None, Some(out)) => Some(out),
+        (None, None) => anyhow::bail!("--out is needed unless --write-batch is given"),
+    };
+    if args.write_batch.is_none() && args.endpoints.is_empty() {
+        anyhow::bail!("give at least one --endpoint (or --write-batch FILE)");
+    }
     let plan = plan(&opts)?;
     announce(&plan, args.circular);
     if let Some(path) = &args.write_batch {
         let n = write_batch(&plan, path)?;
-        println!(
-            "wrote {n} batch requests to {} (grade the batch output with kgrade grade --generations OUTPUT)",
+        out!(
+            "wrote {n} batch requests to {} (grade the batch output with kgrade grade --generations OUTPUT)\n",
             path.display()
-        );
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
-    let out = args
-        .out
-        .as_ref()
-        .context("--out is needed unless --write-batch is given")?;
-    if args.endpoints.is_empty() {
-        anyhow::bail!("give at least one --endpoint (or --write-batch FILE)");
-    }
+    let out = out.context("--out is needed unless --write-batch is given")?;
     let client = ClientConfig {
-        api_key: std::env::var(&args.api_key_env)
-            .ok()
-            .filter(|k| !k.is_empty()),
+        api_key,
         rps: args.rps,
         burst: args.burst,
         tpm: args.tpm,
@@ -166,7 +170,8 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let result = run_generate(&plan, &run, &mut progress);
     progress.finish();
     let done = result?;
-    summary(&done, out);
+    // A closed stdout stops the printing, not the failure messages or the exit code.
+    let shown = summary(&done, out);
     if !done.failed.is_empty() {
         for (what, reason) in done.failed.iter().take(20) {
             eprintln!("kgrade: {what}: {reason}");
@@ -178,12 +183,30 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(4));
     }
+    shown?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--endpoint`: an http(s) URL with a host, checked when the arguments are parsed (a typo
+/// would otherwise be retried as a connection failure for half a minute).
+fn endpoint_url(s: &str) -> Result<String, String> {
+    let shown = kgrade::client::redact::without_userinfo(s);
+    let rest = s
+        .strip_prefix("http://")
+        .or_else(|| s.strip_prefix("https://"))
+        .ok_or_else(|| format!("`{shown}` is not an http(s) URL, e.g. http://127.0.0.1:8000/v1"))?;
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if host.is_empty() || s.chars().any(char::is_whitespace) {
+        return Err(format!(
+            "`{shown}` is not an http(s) URL with a host, e.g. http://127.0.0.1:8000/v1"
+        ));
+    }
+    Ok(s.to_string())
 }
 
 fn announce(plan: &Plan, circular: Option<CircularMode>) {
     eprintln!(
-        "kgrade: {} items, {} requests, template {}",
+        "kgrade: {} items, {} answers to get (from the cache, else asked for), template {}",
         plan.items,
         plan.tasks.len(),
         plan.template
@@ -213,34 +236,35 @@ fn announce(plan: &Plan, circular: Option<CircularMode>) {
     }
 }
 
-fn summary(done: &Generated, out: &std::path::Path) {
-    println!(
-        "wrote {} answers to {} ({} from the cache, {} failed) in {:.1} s",
+fn summary(done: &Generated, out: &std::path::Path) -> std::io::Result<()> {
+    out!(
+        "wrote {} answers to {} ({} from the cache, {} failed) in {:.1} s\n",
         done.answers,
         out.display(),
         done.from_cache,
         done.failed.len(),
         done.seconds
-    );
-    println!(
-        "requests {} (retries {}); tokens: prompt {}, completion {}, total {}",
+    )?;
+    out!(
+        "requests {} (retries {}); tokens: prompt {}, completion {}, total {}\n",
         done.requests,
         done.retries,
         done.prompt_tokens,
         done.completion_tokens,
         done.prompt_tokens + done.completion_tokens
-    );
+    )?;
     if done.endpoints.len() > 1 {
         for e in &done.endpoints {
-            println!(
-                "  {}: {} answered, {} failed calls{}",
+            out!(
+                "  {}: {} answered, {} failed calls{}\n",
                 e.base,
                 e.succeeded,
                 e.failed,
                 if e.removed { ", out of rotation" } else { "" }
-            );
+            )?;
         }
     }
+    Ok(())
 }
 
 /// A bar over answers with answers/s, tokens/s and ETA, hidden when stderr is not a terminal.

@@ -2,6 +2,7 @@
 
 use super::columns::ColumnArgs;
 use super::judge::{unresolved_exit, JudgeArgs};
+use super::out;
 use super::progress::Progress;
 use clap::Args;
 use kgrade::inputs::generations::GenerationsFormat;
@@ -74,20 +75,28 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
     let unreadable = progress.unreadable;
     progress.finish();
     let outcome = result?;
-    print!("{}", outcome.built.summary);
+    // A closed stdout stops the printing, not the warnings or the exit code.
+    let shown = out!("{}", outcome.built.summary);
     for w in &outcome.warnings {
         eprintln!("kgrade: warning: {w}");
     }
-    println!(
-        "wrote {}/verdicts.jsonl, report.json, report.md, report.html",
-        args.out.display()
-    );
+    let shown = shown.and_then(|()| {
+        out!(
+            "wrote {}/verdicts.jsonl, run.json, report.json, report.md, report.html, results.json\n",
+            args.out.display()
+        )
+    });
     if unreadable > 0 {
         eprintln!("kgrade: {unreadable} generation lines could not be read (listed in the report)");
         return Ok(ExitCode::from(3));
     }
-    if let Some(summary) = &outcome.judged {
-        return Ok(unresolved_exit(summary, args.judge.allow_unresolved));
+    if let Some(code) = outcome
+        .judged
+        .as_ref()
+        .and_then(|summary| unresolved_exit(summary, args.judge.allow_unresolved))
+    {
+        return Ok(code);
     }
+    shown?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,6 +1,7 @@
 //! The judge options shared by `grade` and `judge`, and `kgrade judge DIR`.
 
 use super::limits::{self, fraction};
+use super::out;
 use super::progress::Progress;
 use anyhow::Context;
 use clap::Args;
@@ -17,9 +18,10 @@ pub struct JudgeArgs {
     /// openai:BASE_URL#MODEL (e.g. openai:http://127.0.0.1:8000/v1#gpt-oss-20b).
     #[arg(long)]
     judge: Option<String>,
-    /// Environment variable holding the bearer key for openai: judges.
-    #[arg(long, default_value = "OPENAI_API_KEY")]
-    api_key_env: String,
+    /// Environment variable holding the bearer key for openai: judges; a variable named here
+    /// must be set. Default: OPENAI_API_KEY, if set.
+    #[arg(long, value_name = "VAR")]
+    api_key_env: Option<String>,
     /// Rubric id: a built-in rubric (mc_final_answer), or a file RUBRICS_DIR/ID.md.
     #[arg(long, default_value = "mc_final_answer")]
     rubric: String,
@@ -85,9 +87,7 @@ impl JudgeArgs {
             .map_err(anyhow::Error::msg)
             .context("--judge")?;
         let api_key = match spec.backend {
-            Backend::OpenAi { .. } => std::env::var(&self.api_key_env)
-                .ok()
-                .filter(|k| !k.is_empty()),
+            Backend::OpenAi { .. } => super::api_key(self.api_key_env.as_deref())?,
             Backend::Ollama { .. } => None,
         };
         let rubric = Rubric::resolve(self.rubrics_dir.as_deref(), &self.rubric)?;
@@ -135,15 +135,15 @@ pub struct JudgeCommandArgs {
 }
 
 /// Exit 4 when a judge was configured and answers remain unresolved, unless allowed.
-pub fn unresolved_exit(summary: &JudgeSummary, allow: bool) -> ExitCode {
+pub fn unresolved_exit(summary: &JudgeSummary, allow: bool) -> Option<ExitCode> {
     if summary.unresolved > 0 && !allow {
         eprintln!(
             "kgrade: {} answers remain unresolved ({} judge failures); see the audit in report.md, or pass --allow-unresolved",
             summary.unresolved, summary.failures
         );
-        return ExitCode::from(4);
+        return Some(ExitCode::from(4));
     }
-    ExitCode::SUCCESS
+    None
 }
 
 /// The top-level entry point for `kgrade judge DIR`.
@@ -153,10 +153,16 @@ pub fn run(args: JudgeCommandArgs) -> anyhow::Result<ExitCode> {
     let result = kgrade::stages::rejudge::judge_dir(&args.dir, &stage, args.by, &mut progress);
     progress.finish();
     let done = result?;
-    print!("{}", done.built.summary);
-    println!(
-        "wrote {}/verdicts.jsonl, report.json, report.md, report.html",
-        args.dir.display()
-    );
-    Ok(unresolved_exit(&done.summary, args.judge.allow_unresolved))
+    // A closed stdout stops the printing, not the exit code.
+    let shown = out!("{}", done.built.summary).and_then(|()| {
+        out!(
+            "wrote {}/verdicts.jsonl, run.json, report.json, report.md, report.html, results.json\n",
+            args.dir.display()
+        )
+    });
+    if let Some(code) = unresolved_exit(&done.summary, args.judge.allow_unresolved) {
+        return Ok(code);
+    }
+    shown?;
+    Ok(ExitCode::SUCCESS)
 }

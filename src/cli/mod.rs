@@ -47,15 +47,16 @@ enum Command {
     /// "reasoning_content"?, "finish_reason", "usage", "model"}, in dataset order.
     Generate(generate::GenerateArgs),
     /// Join a dataset with a model's generations, verify every answer, and write
-    /// OUT/verdicts.jsonl, OUT/report.json, OUT/report.md, OUT/report.html and OUT/run.json.
+    /// OUT/verdicts.jsonl, OUT/run.json, OUT/report.json, OUT/report.md, OUT/report.html and
+    /// OUT/results.json (lm-eval's results layout).
     Grade(grade::GradeArgs),
     /// Judge a graded run again (OUT of `kgrade grade`): escalated answers and an audit
     /// sample go to the judge, verdicts.jsonl and the reports are rewritten.
     Judge(judge::JudgeCommandArgs),
     /// Inspect or clear the judge verdict cache.
     Cache(cache::CacheArgs),
-    /// Rebuild report.json, report.md and report.html from a verdicts file without grading
-    /// again.
+    /// Rebuild report.json, report.md, report.html and results.json from a verdicts file
+    /// without grading again.
     Report(report::ReportArgs),
     /// Compare graded runs (different models on the same dataset): accuracy, Bradley–Terry
     /// ratings with bootstrap intervals, McNemar tests; writes OUT/leaderboard.json, .md and
@@ -78,29 +79,75 @@ impl Cli {
     }
 }
 
-/// Bad input data (exit 3): a dataset row, a generation or verdict line, or `--strict`.
+/// The variable `--api-key-env` defaults to.
+pub const DEFAULT_KEY_ENV: &str = "OPENAI_API_KEY";
+
+/// The bearer key: from the variable `--api-key-env` names, which must then be set (a typo
+/// would otherwise send no key at all and fail far from its cause, as a 401 per request);
+/// without the flag, from `OPENAI_API_KEY` if set (local servers need no key).
+pub fn api_key(named: Option<&str>) -> anyhow::Result<Option<String>> {
+    match named {
+        Some(var) => match std::env::var(var) {
+            Ok(key) if !key.is_empty() => Ok(Some(key)),
+            _ => anyhow::bail!(
+                "--api-key-env {var}: the environment variable {var} is not set (or is empty)"
+            ),
+        },
+        None => Ok(std::env::var(DEFAULT_KEY_ENV)
+            .ok()
+            .filter(|k| !k.is_empty())),
+    }
+}
+
+/// Bad input data (exit 3): a dataset row, a generation or verdict line, or `--strict`. A
+/// dataset that cannot be read at all is not bad data but a command that could not run (2),
+/// as for every other unreadable file.
 pub fn is_bad_data(err: &anyhow::Error) -> bool {
+    use kgrade::inputs::dataset::DatasetError;
+    let bad = |d: &DatasetError| !d.unreadable;
     err.chain().any(|e| {
-        e.downcast_ref::<kgrade::inputs::dataset::DatasetError>()
-            .is_some()
+        e.downcast_ref::<DatasetError>().is_some_and(bad)
             || matches!(
                 e.downcast_ref::<ReportError>(),
                 Some(ReportError::BadLine { .. })
             )
             || matches!(
                 e.downcast_ref::<GradeError>(),
+                Some(GradeError::Dataset(d)) if bad(d)
+            )
+            || matches!(
+                e.downcast_ref::<GradeError>(),
                 Some(
-                    GradeError::Dataset(_)
-                        | GradeError::Strict(_)
+                    GradeError::Strict(_)
                         | GradeError::NothingGraded(_)
+                        | GradeError::QuestionsDiffer(_)
                         | GradeError::Ordering { .. }
                 ) | Some(GradeError::Report(ReportError::BadLine { .. }))
             )
             || matches!(
                 e.downcast_ref::<kgrade::stages::generate::GenerateError>(),
-                Some(kgrade::stages::generate::GenerateError::Dataset(_))
+                Some(kgrade::stages::generate::GenerateError::Dataset(d)) if bad(d)
             )
     })
+}
+
+/// Write to standard output like `print!`, but hand back the error instead of panicking:
+/// a closed pipe (`kgrade grade … | head -1`) comes back as the I/O error that
+/// [`is_broken_pipe`] recognises, and `main` ends quietly with 0. Every command prints
+/// through this; the files a command writes are written before it prints.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::write_stdout(format_args!($($arg)*))
+    };
+}
+pub(crate) use out;
+
+/// What [`out!`] expands to: format onto the locked standard output and flush it.
+pub fn write_stdout(args: std::fmt::Arguments) -> io::Result<()> {
+    use std::io::Write;
+    let mut stdout = io::stdout().lock();
+    stdout.write_fmt(args)?;
+    stdout.flush()
 }
 
 /// A closed output pipe: a graceful end, as `kgrade extract … | head` expects.

@@ -1,5 +1,6 @@
 //! `kgrade report`: rebuild the reports from a verdicts file without grading again.
 
+use super::out;
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
@@ -7,7 +8,7 @@ use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct ReportArgs {
-    /// A verdicts.jsonl written by `kgrade grade`.
+    /// A verdicts.jsonl written by `kgrade grade`, or the run folder that holds it.
     verdicts: PathBuf,
     /// Group by these columns (comma-separated); default as for `grade`.
     #[arg(long, value_delimiter = ',')]
@@ -18,14 +19,18 @@ pub struct ReportArgs {
 }
 
 /// The top-level entry point for `kgrade report`.
-pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
+pub fn run(mut args: ReportArgs) -> anyhow::Result<ExitCode> {
+    if args.verdicts.is_dir() {
+        args.verdicts = args.verdicts.join("verdicts.jsonl");
+    }
     let dir = args
         .verdicts
         .parent()
         .map(std::path::Path::to_path_buf)
         .unwrap_or_default();
     let out = args.out.unwrap_or_else(|| dir.clone());
-    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    kgrade::report::staging::create_out_dir(&out)
+        .with_context(|| format!("--out {}", out.display()))?;
     let join = kgrade::types::read_run(&dir);
     let default = kgrade::stages::grade::grouping(None);
     let built = kgrade::report::build(
@@ -35,10 +40,10 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
         &default,
         join.as_ref(),
     )?;
-    print!("{}", built.summary);
-    println!(
-        "wrote {}/report.json, report.md, report.html",
+    out!("{}", built.summary)?;
+    out!(
+        "wrote {}/report.json, report.md, report.html, results.json\n",
         out.display()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

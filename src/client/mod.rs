@@ -6,6 +6,7 @@
 //! (a reply that is not accepted is retried like a server error).
 
 pub mod pool;
+pub mod redact;
 
 use governor::clock::Clock;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
@@ -268,9 +269,10 @@ impl Client {
                 }
             }
         }
+        let attempts = max_retries + 1;
         Err(CallError::Failed(format!(
-            "gave up after {} attempts: {last_reason}",
-            max_retries + 1
+            "gave up after {attempts} attempt{}: {last_reason}",
+            if attempts == 1 { "" } else { "s" }
         )))
     }
 
@@ -358,7 +360,15 @@ impl Client {
                 .and_then(|v| v.to_str().ok()),
         );
         let text = match response.text().await {
-            Ok(t) => t,
+            // A server may echo the key it was sent: scrub it here, where every body enters.
+            Ok(t) => match redact::redact(
+                &t,
+                &secrets(self.config.api_key.as_deref(), url),
+                status.is_success(),
+            ) {
+                std::borrow::Cow::Owned(clean) => clean,
+                std::borrow::Cow::Borrowed(_) => t,
+            },
             Err(e) => {
                 let reason = if e.is_timeout() {
                     "timed out reading the reply"
@@ -429,6 +439,14 @@ impl Client {
             .completion_tokens
             .fetch_add(completion, Ordering::Relaxed);
     }
+}
+
+/// Every credential a request to `url` carries: the bearer key and what the URL's user-info
+/// holds.
+fn secrets(key: Option<&str>, url: &str) -> Vec<String> {
+    let mut out: Vec<String> = key.map(str::to_string).into_iter().collect();
+    out.extend(redact::url_secrets(url));
+    out
 }
 
 /// `what`, followed by the server's own explanation when its error body gives one

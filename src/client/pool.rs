@@ -37,6 +37,11 @@ impl Lease<'_> {
         &self.pool.list[self.index].base
     }
 
+    /// The base URL as messages show it: without user-info, which may hold a key.
+    pub fn shown(&self) -> String {
+        super::redact::without_userinfo(self.base()).into_owned()
+    }
+
     /// Its position in the list given to [`Endpoints::new`].
     pub fn index(&self) -> usize {
         self.index
@@ -141,7 +146,7 @@ impl Endpoints {
         }
         Some(format!(
             "endpoint {} taken out of rotation after {in_a_row} failed calls in a row (last: {reason}); {} left",
-            e.base,
+            super::redact::without_userinfo(&e.base),
             self.live()
         ))
     }
@@ -151,7 +156,7 @@ impl Endpoints {
         self.list
             .iter()
             .map(|e| EndpointStats {
-                base: e.base.clone(),
+                base: super::redact::without_userinfo(&e.base).into_owned(),
                 succeeded: e.succeeded.load(Ordering::Relaxed),
                 failed: e.failed.load(Ordering::Relaxed),
                 removed: e.removed.load(Ordering::Relaxed),

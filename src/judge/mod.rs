@@ -158,7 +158,13 @@ impl fmt::Display for JudgeSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.backend {
             Backend::Ollama { .. } => write!(f, "ollama:{}", self.model),
-            Backend::OpenAi { base_url } => write!(f, "openai:{base_url}#{}", self.model),
+            // Shown in messages and stored in verdicts: without a key written into the URL.
+            Backend::OpenAi { base_url } => write!(
+                f,
+                "openai:{}#{}",
+                crate::client::redact::without_userinfo(base_url),
+                self.model
+            ),
         }
     }
 }

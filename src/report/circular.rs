@@ -53,7 +53,8 @@ struct Unit {
 /// part of it.
 pub struct CircularAccumulator {
     by: Vec<String>,
-    /// (id, draw) → its answers; the k-th answer to an item in one ordering is draw k.
+    /// (id, draw) → its answers. The draw is the sample the generation line named; when it
+    /// named none, the k-th answer to an item in one ordering is draw k.
     units: HashMap<(String, u32), Unit>,
     draws: HashMap<(String, Vec<u8>), u32>,
     order: Vec<(String, u32)>,
@@ -73,12 +74,18 @@ impl CircularAccumulator {
         let Some(ordering) = &v.ordering else {
             return;
         };
-        let draw = self
-            .draws
-            .entry((v.id.clone(), ordering.clone()))
-            .or_default();
-        let key = (v.id.clone(), *draw);
-        *draw += 1;
+        let draw = match v.draw {
+            Some(draw) => draw,
+            None => {
+                let next = self
+                    .draws
+                    .entry((v.id.clone(), ordering.clone()))
+                    .or_default();
+                *next += 1;
+                *next - 1
+            }
+        };
+        let key = (v.id.clone(), draw);
         let unit = self.units.entry(key.clone()).or_insert_with(|| {
             self.order.push(key);
             Unit {

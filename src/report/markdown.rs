@@ -25,6 +25,20 @@ pub(super) fn md_cell(s: &str) -> String {
         .to_string()
 }
 
+/// Untrusted text (a model's answer, a judge's reason) as a Markdown table cell: a code span,
+/// so that HTML and Markdown in it (`<script>`, links, `**bold**`) show as written instead of
+/// being rendered by whatever displays the file; one line, pipes escaped.
+pub(super) fn md_code(s: &str) -> String {
+    let cell = md_cell(s);
+    if cell.is_empty() {
+        return cell;
+    }
+    // A code span's fence is longer than any run of backticks inside it.
+    let longest = cell.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    format!("{fence} {cell} {fence}")
+}
+
 pub(super) fn markdown(m: &Metrics, join: Option<&JoinReport>, by: &[String]) -> String {
     let mut s = String::new();
     let o = &m.overall;
@@ -32,8 +46,9 @@ pub(super) fn markdown(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
     let [c, a, ci] = acc_cells(o);
     let _ = writeln!(
         s,
-        "**Accuracy: {a}** ({c} answers over {} items; 95% Wilson interval {ci}). Undecided answers count as wrong.\n",
-        m.samples.items
+        "**Accuracy: {a}** ({c} answers over {} items; 95% Wilson interval {ci}{}). Undecided answers count as wrong.\n",
+        m.samples.items,
+        o.interval_basis()
     );
     let _ = writeln!(s, "| metric | value |\n|---|---|");
     let _ = writeln!(s, "| balanced accuracy | {} |", pct(m.balanced_accuracy));
@@ -134,7 +149,7 @@ pub(super) fn markdown(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
                     d.verifier,
                     d.verifier_rule,
                     d.judge,
-                    md_cell(d.judge_reason.as_deref().unwrap_or(""))
+                    md_code(d.judge_reason.as_deref().unwrap_or(""))
                 );
             }
         }

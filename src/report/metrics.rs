@@ -1,6 +1,6 @@
-//! Metrics over a stream of verdicts: grouped accuracy with Wilson intervals, counts by
-//! deciding stage, label distributions, balanced accuracy, macro-F1, MCC, and per-item
-//! mean and majority-vote accuracy over several samples. Pure: verdicts in, numbers out.
+//! Metrics over a stream of verdicts: grouped accuracy with Wilson intervals (made in
+//! [`super::accuracy`]), counts by deciding stage, label distributions, balanced accuracy,
+//! macro-F1, MCC, and per-item mean and majority-vote accuracy over several samples. Pure: verdicts in, numbers out.
 //! State is bounded by items, labels and group values, never by the number of answers.
 
 use crate::types::{Source, Verdict};
@@ -10,67 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 /// The predicted label of an answer no stage decided.
 pub const NO_ANSWER_LABEL: &str = "∅";
 
-/// Correct out of total, with the accuracy and its Wilson 95% interval.
-#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq)]
-pub struct Accuracy {
-    pub n: u64,
-    pub correct: u64,
-    pub accuracy: f64,
-    pub ci_low: f64,
-    pub ci_high: f64,
-}
-
-impl Accuracy {
-    pub fn new(correct: u64, n: u64) -> Accuracy {
-        let (ci_low, ci_high) = wilson(correct, n);
-        Accuracy {
-            n,
-            correct,
-            accuracy: if n == 0 {
-                0.0
-            } else {
-                correct as f64 / n as f64
-            },
-            ci_low,
-            ci_high,
-        }
-    }
-}
-
-/// Wilson score interval at 95% (z = 1.96): sound near 0 and 1 and for small n, unlike
-/// the normal approximation.
-pub fn wilson(correct: u64, n: u64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 0.0);
-    }
-    wilson_of(correct as f64 / n as f64, n)
-}
-
-/// [`wilson`] for a proportion `p` over `n` trials (a mean of per-item accuracies when items
-/// have several samples).
-pub fn wilson_of(p: f64, n: u64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 0.0);
-    }
-    let z = 1.959_963_984_540_054_f64;
-    let n = n as f64;
-    let z2 = z * z;
-    let denom = 1.0 + z2 / n;
-    let center = (p + z2 / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
-    // At the ends the bounds are exactly 0 and 1 (floating point would give 5.55e-17).
-    let low = if p <= 0.0 {
-        0.0
-    } else {
-        (center - half).clamp(0.0, 1.0)
-    };
-    let high = if p >= 1.0 {
-        1.0
-    } else {
-        (center + half).clamp(0.0, 1.0)
-    };
-    (low, high)
-}
+pub use super::accuracy::{wilson, wilson_of, Accuracy};
 
 /// Accuracy per value of one grouping column, and the macro average over values.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -174,6 +114,8 @@ struct ItemTally {
     correct: u64,
     gold: String,
     votes: Vec<(String, u64)>,
+    /// The item's value of each grouping column (as its first answer has it).
+    groups: Vec<Option<String>>,
 }
 
 /// Builds [`Metrics`] one verdict at a time.
@@ -315,6 +257,9 @@ impl Accumulator {
             }
         }
         let t = self.items.entry(v.id.clone()).or_default();
+        if t.n == 0 {
+            t.groups = self.by.iter().map(|c| v.fields.get(c).cloned()).collect();
+        }
         t.n += 1;
         t.correct += hit;
         t.gold.clone_from(&v.gold);
@@ -327,17 +272,30 @@ impl Accumulator {
     }
 
     pub fn finish(self) -> Metrics {
+        // Items per group value, for the intervals.
+        let mut group_items: HashMap<(usize, &str), u64> = HashMap::new();
+        for t in self.items.values() {
+            for (k, value) in t.groups.iter().enumerate() {
+                if let Some(value) = value {
+                    *group_items.entry((k, value.as_str())).or_default() += 1;
+                }
+            }
+        }
         let groups = self
             .groups
-            .into_iter()
+            .iter()
             .map(|(col, values)| {
+                let k = self.by.iter().position(|c| c == col).unwrap_or(usize::MAX);
                 let values: BTreeMap<String, Accuracy> = values
-                    .into_iter()
-                    .map(|(v, (c, n))| (v, Accuracy::new(c, n)))
+                    .iter()
+                    .map(|(v, &(c, n))| {
+                        let items = group_items.get(&(k, v.as_str())).copied().unwrap_or(n);
+                        (v.clone(), Accuracy::over_items(c, n, items))
+                    })
                     .collect();
                 let macro_accuracy = mean(values.values().map(|a| a.accuracy));
                 (
-                    col,
+                    col.clone(),
                     Grouping {
                         values,
                         macro_accuracy,
@@ -369,7 +327,7 @@ impl Accumulator {
             })),
         };
         Metrics {
-            overall: Accuracy::new(self.overall.0, self.overall.1),
+            overall: Accuracy::over_items(self.overall.0, self.overall.1, samples.items),
             groups,
             stages: self.stages,
             statuses: self.statuses,
@@ -522,24 +480,8 @@ mod tests {
             gold_index: 1,
             acc_norm: None,
             ordering: None,
+            draw: None,
         }
-    }
-
-    #[test]
-    fn wilson_matches_known_values() {
-        // 8 of 10: the textbook Wilson interval is 0.490..0.943.
-        let (lo, hi) = wilson(8, 10);
-        assert!(
-            (lo - 0.4902).abs() < 1e-3 && (hi - 0.9433).abs() < 1e-3,
-            "{lo} {hi}"
-        );
-        assert_eq!(wilson(0, 0), (0.0, 0.0));
-        let (lo, hi) = wilson(0, 5);
-        assert!(lo == 0.0 && hi > 0.4);
-        // The ends are exact, not 5.55e-17 or 0.9999999999999999.
-        assert_eq!(wilson(0, 3).0, 0.0);
-        assert_eq!(wilson(3, 3).1, 1.0);
-        assert_eq!(wilson(7, 7).1, 1.0);
     }
 
     #[test]

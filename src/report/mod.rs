@@ -5,6 +5,7 @@
 //! spilled to an anonymous temporary file and read back once by each renderer. Not for
 //! deciding anything: verdicts are final when they reach here.
 
+pub mod accuracy;
 pub mod circular;
 pub mod escape;
 mod html;
@@ -12,12 +13,14 @@ pub mod leaderboard;
 mod markdown;
 pub mod metrics;
 pub mod results;
+pub mod staging;
 pub mod svg;
 mod terminal;
 
 use crate::types::{JoinReport, Verdict};
 use metrics::{is_audited, Accumulator, Metrics};
 use serde::{Deserialize, Serialize};
+use staging::Staging;
 use std::io::{self, BufRead, BufReader, Seek, Write};
 use std::path::{Path, PathBuf};
 
@@ -83,7 +86,7 @@ pub fn for_each_verdict(
         let v: Verdict = serde_json::from_str(&buf).map_err(|e| ReportError::BadLine {
             path: path.to_path_buf(),
             line,
-            message: format!("not a verdict: {e}"),
+            message: format!("not a verdict: {}", crate::types::json::line_error(&e)),
         })?;
         f(line, v)?;
     }
@@ -202,9 +205,15 @@ impl ReportBuilder {
         Ok(())
     }
 
-    /// Write `report.json`, `report.md` and `report.html`; `verdicts` names the verdicts file
-    /// in the report.
-    pub fn finish(self, verdicts: &str, join: Option<&JoinReport>) -> Result<Built, ReportError> {
+    /// Write `report.json`, `report.md`, `results.json` and `report.html` under `staging`'s
+    /// temporary names (the caller commits them with the rest of its files); `verdicts`
+    /// names the verdicts file in the report.
+    pub fn finish(
+        self,
+        verdicts: &str,
+        join: Option<&JoinReport>,
+        staging: &mut Staging,
+    ) -> Result<Built, ReportError> {
         let ReportBuilder {
             out_dir,
             by,
@@ -232,8 +241,8 @@ impl ReportBuilder {
             metrics: &metrics,
         };
 
-        let json_path = out_dir.join("report.json");
-        let md_path = out_dir.join("report.md");
+        let json_path = staging.path("report.json");
+        let md_path = staging.path("report.md");
         let mut json =
             io::BufWriter::new(std::fs::File::create(&json_path).map_err(io_err(&json_path))?);
         let mut md = io::BufWriter::new(std::fs::File::create(&md_path).map_err(io_err(&md_path))?);
@@ -286,7 +295,7 @@ impl ReportBuilder {
                     .as_ref()
                     .map(|c| c.join(", "))
                     .unwrap_or_default(),
-                markdown::md_cell(entry.tail.as_deref().unwrap_or(""))
+                markdown::md_code(entry.tail.as_deref().unwrap_or(""))
             )
             .map_err(io_err(&md_path))?;
         }
@@ -297,14 +306,14 @@ impl ReportBuilder {
             .and_then(|j| Path::new(&j.dataset).file_stem())
             .and_then(|s| s.to_str())
             .unwrap_or("kgrade");
-        let results_path = out_dir.join("results.json");
+        let results_path = staging.path("results.json");
         let doc = results::results(&metrics, join, task);
         let text = serde_json::to_string_pretty(&doc)
             .map_err(|e| io_err(&results_path)(io::Error::other(e)))?;
         std::fs::write(&results_path, text + "\n").map_err(io_err(&results_path))?;
 
         // report.html: a second pass over the spill, so no renderer holds the audit list.
-        let html_path = out_dir.join("report.html");
+        let html_path = staging.path("report.html");
         let mut page =
             io::BufWriter::new(std::fs::File::create(&html_path).map_err(io_err(&html_path))?);
         page.write_all(html::head(&metrics, join, &by, html_rows).as_bytes())
@@ -347,6 +356,7 @@ pub fn build(
     default: &[String],
     join: Option<&JoinReport>,
 ) -> Result<Built, ReportError> {
+    let mut staging = Staging::new(out_dir);
     let mut builder = ReportBuilder::new(out_dir, by.unwrap_or(default))?;
     let mut columns: Vec<String> = Vec::new();
     for_each_verdict(verdicts, |_, v| {
@@ -370,5 +380,7 @@ pub fn build(
             });
         }
     }
-    builder.finish(&verdicts.display().to_string(), join)
+    let built = builder.finish(&verdicts.display().to_string(), join, &mut staging)?;
+    staging.commit().map_err(io_err(out_dir))?;
+    Ok(built)
 }

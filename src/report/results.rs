@@ -91,13 +91,20 @@ pub fn results(metrics: &Metrics, join: Option<&JoinReport>, fallback_task: &str
     results.insert(aggregate_name.clone(), Value::Object(aggregate));
     let names: Vec<&String> = results.keys().collect();
     let versions: Map<String, Value> = names.iter().map(|t| ((*t).clone(), json!(1.0))).collect();
+    // acc_norm exists only for loglikelihood tasks.
+    let higher_one = if metrics.acc_norm.is_some() {
+        json!({"acc": true, "acc_norm": true})
+    } else {
+        json!({"acc": true})
+    };
     let higher: Map<String, Value> = names
         .iter()
-        .map(|t| ((*t).clone(), json!({"acc": true, "acc_norm": true})))
+        .map(|t| ((*t).clone(), higher_one.clone()))
         .collect();
+    // lm-eval counts documents (items), not answers: `ci_n` is the task's item count.
     let n_samples: Map<String, Value> = tasks
         .iter()
-        .map(|(t, a)| (t.clone(), json!({"original": a.n, "effective": a.n})))
+        .map(|(t, a)| (t.clone(), json!({"original": a.ci_n, "effective": a.ci_n})))
         .collect();
     let mut doc = Map::new();
     doc.insert("results".into(), Value::Object(results));

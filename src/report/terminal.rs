@@ -12,8 +12,9 @@ pub(super) fn terminal(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
     let [c, a, ci] = acc_cells(&m.overall);
     let _ = writeln!(
         out,
-        "accuracy {a} ({c} answers over {} items; undecided answers count as wrong), 95% CI {ci}",
-        m.samples.items
+        "accuracy {a} ({c} answers over {} items; undecided answers count as wrong), 95% CI {ci}{}",
+        m.samples.items,
+        m.overall.interval_basis()
     );
     if let (Some(acc), Some(norm)) = (&m.acc, &m.acc_norm) {
         let _ = writeln!(

@@ -154,7 +154,20 @@ fn read_batch<R: BufRead>(input: &mut R, first_line: u64) -> (Batch, Option<io::
     };
     while batch.buf.len() < BATCH_BYTES && batch.ends.len() < BATCH_LINES {
         match input.read_until(b'\n', &mut batch.buf) {
-            Ok(0) => break,
+            Ok(0) => {
+                // Blank lines at the very end (an editor's trailing newline) are not lines
+                // of input; a blank line between answers still is, and is reported.
+                while batch.ends.last().is_some_and(|_| {
+                    batch
+                        .line(batch.ends.len() - 1)
+                        .iter()
+                        .all(u8::is_ascii_whitespace)
+                }) {
+                    batch.ends.pop();
+                }
+                batch.buf.truncate(batch.ends.last().copied().unwrap_or(0));
+                break;
+            }
             Ok(_) => batch.ends.push(batch.buf.len()),
             Err(e) => {
                 batch.buf.truncate(batch.ends.last().copied().unwrap_or(0));
@@ -252,8 +265,12 @@ fn extract_line<'a>(
     }
     let text =
         crate::inputs::utf8(raw).map_err(|at| (None, format!("invalid UTF-8 at byte {at}")))?;
-    let rec: Input =
-        serde_json::from_str(text).map_err(|e| (None, format!("invalid JSON: {e}")))?;
+    let rec: Input = serde_json::from_str(text).map_err(|e| {
+        (
+            None,
+            format!("invalid JSON: {}", crate::types::json::line_error(&e)),
+        )
+    })?;
     match sets.get(rec.question.as_deref(), rec.choices.as_deref()) {
         Ok(set) => {
             let e = verify(&rec.response, set);

@@ -11,8 +11,9 @@ use super::{io_at, GradeError, Observer};
 use crate::inputs::dataset::{read_dataset, ColumnMap, DEFAULT_GROUPS};
 use crate::inputs::generations::Generation;
 use crate::inputs::generations::{Generations, GenerationsFormat};
+use crate::report::staging::Staging;
 use crate::report::{Built, ReportBuilder};
-use crate::types::{write_run, JoinReport};
+use crate::types::JoinReport;
 use crate::types::{Item, Verdict};
 use std::borrow::Cow;
 use std::path::Path;
@@ -179,7 +180,10 @@ fn first_ids(ids: &[String]) -> String {
 fn join_warnings(join: &JoinReport) -> Vec<String> {
     let mut out = Vec::new();
     let total = join.answers + join.unknown_ids;
-    if join.unknown_ids > 0 && join.unknown_ids * 10 > total {
+    // With repeated dataset ids, an unknown id is likely the row whose id was mistyped into
+    // another's: worth saying however few there are.
+    let repeats = !join.duplicate_dataset_ids.is_empty();
+    if join.unknown_ids > 0 && (join.unknown_ids * 10 > total || repeats) {
         out.push(format!(
             "{} of {total} generations name ids the dataset does not have (first: {})",
             join.unknown_ids,
@@ -192,6 +196,12 @@ fn join_warnings(join: &JoinReport) -> Vec<String> {
             join.items_without_generations.len(),
             join.items,
             first_ids(&join.items_without_generations)
+        ));
+    }
+    if let Some(first) = &join.question_differs_first {
+        out.push(format!(
+            "{} of {} answers that carry their question name another question than their dataset row (first: {first})",
+            join.questions_differing, join.questions_compared
         ));
     }
     if !join.duplicate_dataset_ids.is_empty() {
@@ -223,7 +233,7 @@ pub fn run_grade(
         available.push("task".to_string());
     }
     let by = grouping_for(opts.by, &available)?;
-    std::fs::create_dir_all(opts.out_dir).map_err(io_at(opts.out_dir))?;
+    crate::report::staging::create_out_dir(opts.out_dir).map_err(io_at(opts.out_dir))?;
     let name = opts.generations.display().to_string();
     // The judge (and its cache lock) first: a cache another process holds fails the run
     // before any work is done.
@@ -232,8 +242,11 @@ pub fn run_grade(
         observer.judging(e.counters());
     }
     let report = ReportBuilder::new(opts.out_dir, &by)?;
-    let verdicts_path = opts.out_dir.join("verdicts.jsonl");
-    let mut stream = VerdictStream::new(&verdicts_path, report, escalator)?;
+    // Every file goes under a temporary name until the run completes: an interrupted or
+    // failed run leaves the previous run's files as they were.
+    let mut staging = Staging::new(opts.out_dir);
+    let verdicts_path = staging.final_path("verdicts.jsonl");
+    let mut stream = VerdictStream::new(&staging.path("verdicts.jsonl"), report, escalator)?;
 
     let mut joiner = Joiner::new(&dataset, reader, &name);
     verify_pipelined(
@@ -247,6 +260,7 @@ pub fn run_grade(
     let mut join = joiner.finish(observer);
     let finished = stream.finish()?;
     join.dataset = absolute(opts.dataset);
+    join.dataset_blake3 = crate::inputs::dataset::content_hash(opts.dataset).ok();
     join.generations = absolute(opts.generations);
     join.inputs = crate::inputs::run_inputs(
         &opts.columns,
@@ -257,10 +271,18 @@ pub fn run_grade(
         join.judge = line;
         summary
     });
-    write_run(opts.out_dir, &join).map_err(io_at(opts.out_dir))?;
-    let built = finished
-        .report
-        .finish(&verdicts_path.display().to_string(), Some(&join))?;
+    // Generations of another dataset are refused before anything is written: their reports
+    // would only replace a good run in OUT with a meaningless one.
+    if let Some(e) = questions_differ(&join) {
+        return Err(e);
+    }
+    let built = super::write_outputs(
+        finished.report,
+        &join,
+        &verdicts_path,
+        staging,
+        opts.out_dir,
+    )?;
     // The reports are written before any of these errors: nothing already graded is lost.
     if let Some((path, error)) = io_error {
         return Err(GradeError::Io { path, error });
@@ -310,6 +332,25 @@ fn nothing_graded(join: &JoinReport, dataset: &crate::inputs::dataset::Dataset) 
     GradeError::NothingGraded(message)
 }
 
+/// Generations joined to the wrong dataset: when most answers that carry their own question
+/// (lm-eval's `doc.question`, a prompt) name another question than the dataset row with
+/// their id, the ids matched by accident. A majority, not any one: a dataset whose few rows
+/// were edited since the generations were made still grades (with a warning), while a
+/// wrong dataset differs on nearly every row.
+fn questions_differ(join: &JoinReport) -> Option<GradeError> {
+    if join.questions_differing * 2 <= join.questions_compared {
+        return None;
+    }
+    Some(GradeError::QuestionsDiffer(format!(
+        "{}; {} of {} answers that carry their question name another question than the dataset row with their id: the generations {} do not belong to the dataset {} (nothing was written)",
+        join.question_differs_first.as_deref().unwrap_or(""),
+        join.questions_differing,
+        join.questions_compared,
+        join.generations,
+        join.dataset
+    )))
+}
+
 /// With `--strict`, join trouble fails the run (after the reports are written).
 fn strict_check(join: &JoinReport) -> Result<(), GradeError> {
     let mut trouble = Vec::new();
@@ -326,6 +367,12 @@ fn strict_check(join: &JoinReport) -> Result<(), GradeError> {
         trouble.push(format!(
             "{} duplicate dataset ids",
             join.duplicate_dataset_ids.len()
+        ));
+    }
+    if join.questions_differing > 0 {
+        trouble.push(format!(
+            "{} answers whose question differs from their dataset row",
+            join.questions_differing
         ));
     }
     if join.unreadable_lines > 0 {

@@ -10,6 +10,61 @@ use crate::types::JoinReport;
 /// How many unknown ids and unreadable lines are listed by name.
 const LISTED: usize = 200;
 
+/// Letters and digits of a question's first line compared with the question a generation
+/// line carries: enough to tell two questions apart, few enough that a template's wording
+/// after them does not matter.
+const QUESTION_KEY: usize = 24;
+
+/// A question's first line (its options follow on later lines), letters and digits only,
+/// lower-cased, at most [`QUESTION_KEY`] of them: spacing, punctuation and markup differ
+/// between a dataset file and the copy a harness shows the model.
+fn question_key(text: &str) -> String {
+    text.trim_start()
+        .lines()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .take(QUESTION_KEY)
+        .collect()
+}
+
+/// A question's first line, shortened for a message.
+fn question_start(text: &str) -> String {
+    let first = text.trim_start().lines().next().unwrap_or("").trim();
+    let mut out: String = first.chars().take(40).collect();
+    if first.chars().count() > 40 {
+        out.push('…');
+    }
+    out
+}
+
+/// Does the generation's own question (lm-eval's `doc.question`, else its prompt) fit the
+/// dataset question? `None` when the line carries neither or the keys are too short to say.
+fn question_fits(dataset_question: &str, g: &Generation) -> Option<bool> {
+    let mine = question_key(dataset_question);
+    if mine.chars().count() < 4 {
+        return None;
+    }
+    if let Some(theirs) = g.question.as_deref().map(question_key) {
+        let n = mine.chars().count().min(theirs.chars().count());
+        if n < 4 {
+            return None;
+        }
+        return Some(mine.chars().take(n).eq(theirs.chars().take(n)));
+    }
+    // A prompt may put instructions or examples first: the question must be in it.
+    let prompt: String = g
+        .prompt
+        .as_deref()?
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    Some(prompt.contains(&mine))
+}
+
 /// Generations joined with dataset items, in file order: what `grade` verifies and what
 /// `judge` pairs with the verdicts it re-reads. Unknown ids and unreadable lines are counted
 /// in `join` and skipped.
@@ -55,6 +110,7 @@ impl<'a> Joiner<'a> {
                     }
                     continue;
                 };
+                self.check_question(index, &g);
                 let sample = self.samples[index];
                 self.samples[index] += 1;
                 self.join.answers += 1;
@@ -78,12 +134,37 @@ impl<'a> Joiner<'a> {
         }
     }
 
+    /// Count an answer whose line carries a question that is not its dataset row's.
+    fn check_question(&mut self, index: usize, g: &Generation) {
+        let item = &self.dataset.items[index];
+        let Some(fits) = question_fits(&item.question, g) else {
+            return;
+        };
+        self.join.questions_compared += 1;
+        if fits {
+            return;
+        }
+        self.join.questions_differing += 1;
+        if self.join.question_differs_first.is_none() {
+            let theirs = g.question.as_deref().or(g.prompt.as_deref()).unwrap_or("");
+            self.join.question_differs_first = Some(format!(
+                "{}:{}: id `{}`: the line's question \"{}\" is not the dataset's \"{}\"",
+                self.reader.current_name(),
+                g.line,
+                g.id,
+                question_start(theirs),
+                question_start(&item.question)
+            ));
+        }
+    }
+
     /// The I/O error that ended the generations early, with its file, if one did.
     pub fn take_io_error(&mut self) -> Option<(std::path::PathBuf, std::io::Error)> {
         self.reader.take_io_error()
     }
 
-    /// The join report, with the items that got no generation.
+    /// The join report, with the items that got no generation (a later row with a repeated
+    /// id cannot get one: it is counted as a repeated id, not as an item without answers).
     pub fn finish(mut self, observer: &mut dyn Observer) -> JoinReport {
         observer.bytes_read(self.reader.bytes_read());
         self.join.tasks.clone_from(&self.reader.tasks);
@@ -93,8 +174,9 @@ impl<'a> Joiner<'a> {
             .items
             .iter()
             .zip(&self.samples)
-            .filter(|(_, &n)| n == 0)
-            .map(|(item, _)| item.id.clone())
+            .enumerate()
+            .filter(|(i, (item, &n))| n == 0 && self.dataset.index.get(&item.id) == Some(i))
+            .map(|(_, (item, _))| item.id.clone())
             .collect();
         self.join
     }

@@ -37,6 +37,10 @@ pub enum GradeError {
     Cache(#[from] crate::cache::CacheError),
     #[error("judge: {0}")]
     Judge(String),
+    /// Most answers that carry their own question (lm-eval's `doc`, a prompt) name a
+    /// different question than their dataset row: the generations belong to another dataset.
+    #[error("{0}")]
+    QuestionsDiffer(String),
     /// The run graded no answer at all (the reports were still written).
     #[error("nothing was graded: {0}")]
     NothingGraded(String),
@@ -60,6 +64,22 @@ pub enum GradeError {
 #[error("{dir}: no run.json here; run `kgrade grade` first")]
 pub struct JoinInfoError {
     pub dir: PathBuf,
+}
+
+/// The end of a run that completed: `run.json` and the reports written under `staging`'s
+/// temporary names beside the verdicts already there, then every file renamed into place.
+fn write_outputs(
+    report: crate::report::ReportBuilder,
+    join: &crate::types::JoinReport,
+    verdicts: &Path,
+    mut staging: crate::report::staging::Staging,
+    dir: &Path,
+) -> Result<crate::report::Built, GradeError> {
+    let run_path = staging.path("run.json");
+    crate::types::write_run(&run_path, join).map_err(io_at(&run_path))?;
+    let built = report.finish(&verdicts.display().to_string(), Some(join), &mut staging)?;
+    staging.commit().map_err(io_at(dir))?;
+    Ok(built)
 }
 
 /// An I/O error at `path`, as a [`GradeError`].

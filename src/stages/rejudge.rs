@@ -9,8 +9,9 @@ use super::stream::VerdictStream;
 use super::{io_at, GradeError, JoinInfoError, Observer};
 use crate::inputs::dataset::read_dataset;
 use crate::inputs::generations::Generations;
+use crate::report::staging::Staging;
 use crate::report::{Built, ReportBuilder, ReportError};
-use crate::types::{read_run, write_run, JoinReport, Verdict};
+use crate::types::{read_run, JoinReport, Verdict};
 use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
 
@@ -60,8 +61,9 @@ pub fn judge_dir(
     let escalator = Escalator::start(stage)?;
     observer.judging(escalator.counters());
     let report = ReportBuilder::new(dir, &by)?;
-    let tmp = dir.join("verdicts.jsonl.tmp");
-    let mut stream = VerdictStream::new(&tmp, report, Some(escalator))?;
+    // As in `grade`: the run's files change only when this one completes.
+    let mut staging = Staging::new(dir);
+    let mut stream = VerdictStream::new(&staging.path("verdicts.jsonl"), report, Some(escalator))?;
 
     let mut joiner = Joiner::new(&dataset, reader, &join.generations);
     let mut n = 0u64;
@@ -90,15 +92,11 @@ pub fn judge_dir(
         stream.push(v, &item, answer)?;
     }
     let finished = stream.finish()?;
-    std::fs::rename(&tmp, &verdicts_path).map_err(io_at(&verdicts_path))?;
     let (summary, line) = finished
         .judged
         .ok_or_else(|| GradeError::Judge("the judge stage did not run".into()))?;
     join.judge = line;
-    write_run(dir, &join).map_err(io_at(dir))?;
-    let built = finished
-        .report
-        .finish(&verdicts_path.display().to_string(), Some(&join))?;
+    let built = super::write_outputs(finished.report, &join, &verdicts_path, staging, dir)?;
     Ok(Rejudged {
         join,
         built,

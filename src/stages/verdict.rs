@@ -106,6 +106,7 @@ pub fn verdict_of(item: &Item, sample: u32, g: &Generation) -> (Verdict, String)
         judge: None,
         acc_norm: None,
         ordering: g.ordering.clone(),
+        draw: g.sample,
     };
     let decide = |v: &mut Verdict, chosen: Option<Choice>| {
         v.chosen = chosen.map(|c| choices.label(c));

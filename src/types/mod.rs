@@ -5,6 +5,7 @@
 //! talks to servers, and nothing here imports a module above it.
 
 pub mod item;
+pub mod json;
 pub mod run;
 pub mod verdict;
 

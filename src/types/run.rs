@@ -11,6 +11,10 @@ use std::path::Path;
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct JoinReport {
     pub dataset: String,
+    /// The dataset's content hash (blake3 of its bytes; see
+    /// `inputs::dataset::content_hash`): `compare` tells datasets apart by it, not by path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dataset_blake3: Option<String>,
     pub generations: String,
     pub items: usize,
     pub answers: u64,
@@ -39,6 +43,20 @@ pub struct JoinReport {
     /// Answers whose request failed (no answer to read; counted apart from model mistakes).
     #[serde(default)]
     pub request_errors: u64,
+    /// Joined answers whose line carries its own question (lm-eval's `doc`, a prompt), and
+    /// how many of those questions do not begin like their dataset row's: generations
+    /// joined to the wrong dataset by id alone.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub questions_compared: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub questions_differing: u64,
+    /// The first such answer: `FILE:LINE: id …: "its question…" vs the dataset's "…"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question_differs_first: Option<String>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The reading options of a run (column map, choice set, generations shape).
@@ -54,9 +72,9 @@ pub struct RunInputs {
     pub id_pattern: Option<String>,
 }
 
-/// Write `run.json` into `dir`.
-pub fn write_run(dir: &Path, join: &JoinReport) -> io::Result<()> {
-    let f = std::fs::File::create(dir.join("run.json"))?;
+/// Write a run's `run.json` to `path`.
+pub fn write_run(path: &Path, join: &JoinReport) -> io::Result<()> {
+    let f = std::fs::File::create(path)?;
     serde_json::to_writer_pretty(io::BufWriter::new(f), join).map_err(io::Error::other)
 }
 

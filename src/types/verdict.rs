@@ -84,6 +84,11 @@ pub struct Verdict {
     /// that order. Absent when the item was shown as the dataset has it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ordering: Option<Vec<u8>>,
+    /// The sample (draw) the generation line named (`#s=K` in a batch `custom_id`, a plain
+    /// line's `sample`), which `sample` above is not: that one counts the item's answers in
+    /// file order. Circular metrics group each draw's orderings by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<u32>,
 }
 
 /// The `acc_norm` reading of a loglikelihood item.

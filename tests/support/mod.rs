@@ -163,6 +163,20 @@ pub fn read_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// Every file under `dir`, recursively.
+pub fn files_below(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(files_below(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
 /// Write `body` to `dir/name`; returns the path.
 pub fn write(dir: &Path, name: &str, body: impl AsRef<[u8]>) -> PathBuf {
     let p = dir.join(name);

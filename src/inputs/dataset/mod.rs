@@ -87,6 +87,9 @@ pub struct DatasetError {
     pub line: Option<u64>,
     pub field: Option<String>,
     pub message: String,
+    /// The file or folder could not be read at all (missing, a folder without datasets, an
+    /// I/O error): the command could not run (exit 2), which is not bad data (exit 3).
+    pub unreadable: bool,
 }
 
 impl fmt::Display for DatasetError {
@@ -129,6 +132,7 @@ impl RowSource<'_> {
             line: Some(self.line),
             field: field.map(str::to_string),
             message: message.into(),
+            unreadable: false,
         }
     }
 }
@@ -141,23 +145,15 @@ pub fn read_dataset(path: &Path, columns: &ColumnMap) -> Result<Dataset, Dataset
     if !path.is_dir() {
         return read_dataset_file(path, columns);
     }
+    // Both of this function's own errors say the folder cannot be read as a dataset.
     let err = |message: String| DatasetError {
         path: path.to_path_buf(),
         line: None,
         field: None,
         message,
+        unreadable: true,
     };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
-        .map_err(|e| err(format!("cannot read the folder: {e}")))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.is_file()
-                && p.extension()
-                    .and_then(|e| e.to_str())
-                    .is_some_and(|e| matches!(e, "csv" | "jsonl" | "json" | "ndjson"))
-        })
-        .collect();
-    files.sort();
+    let files = dataset_files(path).map_err(|e| err(format!("cannot read the folder: {e}")))?;
     if files.is_empty() {
         return Err(err("a folder with no .csv or .jsonl dataset in it".into()));
     }
@@ -197,6 +193,40 @@ pub fn read_dataset(path: &Path, columns: &ColumnMap) -> Result<Dataset, Dataset
     Ok(all)
 }
 
+/// The dataset files of a folder, in name order.
+fn dataset_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.is_file()
+                && p.extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| matches!(e, "csv" | "jsonl" | "json" | "ndjson"))
+        })
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// A dataset's identity by content (blake3, hex): the file's bytes, or for a folder each
+/// dataset file's name and bytes in name order. Runs graded from copies of one dataset at
+/// different paths have the same hash; a file edited in place gets another.
+pub fn content_hash(path: &Path) -> std::io::Result<String> {
+    let mut hasher = blake3::Hasher::new();
+    if path.is_dir() {
+        for file in dataset_files(path)? {
+            let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
+            hasher.update(name.unwrap_or_default().as_bytes());
+            hasher.update(&[0]);
+            hasher.update_reader(std::fs::File::open(&file)?)?;
+            hasher.update(&[0]);
+        }
+    } else {
+        hasher.update_reader(std::fs::File::open(path)?)?;
+    }
+    Ok(hasher.finalize().to_hex().to_string())
+}
+
 /// A subject's key: lower case, words joined by `_` (`Public-Safety` → `public_safety`), as
 /// lm-eval's task names end (`kmmlu_direct_public_safety`).
 pub fn subject_key(label: &str) -> String {
@@ -215,8 +245,13 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
         line: None,
         field: None,
         message,
+        unreadable: false,
     };
-    let file = std::fs::File::open(path).map_err(|e| file_err(format!("cannot open: {e}")))?;
+    let unreadable = |message: String| DatasetError {
+        unreadable: true,
+        ..file_err(message)
+    };
+    let file = std::fs::File::open(path).map_err(|e| unreadable(format!("cannot open: {e}")))?;
     let is_jsonl = path
         .extension()
         .and_then(|e| e.to_str())
@@ -245,7 +280,10 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
                 path,
                 line: n as u64 + 1,
             };
-            let line = line.map_err(|e| src.err(None, format!("cannot read: {e}")))?;
+            let line = line.map_err(|e| DatasetError {
+                unreadable: true,
+                ..src.err(None, format!("cannot read: {e}"))
+            })?;
             let text = crate::inputs::utf8(&line)
                 .map_err(|at| src.err(None, format!("invalid UTF-8 at byte {at}")))?;
             let text = text.trim_start_matches('\u{feff}').trim();
@@ -253,7 +291,10 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
                 continue;
             }
             let value: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text)
-                .map_err(|e| src.err(None, format!("invalid JSON: {e}")))?;
+                .map_err(|e| {
+                    let message = crate::types::json::line_error(&e);
+                    src.err(None, format!("invalid JSON: {message}"))
+                })?;
             let record: Vec<(String, String)> = value
                 .into_iter()
                 .map(|(k, v)| {
@@ -279,7 +320,7 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
     // the physical line a text editor shows (the csv crate's own line count is off on CRLF).
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(&mut std::io::BufReader::new(file), &mut bytes)
-        .map_err(|e| file_err(format!("cannot read: {e}")))?;
+        .map_err(|e| unreadable(format!("cannot read: {e}")))?;
     let mut lines = LineCounter::new(&bytes);
     let mut reader = csv::ReaderBuilder::new()
         .flexible(false)
@@ -295,6 +336,7 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
             line: Some(1),
             field: None,
             message: format!("column {} has an invalid UTF-8 name", i + 1),
+            unreadable: false,
         })?;
         names.push(h.trim_start_matches('\u{feff}').trim().to_string());
     }
@@ -315,6 +357,7 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
                     } => format!("{len} fields where the header has {expected_len}"),
                     _ => e.to_string(),
                 },
+                unreadable: false,
             }
         })?;
         if !more {
@@ -380,7 +423,12 @@ fn detect_format(names: &[&str], columns: &ColumnMap) -> DatasetFormat {
     let has = |n: &str| names.contains(&n);
     if columns.question.is_some() || columns.answer.is_some() {
         DatasetFormat::Generic
-    } else if has("question") && has("answer") && ["A", "B", "C", "D"].iter().all(|c| has(c)) {
+    } else if has("question")
+        && has("answer")
+        && ["A", "B", "C", "D"].iter().filter(|c| has(c)).count() >= 3
+    {
+        // KMMLU's shape with an option column missing is still KMMLU: the missing column is
+        // then named ("field `D`: missing column"), not "no options found".
         DatasetFormat::Kmmlu
     } else if has("question") && has("answer") && has("domain") {
         DatasetFormat::DomainEval
@@ -445,9 +493,14 @@ fn build_item(
             let set = if let Some(set) = &columns.choices {
                 ChoiceSet::for_question(question_raw, Some(set))
             } else if looks_ox(answer) {
-                ChoiceSet::new(Notation::Ox, 2)
-                    .ok()
-                    .map(|set| set.with_question(question_raw))
+                // An O/X key makes an O/X item only when the question shows no other options:
+                // on a question with ①–④ it is a wrong key (reported below like ⑤ would be).
+                match ChoiceSet::detect(question_raw) {
+                    Some(shown) if shown.notation() != Notation::Ox => Some(shown),
+                    _ => ChoiceSet::new(Notation::Ox, 2)
+                        .ok()
+                        .map(|set| set.with_question(question_raw)),
+                }
             } else {
                 ChoiceSet::detect(question_raw)
             };

@@ -43,6 +43,31 @@ pub fn task_of(file_name: &str) -> Option<String> {
     Some(stem[..cut].to_string())
 }
 
+/// A file whose first line is a lone `{` or `[` is one pretty-printed JSON document, not
+/// JSON lines: say so once (and what to give instead for lm-eval's `results_*.json`), rather
+/// than once per line of it.
+fn not_one_json_document(file: std::fs::File) -> io::Result<()> {
+    let mut reader = io::BufReader::new(file);
+    let mut first = String::new();
+    // A first line that is not text is for the line reader to report.
+    if reader.read_line(&mut first).is_err()
+        || !matches!(first.trim().trim_start_matches('\u{feff}'), "{" | "[")
+    {
+        return Ok(());
+    }
+    let mut rest = first;
+    io::Read::read_to_string(&mut reader, &mut rest)?;
+    let Ok(doc) = serde_json::from_str::<serde_json::Value>(&rest) else {
+        return Ok(());
+    };
+    let message = if doc.get("results").is_some() && doc.get("configs").is_some() {
+        "an lm-eval results file (scores, no answers): give the samples_<task>_<date>.jsonl file beside it (lm-eval --log_samples), or the whole --output_path folder"
+    } else {
+        "one JSON document, not JSON lines: give one answer per line ({\"id\": …, \"response\": …})"
+    };
+    Err(io::Error::other(message))
+}
+
 fn samples_files(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
@@ -92,7 +117,8 @@ impl Generations {
             }
         } else {
             // Opened now so that a missing file fails before any work.
-            std::fs::File::open(path)?;
+            let file = std::fs::File::open(path)?;
+            not_one_json_document(file)?;
             // A lone lm-eval samples file still names its task.
             let task = path.file_name().and_then(|n| n.to_str()).and_then(task_of);
             tasks.extend(task.clone());
@@ -172,6 +198,13 @@ impl Generations {
                 .with_id_pattern(self.id_pattern.clone());
             self.current = Some((path, reader));
         }
+    }
+
+    /// The file being read, as messages name it (the file of the last line given).
+    pub fn current_name(&self) -> String {
+        self.current
+            .as_ref()
+            .map_or_else(String::new, |(path, _)| path.display().to_string())
     }
 
     /// Bytes read so far, for progress.

@@ -133,6 +133,11 @@ impl Shape for LmEval {
             .ok_or(LineProblem::field("resps", "missing or not a list"))?;
         let args = arguments(v);
         let prompt = args.first().and_then(|(p, _)| p.map(str::to_string));
+        let question = v
+            .get("doc")
+            .and_then(|d| d.get("question"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
         let loglikelihood =
             !args.is_empty() && args.iter().all(|(_, a)| a.is_some_and(Value::is_string));
         if loglikelihood {
@@ -169,6 +174,7 @@ impl Shape for LmEval {
             }
             return Ok(vec![Generation {
                 prompt,
+                question,
                 loglik: Some(Loglikelihoods { logprobs, texts }),
                 ..Generation::text(id, String::new(), line)
             }]);
@@ -189,6 +195,7 @@ impl Shape for LmEval {
             for text in texts {
                 out.push(Generation {
                     prompt: prompt.clone(),
+                    question: question.clone(),
                     ..Generation::text(id.clone(), text.to_string(), line)
                 });
             }

@@ -134,6 +134,8 @@ pub struct Generation {
     /// The prompt the model saw, when the line carries it (lm-eval `arguments`, a chat
     /// `messages` list, a `prompt` field): it decides the labels the answer uses.
     pub prompt: Option<String>,
+    /// The question the line says it answers (lm-eval's `doc.question`), to check the join.
+    pub question: Option<String>,
     /// The request failed and there is no answer: the provider's message.
     pub error: Option<String>,
     /// For loglikelihood tasks: the option scores instead of a text answer.
@@ -141,6 +143,10 @@ pub struct Generation {
     /// The option order the item was shown in, when `kgrade generate --circular` wrote the
     /// answer: entry `k` is the 0-based original option shown at position `k`.
     pub ordering: Option<Vec<u8>>,
+    /// The sample (draw) the line names: `#s=K` in a batch `custom_id` (0 when a circular
+    /// `custom_id` has none), a plain line's `sample`. Circular metrics group a draw's
+    /// orderings by it, so that line order does not matter.
+    pub sample: Option<u32>,
 }
 
 /// The `custom_id` of a batch request for one answer: the item id, then `#s=SAMPLE` for
@@ -158,9 +164,9 @@ pub fn custom_id(id: &str, sample: u32, ordering: Option<&[u8]>) -> String {
     s
 }
 
-/// The item id and ordering a [`custom_id`] names. Suffixes that do not parse stay part of
-/// the id, so ids that merely contain `#` are read unchanged.
-pub fn split_custom_id(custom_id: &str) -> (String, Option<Vec<u8>>) {
+/// The item id, sample and ordering a [`custom_id`] names. Suffixes that do not parse stay
+/// part of the id, so ids that merely contain `#` are read unchanged.
+pub fn split_custom_id(custom_id: &str) -> (String, Option<u32>, Option<Vec<u8>>) {
     let mut id = custom_id;
     let mut ordering = None;
     if let Some((head, tail)) = id.rsplit_once("#o=") {
@@ -170,12 +176,14 @@ pub fn split_custom_id(custom_id: &str) -> (String, Option<Vec<u8>>) {
             id = head;
         }
     }
+    let mut sample = None;
     if let Some((head, tail)) = id.rsplit_once("#s=") {
-        if tail.parse::<u32>().is_ok() {
+        if let Ok(s) = tail.parse::<u32>() {
+            sample = Some(s);
             id = head;
         }
     }
-    (id.to_string(), ordering)
+    (id.to_string(), sample, ordering)
 }
 
 impl Generation {
@@ -188,9 +196,11 @@ impl Generation {
             line,
             task: None,
             prompt: None,
+            question: None,
             error: None,
             loglik: None,
             ordering: None,
+            sample: None,
         }
     }
 }
@@ -328,9 +338,19 @@ impl<R: BufRead> GenerationReader<R> {
             if text.is_empty() {
                 continue;
             }
-            let value: Value = match serde_json::from_str(text) {
-                Ok(v) => v,
-                Err(e) => return Some(Err(self.err(None, format!("invalid JSON: {e}")))),
+            let value: Value = match serde_json::from_str::<Value>(text) {
+                Ok(v) if v.is_object() => v,
+                Ok(_) => {
+                    return Some(Err(self.err(
+                        None,
+                        "not a JSON object (one answer per line: {\"id\": …, \"response\": …})"
+                            .to_string(),
+                    )))
+                }
+                Err(e) => {
+                    let message = crate::types::json::line_error(&e);
+                    return Some(Err(self.err(None, format!("invalid JSON: {message}"))));
+                }
             };
             let format = *self.format.get_or_insert(GenerationsFormat::detect(&value));
             let parsed = format.0.parse(&value, &mut self.state);

@@ -24,10 +24,14 @@ impl Shape for OpenAiBatch {
         let custom_id = id_of(v.get("custom_id"))
             .ok_or(LineProblem::field("custom_id", "missing or not a string"))?;
         // `kgrade generate --write-batch` names samples and orderings in the custom_id.
-        let (id, ordering) = split_custom_id(&custom_id);
+        let (id, sample, ordering) = split_custom_id(&custom_id);
+        // A circular custom_id names no sample for the first one.
+        let sample = sample.or(ordering.as_ref().map(|_| 0));
         let mut out = self.answers(v, id, state.line)?;
-        for g in &mut out {
+        for (i, g) in out.iter_mut().enumerate() {
             g.ordering.clone_from(&ordering);
+            // Several choices in one reply are consecutive samples.
+            g.sample = sample.map(|s| s + i as u32);
         }
         Ok(out)
     }

@@ -44,7 +44,13 @@ impl Shape for Plain {
                     ))?;
                 from_replies(&id, replies, line)
             }
-            (Some(Value::Null), None) => vec![Generation::text(id, String::new(), line)],
+            // A script that writes null for a failed request: no answer, counted apart from
+            // model mistakes (a `request_error` with this note), not as an empty answer.
+            (Some(Value::Null), None) => from_replies(
+                &id,
+                Err("`response` is null: no answer was recorded (a failed request?)".to_string()),
+                line,
+            ),
             (Some(_), _) => return Err(LineProblem::field("response", "not a string or a reply")),
             (None, None) => return Err(LineProblem::field("response", "missing")),
         };
@@ -67,9 +73,17 @@ impl Shape for Plain {
                 ))
             }
         };
-        for g in &mut out {
+        let sample = match v.get("sample") {
+            None | Some(Value::Null) => None,
+            Some(n) => Some(n.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or(
+                LineProblem::field("sample", "not a sample number (0, 1, …)"),
+            )?),
+        };
+        for (i, g) in out.iter_mut().enumerate() {
             g.prompt.clone_from(&prompt);
             g.ordering.clone_from(&ordering);
+            // Several choices in one reply are consecutive samples.
+            g.sample = sample.map(|s| s + i as u32);
         }
         Ok(out)
     }

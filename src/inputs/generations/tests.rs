@@ -115,17 +115,22 @@ fn custom_ids_map_back_to_item_and_ordering() {
     assert_eq!(custom_id("q1", 0, None), "q1");
     let id = custom_id("a#b", 2, Some(&[3, 0, 1, 2]));
     assert_eq!(id, "a#b#s=2#o=3,0,1,2");
-    assert_eq!(split_custom_id(&id), ("a#b".into(), Some(vec![3, 0, 1, 2])));
-    assert_eq!(split_custom_id("x#o=y"), ("x#o=y".into(), None));
+    assert_eq!(
+        split_custom_id(&id),
+        ("a#b".into(), Some(2), Some(vec![3, 0, 1, 2]))
+    );
+    assert_eq!(split_custom_id("x#o=y"), ("x#o=y".into(), None, None));
+    assert_eq!(split_custom_id("x#s=z"), ("x#s=z".into(), None, None));
     let batch = read_all("{\"custom_id\":\"q1#s=1#o=1,0\",\"response\":{\"body\":{\"choices\":[{\"message\":{\"content\":\"②\"}}]}}}\n", None);
     let g = &ok(&batch, 0)[0];
     assert_eq!(
-        (g.id.as_str(), g.ordering.clone()),
-        ("q1", Some(vec![1, 0]))
+        (g.id.as_str(), g.sample, g.ordering.clone()),
+        ("q1", Some(1), Some(vec![1, 0]))
     );
     let plain = read_all(
-        "{\"id\":\"q2\",\"response\":\"①\",\"ordering\":[1,0]}\n",
+        "{\"id\":\"q2\",\"sample\":3,\"response\":\"①\",\"ordering\":[1,0]}\n",
         None,
     );
     assert_eq!(ok(&plain, 0)[0].ordering, Some(vec![1, 0]));
+    assert_eq!(ok(&plain, 0)[0].sample, Some(3));
 }

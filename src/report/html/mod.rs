@@ -87,10 +87,11 @@ fn overall_section(s: &mut String, m: &Metrics) {
     let o = &m.overall;
     let _ = writeln!(
         s,
-        "<section id=\"overall\"><div class=\"headline\"><div><div class=\"big\">{}</div>accuracy</div><div>95% Wilson interval <b>{}–{}</b><br>{} of {} answers correct · {} items (up to {} answers each)<br>Undecided answers count as wrong.</div></div>",
+        "<section id=\"overall\"><div class=\"headline\"><div><div class=\"big\">{}</div>accuracy</div><div>95% Wilson interval <b>{}–{}</b>{}<br>{} of {} answers correct · {} items (up to {} answers each)<br>Undecided answers count as wrong.</div></div>",
         pct(o.accuracy),
         pct(o.ci_low),
         pct(o.ci_high),
+        o.interval_basis(),
         o.correct,
         o.n,
         m.samples.items,

@@ -9,7 +9,7 @@
 pub mod render;
 pub mod stats;
 
-use super::metrics::wilson_of;
+use super::accuracy::wilson_of;
 use super::{for_each_verdict, ReportError};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -26,12 +26,15 @@ pub const ELO_ORDERS: u32 = 100;
 pub enum CompareError {
     #[error("compare needs at least two runs, got {0}")]
     TooFewRuns(usize),
+    #[error("{a} and {b} are the same run; compare different runs")]
+    SameRun { a: String, b: String },
     #[error("{dir}: no verdicts.jsonl here; run `kgrade grade` first")]
     NotARun { dir: PathBuf },
     #[error("{dir}/run.json: {message}")]
     BadRunJson { dir: PathBuf, message: String },
     #[error(
-        "the runs are over different datasets: {a} uses `{dataset_a}`, {b} uses `{dataset_b}`"
+        "the runs are over different datasets: {a} uses `{dataset_a}`, {b} uses `{dataset_b}`{}",
+        if .dataset_a == .dataset_b { " (the same path, but its content changed between the runs)" } else { " (their contents differ)" }
     )]
     DatasetsDiffer {
         a: String,
@@ -126,6 +129,8 @@ struct Run {
     dir: String,
     model: String,
     dataset: Option<String>,
+    /// `dataset_blake3` from run.json (runs graded before it was recorded have none).
+    dataset_hash: Option<String>,
     items: BTreeMap<String, (u64, u64)>,
     fields: BTreeMap<String, BTreeMap<String, String>>,
 }
@@ -177,13 +182,14 @@ fn read_run_dir(dir: &Path, by: &[String]) -> Result<Run, CompareError> {
         dir: dir.display().to_string(),
         model,
         dataset: field("dataset"),
+        dataset_hash: field("dataset_blake3"),
         items,
         fields,
     })
 }
 
-/// The same file, however it was named.
-fn same_dataset(a: &str, b: &str) -> bool {
+/// The same file (or folder), however it was named.
+fn same_path(a: &str, b: &str) -> bool {
     a == b
         || matches!(
             (std::fs::canonicalize(a), std::fs::canonicalize(b)),
@@ -226,6 +232,16 @@ pub fn compare(dirs: &[PathBuf], opts: &CompareOptions) -> Result<Leaderboard, C
     if dirs.len() < 2 {
         return Err(CompareError::TooFewRuns(dirs.len()));
     }
+    for (i, a) in dirs.iter().enumerate() {
+        for b in &dirs[i + 1..] {
+            if same_path(&a.display().to_string(), &b.display().to_string()) {
+                return Err(CompareError::SameRun {
+                    a: a.display().to_string(),
+                    b: b.display().to_string(),
+                });
+            }
+        }
+    }
     let runs: Vec<Run> = dirs
         .iter()
         .map(|d| read_run_dir(d, &opts.by))
@@ -233,7 +249,13 @@ pub fn compare(dirs: &[PathBuf], opts: &CompareOptions) -> Result<Leaderboard, C
     let first = &runs[0];
     for r in &runs[1..] {
         if let (Some(a), Some(b)) = (&first.dataset, &r.dataset) {
-            if !same_dataset(a, b) {
+            // By content when both runs recorded it (a copy at another path, another
+            // machine's checkout), else by path.
+            let same = match (&first.dataset_hash, &r.dataset_hash) {
+                (Some(x), Some(y)) => x == y,
+                _ => same_path(a, b),
+            };
+            if !same {
                 return Err(CompareError::DatasetsDiffer {
                     a: first.dir.clone(),
                     dataset_a: a.clone(),

@@ -442,7 +442,7 @@ async fn ask(
                     notes.push(note);
                 }
                 tried.push(lease.index());
-                last = format!("{}: {reason}", lease.base());
+                last = format!("{}: {reason}", lease.shown());
             }
         }
     }
