@@ -107,15 +107,15 @@ impl Ctx<'_> {
         {
             return true;
         }
-        let words: Vec<&str> = (0..j)
+        // "헷갈리기 쉬운 것은", "함정은", "처음 고른 것은", "다음으로 가까운 것은": a remark on
+        // the option, not its choice. Other topics ("조건을 만족하는 것은") may name the answer.
+        // The topic's last few words only: the remark modifies it.
+        let mut words = (j.saturating_sub(8)..j)
             .rev()
             .take_while(|&x| !self.toks[x].is_sentence_end())
             .filter(|&x| self.is_hangul(x))
-            .map(|x| self.word(x))
-            .collect();
-        // "헷갈리기 쉬운 것은", "함정은", "처음 고른 것은", "다음으로 가까운 것은": a remark on
-        // the option, not its choice. Other topics ("조건을 만족하는 것은") may name the answer.
-        words.iter().any(|w| {
+            .map(|x| self.word(x));
+        words.any(|w| {
             [
                 "쉬운",
                 "쉽",
