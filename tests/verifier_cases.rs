@@ -1185,6 +1185,8 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en_not", "Answer: B. Actually, A is not accurate.", "ambiguous - conflicting_statements"),
     ("not", "정답: ③\n\n②를 다시 보면 옳은 내용일까요?", "ambiguous - conflicting_statements"),
     ("right", "정답: 2\n\n다시 보니 4번은 틀린 설명입니다.", "answer 2 statement"),
+    // --- audit 20's undecided answers: '③이 틀림' on a question asking what is not so
+    ("not", "③이 틀림", "answer ③ weak_statement"),
     ("en_not", "The statement that is NOT correct is (B).", "answer B ask_echo"),
     ("en_not", "The one which is not true is B.", "answer B ask_echo"),
     ("en_not", "The statement that is correct is B.", "no_answer - not_found"),

@@ -270,7 +270,7 @@ impl Ctx<'_> {
                 let denied_by_next = self.is_hangul(at + 1) && self.word(at + 1).starts_with('않');
                 let wrong = starts(
                     judged,
-                    &["틀린", "틀렸", "틀립", "틀리다", "잘못", "부적절"],
+                    &["틀린", "틀렸", "틀립", "틀리다", "틀림", "잘못", "부적절"],
                 ) || (starts(
                     judged,
                     &[
