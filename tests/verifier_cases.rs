@@ -1187,6 +1187,12 @@ const CASES: &[(&str, &str, &str)] = &[
     ("right", "정답: 2\n\n다시 보니 4번은 틀린 설명입니다.", "answer 2 statement"),
     // --- audit 20's undecided answers: '③이 틀림' on a question asking what is not so
     ("not", "③이 틀림", "answer ③ weak_statement"),
+    // --- audit 22: elimination is no supposition; "O가 아니라 X" on O/X items
+    ("not", "1, 3, 4는 모두 옳은 설명이므로 소거하면 남는 것은 ②입니다.", "answer ② weak_statement"),
+    ("beon", "3번을 제외하면 답은 2번입니다.", "answer 2 statement"),
+    ("beon", "만약 3번이 틀렸다면 답은 2번입니다.", "no_answer - not_found"),
+    ("oxq", "X가 아니라 O입니다.", "answer ○ ox_word"),
+    ("oxq", "옳은 설명이 아니라 틀린 설명입니다.", "answer × ox_word"),
     ("en_not", "The statement that is NOT correct is (B).", "answer B ask_echo"),
     ("en_not", "The one which is not true is B.", "answer B ask_echo"),
     ("en_not", "The statement that is correct is B.", "no_answer - not_found"),

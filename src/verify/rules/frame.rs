@@ -108,9 +108,14 @@ impl Ctx<'_> {
                     let w = self.word(j);
                     // Every supposing word here ends in 면 ("…라면", "아니면", "아니었으면").
                     // "…에 따르면", "…에 의하면" (according to) suppose nothing.
+                    // "3을 제외하면 답은 2번", "소거하면 남는 것은 2번": an elimination, not a
+                    // supposition.
                     if w.ends_with('면')
                         && !w.ends_with("따르면")
                         && !w.ends_with("의하면")
+                        && !["제외하면", "소거하면", "빼면", "지우면", "제거하면"]
+                            .iter()
+                            .any(|e| w.ends_with(e))
                         && (w.ends_with("라면")
                             || w.ends_with("다면")
                             || is_conditional_negation(w)

@@ -212,7 +212,11 @@ impl Ctx<'_> {
                     {
                         // "O는 오답입니다": the mark called the wrong answer.
                         return Some((Some(!o), j));
-                    } else if matches!(p, "는" | "은" | "가" | "이" | "도") && denial(j + 2) {
+                    } else if matches!(p, "는" | "은" | "가" | "이" | "도")
+                        && denial(j + 2)
+                        // "O가 아니라 X": a contrast, read below.
+                        && !self.word(j + 2).starts_with("아니라")
+                    {
                         return Some((None, j));
                     } else {
                         None
@@ -331,8 +335,22 @@ impl Ctx<'_> {
             let connective = |j: usize| {
                 let w = self.word(j);
                 [
-                    "지만", "는데", "으나", "나", "므로", "니까", "어서", "아서", "고", "며", "면",
-                    "은데", "다고", "라고", "지",
+                    "지만",
+                    "는데",
+                    "으나",
+                    "나",
+                    "므로",
+                    "니까",
+                    "어서",
+                    "아서",
+                    "고",
+                    "며",
+                    "면",
+                    "은데",
+                    "다고",
+                    "라고",
+                    "지",
+                    "아니라",
                 ]
                 .iter()
                 .any(|e| w.ends_with(e))
@@ -346,10 +364,10 @@ impl Ctx<'_> {
                     || (mark
                         && after(j + 1)
                             .is_some_and(|w| ["라고", "다고"].iter().any(|e| w.ends_with(e))))
-                    || (mark
-                        && [j + 1, j + 2]
-                            .into_iter()
-                            .any(|x| after(x).is_some_and(|w| w.starts_with("아니라"))))
+                    // "○가 아니라 ×", "옳은 설명이 아니라 틀린 설명": contrasted away.
+                    || [j + 1, j + 2]
+                        .into_iter()
+                        .any(|x| after(x).is_some_and(|w| w.starts_with("아니라")))
                     || (j + 1..last_j).any(|x| is_explicit_correction(self, x))
             };
             if words.iter().any(|&(j, p)| p != last_p && !yields(j)) {
