@@ -565,9 +565,10 @@ fn scan_latin(text: &str, start: usize, toks: &mut Vec<Tok>, cues: &mut CueScan)
         (true, Some('O' | 'o')) => Kind::Mark(Mark::Ox(true)),
         (true, Some('X' | 'x')) => Kind::Mark(Mark::Ox(false)),
         // A lone "I" is the English pronoun unless it is written as a label: "(I)", "I.",
-        // "I)", "I - 텍스트", "I: 텍스트", or "I" ending its line ("Answer: I").
+        // "I)", "I - 텍스트", "I: 텍스트", "I입니다", or "I" ending its line ("Answer: I").
         (true, Some('I'))
             if !matches!(after, None | Some('.' | ')' | ':' | '\n' | '\r' | '*'))
+                && !after.is_some_and(is_hangul)
                 && !text[end..].starts_with(" - ") =>
         {
             Kind::Latin

@@ -178,11 +178,14 @@ impl Ctx<'_> {
                 ""
             };
             let starts = |w: &str, list: &[&str]| list.iter().any(|s| w.starts_with(s));
-            // "③번으로 하겠습니다", "③으로 정했습니다": settling on it.
+            // "③번으로 하겠습니다", "③으로 정했습니다", "정답을 ②로 정정합니다": settling on it.
             let settles = matches!(p, "로" | "으로")
                 && starts(
                     next,
-                    &["하겠", "할게", "할래", "정하", "정했", "정합", "결정"],
+                    &[
+                        "하겠", "할게", "할래", "정하", "정했", "정합", "결정", "정정", "수정",
+                        "바꾸", "바꿉", "바꿨", "변경", "고치", "고칩", "고쳤",
+                    ],
                 );
             if (matches!(p, "을" | "를" | "로" | "으로")
                 && starts(
@@ -218,7 +221,16 @@ impl Ctx<'_> {
                 {
                     return None;
                 }
-                return Some(make(Strength::Strong, Rule::Statement, q + 1));
+                // "정답을 ②로 정정합니다": a correction replaces what came before it.
+                let mut s = make(Strength::Strong, Rule::Statement, q + 1);
+                s.is_final |= settles
+                    && starts(
+                        next,
+                        &[
+                            "정정", "수정", "바꾸", "바꿉", "바꿨", "변경", "고치", "고칩", "고쳤",
+                        ],
+                    );
+                return Some(s);
             }
             // "A인 것 같습니다": a hedged single choice, as "③번 같습니다" below.
             // A closing form only: not "같기도 하고" (one of two), "같은데" or "같지".

@@ -151,7 +151,7 @@ impl Ctx<'_> {
                     let doubts = (j + 1..close).any(|x| {
                         (self.is_hangul(x)
                             && ([
-                                "확실", "모르", "추정", "수도", "아마", "틀릴", "농담", "확률", "가능성",
+                                "확실", "모르", "추정", "수도", "아마", "틀릴", "농담", "확률", "가능성", "오타",
                             ]
                                 .iter()
                                 .any(|d| self.word(x).contains(d))
@@ -180,6 +180,7 @@ impl Ctx<'_> {
                                     "confidence",
                                     "probability",
                                     "chance",
+                                    "typo",
                                 ]
                                 .iter()
                                 .any(|d| self.word(x).eq_ignore_ascii_case(d)))

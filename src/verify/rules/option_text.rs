@@ -372,7 +372,21 @@ impl Ctx<'_> {
             && ["지만", "는데", "으나", "므로", "아니고", "이고"]
                 .iter()
                 .any(|e| self.word(m - 2).ends_with(e));
-        if !(m == 0 || self.toks[m - 1].is_sentence_end() || self.concluded_at(m) || after_clause) {
+        // "네, 2번(…)이 정답", "검토 결과, 4번 '…'가": a lead-in of a word or two and a comma.
+        let lead_words = (0..m.saturating_sub(1))
+            .rev()
+            .take_while(|&x| self.is_hangul(x))
+            .count();
+        let lead_in = m > 1
+            && self.toks[m - 1].is_punct(',')
+            && (1..=2).contains(&lead_words)
+            && (m - 1 == lead_words || self.toks[m - 2 - lead_words].is_sentence_end());
+        if !(m == 0
+            || self.toks[m - 1].is_sentence_end()
+            || self.concluded_at(m)
+            || after_clause
+            || lead_in)
+        {
             return None;
         }
         let own = self.squashed_option(self.choice_at(m)?)?;

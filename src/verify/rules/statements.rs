@@ -78,7 +78,9 @@ impl Ctx<'_> {
                 return Some(phrase);
             }
             let filler = match t.kind {
-                Kind::Punct(':' | '=' | '-' | '>' | '[' | ']' | '(' | '{' | '"' | '|') => true,
+                Kind::Punct(':' | '=' | '-' | '>' | '[' | ']' | '(' | '{' | '"' | '\'' | '|') => {
+                    true
+                }
                 // "정답\n③" is a heading and its answer; "3번이 정답\n1) …" has its label on
                 // the left, and "… ← 정답\n4번 …" points back: the next line is not read.
                 Kind::Break => {
