@@ -83,7 +83,10 @@ fn is_space(c: char) -> bool {
 
 /// Characters that carry no meaning for answer extraction: markdown and TeX decoration.
 fn is_ignorable(c: char) -> bool {
-    matches!(c, '*' | '_' | '`' | '#' | '$' | '\\' | '\u{FE0F}')
+    matches!(
+        c,
+        '*' | '_' | '`' | '#' | '$' | '\\' | '\u{FE0F}' | '\u{20E3}'
+    )
 }
 
 /// ASCII value of a (possibly full-width) digit.

@@ -83,6 +83,10 @@ impl Ctx<'_> {
             if self.conceded_wish(last + 1) {
                 return true;
             }
+            // "③이라고 생각했었다": a belief held before.
+            if w.contains("었었") || w.contains("였었") {
+                return true;
+            }
             if ends_clause(w) {
                 return self.retracted_after(last);
             }
@@ -252,6 +256,12 @@ impl Ctx<'_> {
                     }
                     if denial
                         || asking
+                        // "③이라고 생각했었다", "③으로 알고 있었다": a belief held before.
+                        || w.contains("었었")
+                        || w.contains("였었")
+                        || (w == "알고"
+                            && self.is_hangul(j + 1)
+                            && self.word(j + 1).starts_with("있었"))
                         // "③이었으면 좋았을 텐데", "③이었는데 바뀌었다": wished for, or past.
                         || ["라면", "다면", "지만", "으나", "었으면", "였으면", "었는데", "였는데"]
                             .iter()
