@@ -101,6 +101,68 @@ impl Ctx<'_> {
     /// Read a label phrase starting at token `k` (which must be a label): alternatives
     /// ("① 또는 ②", "①, ④", "2번(③)"), a negation followed by the real label ("①이 아니라
     /// ②"). Returns what it says and the last token used.
+    /// A separator between two labels that is not a word for "or": "-", "→", "+", ";",
+    /// "vs", "plus", "then", "그리고".
+    fn is_separator(&self, j: usize) -> bool {
+        let t = &self.toks[j];
+        matches!(t.kind, Kind::Punct('-' | '>' | '+' | ';'))
+            || (t.kind == Kind::Latin
+                && ["vs", "plus", "then"]
+                    .iter()
+                    .any(|w| self.word(j).eq_ignore_ascii_case(w)))
+            || (t.kind == Kind::Hangul && self.word(j) == "그리고")
+    }
+
+    /// Is the token after `j` (past a "vs." full stop) a label mark?
+    fn next_is_label_mark(&self, j: usize) -> bool {
+        let n = if self.tok(j + 1).is_some_and(|t| t.is_punct('.')) {
+            j + 2
+        } else {
+            j + 1
+        };
+        self.is_label_mark(n)
+    }
+
+    /// From the label at `j`, a list of labels ("①과 ②는", "①, ②, ④는", "B and D are")
+    /// that the clause then rejects ("틀림", "모두 틀린 설명", "are wrong").
+    fn rejected_list_at(&self, j: usize) -> bool {
+        let mut x = j;
+        while x < self.toks.len().min(j + 12) {
+            let t = &self.toks[x];
+            let joins = self.is_label_mark(x)
+                || t.is_punct(',')
+                || (t.kind == Kind::Hangul
+                    && matches!(strip_beon(self.word(x)), "" | "과" | "와" | "및"))
+                || (t.kind == Kind::Latin && self.word(x).eq_ignore_ascii_case("and"));
+            if !joins {
+                break;
+            }
+            x += 1;
+        }
+        let wrong_ko = |y: usize| {
+            self.is_hangul(y)
+                && (is_negation_word(self.word(y))
+                    || ["틀", "오답", "아니", "않", "제외", "잘못"]
+                        .iter()
+                        .any(|p| self.word(y).starts_with(p)))
+        };
+        if self.is_hangul(x)
+            && ["은", "는", "이", "가", "도"]
+                .iter()
+                .any(|p| strip_beon(self.word(x)).starts_with(p))
+        {
+            return (x..self.toks.len().min(x + 4)).any(wrong_ko);
+        }
+        self.is_latin(x)
+            && ["is", "are"]
+                .iter()
+                .any(|w| self.word(x).eq_ignore_ascii_case(w))
+            && self.is_latin(x + 1)
+            && ["wrong", "incorrect", "not", "false"]
+                .iter()
+                .any(|w| self.word(x + 1).eq_ignore_ascii_case(w))
+    }
+
     /// An option named by its place, at token `j`: "the third option", "the first one",
     /// "option three", "the last choice", "마지막 보기". Returns what it says and the phrase's
     /// last token; "the first option or the second option" says two.
@@ -245,6 +307,17 @@ impl Ctx<'_> {
                     break;
                 }
             }
+            // "정답: ③ - ①과 ②는 틀림", "③, ① is wrong": the labels after it rejected, not
+            // offered.
+            // Only after a dash or another separator read below: after a comma the first label
+            // may be in that list ("답: 1, 2번은 틀림").
+            if self.is_label_mark(j)
+                && gap > 0
+                && (last + 1..j).any(|x| self.is_separator(x))
+                && self.rejected_list_at(j)
+            {
+                break;
+            }
             if self.is_label_mark(j) && gap > 0 {
                 if let Some(r) = self.label_at(j) {
                     labels.push(r);
@@ -267,7 +340,10 @@ impl Ctx<'_> {
                     continue;
                 }
             }
+            // "③ - ② 중 하나", "③ → ②", "C + B", "C vs B", "C; B", "③ 그리고 ②": a second
+            // label after a separator is offered too (unless rejected, above).
             let connector = is_alternative_connector(t, self.text)
+                || (self.is_separator(j) && self.next_is_label_mark(j))
                 || t.is_punct(')')
                 || self.is_namely(j)
                 || (t.kind == Kind::Hangul && strip_beon(self.word(j)).is_empty())
