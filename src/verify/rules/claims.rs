@@ -11,6 +11,11 @@ use crate::verify::cues::Family;
 use crate::verify::scan::{Kind, Mark};
 use crate::verify::{Notation, Rule};
 
+/// Verbs of correcting an answer to a label: "②로 정정합니다", "②로 바꿉니다".
+const CORRECTING: [&str; 9] = [
+    "정정", "수정", "바꾸", "바꿉", "바꿨", "변경", "고치", "고칩", "고쳤",
+];
+
 impl Ctx<'_> {
     /// Does a conclusion adverb start the sentence right before the label at `k` ("따라서
     /// ④", "그러므로 4번입니다", "결론적으로 ③")?
@@ -179,14 +184,13 @@ impl Ctx<'_> {
             };
             let starts = |w: &str, list: &[&str]| list.iter().any(|s| w.starts_with(s));
             // "③번으로 하겠습니다", "③으로 정했습니다", "정답을 ②로 정정합니다": settling on it.
+            let corrects = starts(next, &CORRECTING);
             let settles = matches!(p, "로" | "으로")
-                && starts(
-                    next,
-                    &[
-                        "하겠", "할게", "할래", "정하", "정했", "정합", "결정", "정정", "수정",
-                        "바꾸", "바꿉", "바꿨", "변경", "고치", "고칩", "고쳤",
-                    ],
-                );
+                && (corrects
+                    || starts(
+                        next,
+                        &["하겠", "할게", "할래", "정하", "정했", "정합", "결정"],
+                    ));
             if (matches!(p, "을" | "를" | "로" | "으로")
                 && starts(
                     next,
@@ -223,13 +227,7 @@ impl Ctx<'_> {
                 }
                 // "정답을 ②로 정정합니다": a correction replaces what came before it.
                 let mut s = make(Strength::Strong, Rule::Statement, q + 1);
-                s.is_final |= settles
-                    && starts(
-                        next,
-                        &[
-                            "정정", "수정", "바꾸", "바꿉", "바꿨", "변경", "고치", "고칩", "고쳤",
-                        ],
-                    );
+                s.is_final |= settles && corrects;
                 return Some(s);
             }
             // "A인 것 같습니다": a hedged single choice, as "③번 같습니다" below.
