@@ -1225,6 +1225,48 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en_not", "The statement that is correct is B.", "no_answer - not_found"),
     ("en", "The statement that is not correct is C.", "no_answer - not_found"),
     ("match", "<think>\n2번? 아니다.\n</think>\n\n**3번 상속세는 폐지되었다**\n\n해설: 상속세는 폐지된 적이 없습니다.", "answer 3 leading_bare"),
+    // --- a heading over bulleted lines of labels offers each (audit 23)
+    ("gov", "정답\n- ③\n- ②", "ambiguous - alternatives"),
+    ("gov", "정답은\n- ③\n- ②\n입니다.", "ambiguous - alternatives"),
+    ("letter:4", "Possible answers:\n- C\n- B", "ambiguous - alternatives"),
+    ("letter:4", "Answer\n* C (maybe)\n* B (maybe)", "ambiguous - alternatives"),
+    ("gov", "정답\n- ③\n- ②는 옳은 설명이므로 답이 아니다.", "answer ③ statement"),
+    ("gov", "정답\n- ③\n- 이유: 국방부는 금융정책을 맡지 않는다.", "answer ③ statement"),
+    // --- a Markdown blockquote of an answer, rejected by the next sentence (audit 23)
+    ("gov", "어느 블로그에는 이렇게 적혀 있다.\n> 정답은 ②\n하지만 이는 오류다.", "no_answer - not_found"),
+    ("gov", "> 정답은 ②\n\n동의하지 않습니다.", "no_answer - not_found"),
+    ("gov", "> 정답은 ②\n\n— 출처: 어느 수험서 해설 (오류)", "no_answer - not_found"),
+    ("letter:4", "> Answer: B\n\nThe quoted answer above is wrong.", "no_answer - not_found"),
+    ("letter:4", "> Answer: B\n\nI disagree.", "no_answer - not_found"),
+    ("gov", "정답은 ②. 하지만 이는 오류다.", "no_answer - not_found"),
+    ("gov", "> **정답: ②**\n\n해설: 다른 선지는 모두 틀린 설명이다.", "answer ② statement"),
+    ("gov", "> 정답은 ②\n\n동의합니다.", "answer ② statement"),
+    ("gov", "> 정답은 ②\n\n그 해설은 틀리지 않았다.", "answer ② statement"),
+    ("letter:4", "> **Answer: B**\n\nThe other options are wrong because they confuse the terms.", "answer B singled_out"),
+    // --- a belief held before (past perfect) states nothing now (audit 23)
+    ("gov", "정답은 ③이라고 생각했었다.", "no_answer - not_found"),
+    ("gov", "정답은 ③이라고 여겼었다.", "no_answer - not_found"),
+    ("gov", "정답은 ③이었던 적이 있다.", "no_answer - not_found"),
+    ("gov", "예전에는 ③번이 정답이라고 판단했었습니다.", "no_answer - not_found"),
+    // --- an answer clause used as the subject of a sentence that rejects it (audit 23)
+    ("gov", "정답은 ③이라는 것은 흔한 오해다.", "no_answer - not_found"),
+    ("gov", "정답은 ③이라는 건 함정이다.", "no_answer - not_found"),
+    ("gov", "정답은 ③이라는 생각은 버려라.", "no_answer - not_found"),
+    ("gov", "정답은 ③, 이라고 많은 수험생이 착각한다.", "no_answer - not_found"),
+    ("letter:4", "The answer is C is a myth.", "no_answer - not_found"),
+    ("letter:4", "The answer is C is a common misconception.", "no_answer - not_found"),
+    ("gov", "정답은 ③이라고 할 수 있습니다.", "answer ③ statement"),
+    // --- the answer to a question the response poses itself, of the opposite polarity
+    // (audit 23)
+    ("not", "적절한 것은? ③", "no_answer - not_found"),
+    ("not", "적절한 것 → ③", "no_answer - not_found"),
+    ("not", "적절한 것은 무엇인가? → ③", "no_answer - not_found"),
+    ("right", "옳지 않은 것은?\n③", "no_answer - not_found"),
+    ("en_not", "Which statement is true? C", "no_answer - not_found"),
+    ("not", "적절하지 않은 것은? ③", "answer ③ weak_statement"),
+    ("right", "옳은 것은?\n②", "answer 2 last_line"),
+    ("en_not", "Which statement is not true? B", "answer B weak_statement"),
+    ("dept", "정책 담당 부서는? ①", "answer ① weak_statement"),
 ];
 
 #[test]

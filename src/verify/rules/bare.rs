@@ -308,7 +308,12 @@ impl Ctx<'_> {
         if other_line_starts_with_label {
             return None;
         }
-        if self.unnamed_rejection_before(last_break) || self.retracted.get() {
+        // "옳은 것은?\n③" on a question asking which is not: the answer to another question.
+        let first = (last_break + 1..end).find(|&x| self.is_label_mark(x));
+        if self.unnamed_rejection_before(last_break)
+            || self.retracted.get()
+            || first.is_some_and(|k| self.answers_posed_ask(k))
+        {
             return None;
         }
         let e = self.bare_in(last_break + 1..end, Rule::LastLine)?;

@@ -386,6 +386,7 @@ impl Ctx<'_> {
         if ((self.concluded_at(k) && self.tok(end + 1).is_none_or(|t| t.is_sentence_end()))
             || (arrow && self.text_ends_after(end)))
             && plain()
+            && !self.answers_posed_ask(k)
         {
             let mut s = make(Strength::Strong, Rule::Statement, end);
             s.is_final = true;
@@ -406,6 +407,7 @@ impl Ctx<'_> {
             && self.text_ends_after(end)
             && plain()
             && !self.unnamed_rejection_before(k)
+            && !self.answers_posed_ask(k)
         {
             return Some(make(Strength::Weak, Rule::WeakStatement, end));
         }

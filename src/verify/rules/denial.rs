@@ -9,7 +9,7 @@
 //! 틀렸다" states ③).
 
 use super::option_text::{squash, squash_chars};
-use super::words::{is_negation_word, lower, strip_beon};
+use super::words::{is_negation_word, is_past_perfect, lower, strip_beon};
 use super::{Ctx, Said, Statement, Strength};
 use crate::verify::scan::{Kind, Tok};
 use crate::verify::{Choice, Rule};
@@ -84,7 +84,7 @@ impl Ctx<'_> {
                 return true;
             }
             // "③이라고 생각했었다": a belief held before.
-            if w.contains("었었") || w.contains("였었") {
+            if is_past_perfect(w) {
                 return true;
             }
             if ends_clause(w) {
@@ -110,11 +110,31 @@ impl Ctx<'_> {
         {
             j += 1;
         }
-        if j > from
-            && self.is_latin(j)
+        // "The answer is C is a myth", "… is a common misconception": the claim called one.
+        let mut m = j;
+        while j > from
+            && self.is_latin(m)
             && matches!(
-                lower(self.word(j)).as_str(),
-                "wrong" | "incorrect" | "false" | "not" | "invalid"
+                lower(self.word(m)).as_str(),
+                "a" | "an" | "common" | "popular" | "widespread" | "classic" | "just"
+            )
+        {
+            m += 1;
+        }
+        if j > from
+            && self.is_latin(m)
+            && matches!(
+                lower(self.word(m)).as_str(),
+                "wrong"
+                    | "incorrect"
+                    | "false"
+                    | "not"
+                    | "invalid"
+                    | "myth"
+                    | "misconception"
+                    | "trap"
+                    | "mistake"
+                    | "fallacy"
             )
         {
             return true;
@@ -142,7 +162,8 @@ impl Ctx<'_> {
                 // "정답은 ③이라고 할 수 있을까요?"; "그러므로 ②. 그러나 이는 오답이다."
                 return t.is_punct('?')
                     || self.next_sentence_retracts(j - 1)
-                    || self.answer_called_wrong_after(j);
+                    || self.answer_called_wrong_after(j)
+                    || self.quote_rejected_after(j);
             }
             // "정답: ② (학생들이 자주 틀리는 문제)": a remark in brackets takes nothing back
             // unless it doubts the answer ("(확실하지 않음)", "(아마)").
@@ -202,6 +223,10 @@ impl Ctx<'_> {
             }
             match t.kind {
                 // "The answer is B, but …", "정답은 ③, 하지만 …": conceded after a comma.
+                // "정답은 ③, 이라고 많은 수험생이 착각한다": the clause quoted after a comma.
+                Kind::Punct(',') if self.tok(j + 1).is_some() && quotative(j + 1) => {
+                    quoted = true;
+                }
                 Kind::Punct(',' | ';') => {
                     return self.tok(j + 1).is_some_and(|n| match n.kind {
                         Kind::Latin => CONCESSIONS.contains(&lower(self.word(j + 1)).as_str()),
@@ -221,7 +246,16 @@ impl Ctx<'_> {
                     quoted |= quotative(j);
                     // "'정답은 ③'이라는 해설은 오류입니다", "…라는 말은 거짓입니다": the claim is
                     // called false.
-                    if quoted && ["거짓", "오류", "잘못"].iter().any(|d| w.contains(d)) {
+                    // "…이라는 것은 흔한 오해다", "…이라는 건 함정이다", "…이라는 생각은 버려라",
+                    // "…이라고 쓰는 실수를 하지 말자".
+                    if quoted
+                        && [
+                            "거짓", "오류", "잘못", "오해", "함정", "미신", "속설", "실수", "버려",
+                            "버리",
+                        ]
+                        .iter()
+                        .any(|d| w.contains(d))
+                    {
                         return true;
                     }
                     if self.label_as_reference(j, from) {
@@ -257,8 +291,11 @@ impl Ctx<'_> {
                     if denial
                         || asking
                         // "③이라고 생각했었다", "③으로 알고 있었다": a belief held before.
-                        || w.contains("었었")
-                        || w.contains("였었")
+                        || is_past_perfect(w)
+                        // "③이었던 적이 있다": once, not now.
+                        || ((w.ends_with("었던") || w.ends_with("였던"))
+                            && self.is_hangul(j + 1)
+                            && self.word(j + 1).starts_with('적'))
                         || (w == "알고"
                             && self.is_hangul(j + 1)
                             && self.word(j + 1).starts_with("있었"))

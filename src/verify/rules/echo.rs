@@ -6,7 +6,8 @@ use super::singled::{is_negative, POSITIVE};
 use super::words::{answer_keyword, english_asks_untrue, lower, truth_phrase, ASK_NOUNS};
 use super::{Ctx, Statement, Strength};
 use crate::verify::scan::Kind;
-use crate::verify::{Choice, Rule};
+
+use crate::verify::{Choice, Notation, Rule};
 
 impl Ctx<'_> {
     /// A statement that echoes the question's ask phrase: "적절하지 않은 것은 ③" when the
@@ -260,5 +261,81 @@ impl Ctx<'_> {
             && self.toks[noun - 1].kind == Kind::Hangul
             && (judges(self.word(noun - 1)) || same_stem(self.word(noun - 1)))
             && !(noun >= n && (0..n).all(|i| self.word(noun - n + i) == self.ask[i]))
+    }
+
+    /// Does the label at `k` answer a question the response poses itself, with another
+    /// predicate than the question's ("옳은 것은? ③", "옳은 것 → ③", "옳은 것은 무엇인가? →
+    /// ③" when the question asks "…옳지 않은 것은?"; "Which statement is true? ③" when it
+    /// asks "…is NOT true?")? The answer to the opposite question is not this one's.
+    pub(super) fn answers_posed_ask(&self, k: usize) -> bool {
+        // Only a question that asks for a judgement has an opposite.
+        if self.ask.is_empty() || self.set.notation() == Notation::Ox {
+            return false;
+        }
+        let mut x = k;
+        while x > 0
+            && (matches!(
+                self.toks[x - 1].kind,
+                Kind::Punct('?' | '>' | '-' | ':' | '=') | Kind::Break
+            ) || (self.is_hangul(x - 1)
+                && ["무엇", "뭘까", "뭔가", "어느"]
+                    .iter()
+                    .any(|q| self.word(x - 1).starts_with(q))))
+        {
+            x -= 1;
+        }
+        if x == k || x == 0 {
+            return false;
+        }
+        if self.is_hangul(x - 1) {
+            // "<predicate> 것은?" or "<predicate> 것 →": its polarity against the ask's.
+            let noun = self.word(x - 1);
+            let is_noun = ASK_NOUNS.iter().any(|p| {
+                noun.strip_prefix(p)
+                    .is_some_and(|s| matches!(s, "" | "은" | "는"))
+            });
+            if !is_noun || x < 2 || !self.is_hangul(x - 2) {
+                return false;
+            }
+            let predicate = self.word(x - 2);
+            let negative = is_negative(predicate);
+            return (negative || POSITIVE.iter().any(|p| predicate.starts_with(p)))
+                && negative != self.asks_negative();
+        }
+        // "Which statement is true?", "Correct statement?": the sentence before the mark.
+        let Some(polarity) = self.truth_polarity() else {
+            return false;
+        };
+        let start = (0..x - 1)
+            .rev()
+            .find(|&y| self.toks[y].is_sentence_end())
+            .map_or(0, |y| y + 1);
+        let words: Vec<String> = (start..x)
+            .filter(|&y| self.is_latin(y))
+            .map(|y| lower(self.word(y)))
+            .collect();
+        let not = words.iter().any(|w| w == "not");
+        let posed = words
+            .windows(2)
+            .find_map(|p| truth_phrase(&p[0], &p[1]))
+            .or_else(|| {
+                let asks = words
+                    .first()
+                    .is_some_and(|w| matches!(w.as_str(), "which" | "what"));
+                let a = words.iter().rev().find(|w| {
+                    [
+                        "true",
+                        "correct",
+                        "right",
+                        "accurate",
+                        "false",
+                        "incorrect",
+                        "wrong",
+                    ]
+                    .contains(&w.as_str())
+                })?;
+                asks.then(|| ["true", "correct", "right", "accurate"].contains(&a.as_str()))
+            });
+        posed.is_some_and(|p| (p != not) != polarity)
     }
 }

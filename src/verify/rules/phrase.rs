@@ -125,7 +125,7 @@ impl Ctx<'_> {
 
     /// From the label at `j`, a list of labels ("①과 ②는", "①, ②, ④는", "B and D are")
     /// that the clause then rejects ("틀림", "모두 틀린 설명", "are wrong").
-    fn rejected_list_at(&self, j: usize) -> bool {
+    pub(super) fn rejected_list_at(&self, j: usize) -> bool {
         let mut x = j;
         while x < self.toks.len().min(j + 12) {
             let t = &self.toks[x];

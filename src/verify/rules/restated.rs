@@ -5,7 +5,7 @@
 
 use super::option_text::{kept_longer_than, squash};
 use super::words::{answer_keyword, is_negation_word, lower, strip_beon};
-use super::{Ctx, Resolved};
+use super::{said_of, Ctx, Resolved, Said};
 use crate::verify::scan::Kind;
 
 /// Words that judge an option rather than restate it: "(1)은 틀림", "(2) 맞음".
@@ -38,6 +38,58 @@ impl Ctx<'_> {
             self.is_label_mark(j)
                 && matches!(self.label_at(j), Some(Resolved::In(c)) if c.position() == first.position() + 1)
         })
+    }
+
+    /// Under a heading, labels on bulleted lines of their own, one after another ("정답\n-
+    /// ③\n- ②", "Possible answers:\n* C\n* B (maybe)"), are offered together: what they say
+    /// and the last label. `None` when the label at `k` has no bullet or the next line holds
+    /// no other label in the same bullet (one answer, or a list of reasons after it).
+    pub(super) fn bulleted_labels_at(&self, k: usize) -> Option<(Said, usize)> {
+        // The bullet written between the line's start and the label ("- ", "* ", "• ",
+        // "- **", "- (").
+        let bullet = |j: usize| -> Option<char> {
+            let line = (0..j)
+                .rev()
+                .find(|&x| self.toks[x].kind == Kind::Break)
+                .map_or(0, |x| self.toks[x].end as usize);
+            let b = self.text[line..self.toks[j].start as usize].trim_start();
+            let mark = b.chars().next()?;
+            let rest = &b[mark.len_utf8()..];
+            // "**③**" is bold, not a bullet.
+            (matches!(mark, '-' | '*' | '+' | '•' | '·' | '∙' | '◦' | '▪')
+                && (mark != '*' || rest.starts_with(' '))
+                && rest.chars().all(|c| matches!(c, ' ' | '*' | '(' | '[')))
+            .then_some(mark)
+        };
+        let mark = bullet(k)?;
+        let mut labels = vec![self.label_at(k)?];
+        let mut last = k;
+        let mut at = k;
+        while let Some(br) = (at + 1..self.toks.len()).find(|&x| self.toks[x].kind == Kind::Break) {
+            let Some(next) = (br + 1..self.toks.len())
+                .find(|&x| !matches!(self.toks[x].kind, Kind::Punct(_)) || self.is_label_mark(x))
+            else {
+                break;
+            };
+            if bullet(next) != Some(mark)
+                || !self.is_label_mark(next)
+                // "- ②는 옳은 설명": a reason about another option, not an answer offered.
+                || self.negated_after(next).is_some()
+                || self.rejected_list_at(next)
+                || matches!(self.toks.get(next + 1), Some(t) if t.kind == Kind::Hangul
+                    && t.start == self.toks[next].end)
+            {
+                break;
+            }
+            let Some(r) = self.label_at(next) else { break };
+            labels.push(r);
+            last = next;
+            at = next;
+        }
+        match said_of(&labels) {
+            Said::Many(m) => Some((Said::Many(m), last)),
+            _ => None,
+        }
     }
 
     /// Does a restated option list start at the label at token `k`?

@@ -3,7 +3,7 @@
 //! 오답이다"), or quoted and then denied ("…라고 하고 싶지만 확신이 없습니다", "-> 틀렸습니다").
 
 use super::denial::is_denial;
-use super::words::{is_negation_word, lower};
+use super::words::{is_called_error, is_negation_word, lower};
 use super::Ctx;
 use crate::verify::cues::Family;
 use crate::verify::scan::Kind;
@@ -213,6 +213,7 @@ impl Ctx<'_> {
                 let w = self.word(x);
                 w.starts_with("오답")
                     || w.starts_with('틀')
+                    || is_called_error(w)
                     || is_negation_word(w)
                     || matches!(lower(w).as_str(), "wrong" | "incorrect" | "not")
             })
@@ -340,9 +341,12 @@ impl Ctx<'_> {
             })
             .collect();
         let wrong = |x: usize| match self.toks[x].kind {
-            Kind::Hangul => ["틀", "오답", "잘못", "함정"]
-                .iter()
-                .any(|p| self.word(x).starts_with(p)),
+            Kind::Hangul => {
+                ["틀", "오답", "잘못", "함정"]
+                    .iter()
+                    .any(|p| self.word(x).starts_with(p))
+                    || is_called_error(self.word(x))
+            }
             Kind::Latin => matches!(
                 lower(self.word(x)).as_str(),
                 "wrong" | "incorrect" | "false" | "trap"
@@ -435,7 +439,10 @@ impl Ctx<'_> {
         if self.tok(j + 1).is_some_and(|t| t.is_punct('?')) {
             return true;
         }
-        if self.next_sentence_retracts(j) || self.answer_called_wrong_after(j) {
+        if self.next_sentence_retracts(j)
+            || self.answer_called_wrong_after(j)
+            || self.quote_rejected_after(j)
+        {
             return true;
         }
         let mut k = j + 1;
@@ -464,5 +471,79 @@ impl Ctx<'_> {
                         is_denial(w) || w.ends_with("지만") || w.ends_with("으나")
                     }
                 })
+    }
+
+    /// Is the statement ending at token `j` quoted in a Markdown blockquote and rejected by
+    /// the first sentence after the quote ("> 정답은 ②\n하지만 이는 오류다", "> 정답은 ②\n\n
+    /// 동의하지 않습니다", "> Answer: B\n\nThe quoted answer above is wrong")? The sentence
+    /// names no label and points back at the quote, or is a bare verdict of a few words: "다른
+    /// 선지는 모두 틀린 설명이다" under a quoted answer of one's own rejects nothing.
+    pub(super) fn quote_rejected_after(&self, j: usize) -> bool {
+        let line_start = (0..j)
+            .rev()
+            .find(|&x| self.toks[x].kind == Kind::Break)
+            .map_or(0, |x| x + 1);
+        if !self.tok(line_start).is_some_and(|t| t.is_punct('>')) {
+            return false;
+        }
+        // The first line after the quote.
+        let mut n = j;
+        loop {
+            let Some(br) = (n..self.toks.len()).find(|&x| self.toks[x].kind == Kind::Break) else {
+                return false;
+            };
+            n = br + 1;
+            if !self.tok(n).is_some_and(|t| t.is_punct('>')) {
+                break;
+            }
+        }
+        let end = (n..self.toks.len())
+            .find(|&x| self.toks[x].is_sentence_end())
+            .unwrap_or(self.toks.len());
+        let words: Vec<usize> = (n..end)
+            .filter(|&x| matches!(self.toks[x].kind, Kind::Hangul | Kind::Latin))
+            .collect();
+        if words.is_empty() || (n..end).any(|x| self.is_label_mark(x)) {
+            return false;
+        }
+        let points_back = words.iter().take(3).any(|&x| {
+            let w = self.word(x);
+            matches!(w, "이는" | "이것은" | "이건" | "그건" | "그것은" | "위" | "위의" | "상기")
+                || w.starts_with("위 ")
+                || matches!(
+                    lower(w).as_str(),
+                    "this" | "that" | "it" | "above" | "quoted" | "the"
+                )
+        }) || words.len() <= 3
+            // "— 출처: 해커스 해설 (오류)": a source marked as wrong.
+            || (n..end).any(|x| {
+                self.is_hangul(x)
+                    && x > 0
+                    && self.toks[x - 1].is_punct('(')
+                    && self.tok(x + 1).is_some_and(|t| t.is_punct(')'))
+            });
+        let negated = words.iter().any(|&x| {
+            (self.is_hangul(x)
+                && (is_negation_word(self.word(x)) || self.word(x).starts_with(['않', '없', '못'])))
+                || (self.is_latin(x) && matches!(lower(self.word(x)).as_str(), "not" | "t"))
+        });
+        let wrong = words.iter().any(|&x| match self.toks[x].kind {
+            Kind::Hangul => {
+                let w = self.word(x);
+                ["틀", "오답", "잘못", "착오"]
+                    .iter()
+                    .any(|p| w.starts_with(p))
+                    || is_called_error(w)
+            }
+            _ => matches!(
+                lower(self.word(x)).as_str(),
+                "wrong" | "incorrect" | "false" | "mistaken" | "erroneous" | "disagree"
+            ),
+        });
+        let disagreed = words.iter().any(|&x| {
+            (self.is_hangul(x) && self.word(x).starts_with("동의하지"))
+                || (self.is_latin(x) && lower(self.word(x)) == "agree")
+        });
+        points_back && ((wrong && !negated) || (disagreed && negated))
     }
 }

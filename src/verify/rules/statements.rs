@@ -50,6 +50,11 @@ impl Ctx<'_> {
                 if breaks > 0 && self.list_starts_at(j) {
                     return None;
                 }
+                if breaks > 0 {
+                    if let Some(offered) = self.bulleted_labels_at(j) {
+                        return Some(offered);
+                    }
+                }
                 let phrase = self.label_phrase(j, negations)?;
                 if negated {
                     if let Said::One(c) = phrase.0 {

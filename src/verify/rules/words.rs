@@ -44,6 +44,37 @@ pub(super) fn is_conditional_negation(w: &str) -> bool {
         .any(|p| w.starts_with(p))
 }
 
+/// Does the Hangul word call something an error as its predicate ("오류다", "오류입니다",
+/// "오류임"), not name one as an object ("오류를 바로잡은")?
+pub(super) fn is_called_error(w: &str) -> bool {
+    w.strip_prefix("오류").is_some_and(|r| {
+        matches!(
+            r,
+            "" | "다"
+                | "이다"
+                | "입니다"
+                | "임"
+                | "예요"
+                | "이에요"
+                | "야"
+                | "이야"
+                | "였다"
+                | "였습니다"
+        )
+    })
+}
+
+/// Is the Hangul word in the past perfect, a state that held before and no longer
+/// ("생각했었다", "믿었었다", "여겼었다", "이였었다"): a syllable ending in ㅆ, then 었?
+pub(super) fn is_past_perfect(w: &str) -> bool {
+    let mut prev = '\0';
+    w.chars().any(|c| {
+        let ss = matches!(prev, '\u{AC00}'..='\u{D7A3}') && (prev as u32 - 0xAC00) % 28 == 20;
+        prev = c;
+        c == '었' && ss
+    })
+}
+
 /// Particles (with an optional leading 번) that may sit between a label and what follows.
 pub(super) fn strip_beon(w: &str) -> &str {
     w.strip_prefix("번").unwrap_or(w)
