@@ -1267,6 +1267,14 @@ const CASES: &[(&str, &str, &str)] = &[
     ("right", "옳은 것은?\n②", "answer 2 last_line"),
     ("en_not", "Which statement is not true? B", "answer B weak_statement"),
     ("dept", "정책 담당 부서는? ①", "answer ① weak_statement"),
+    // --- a letter of a dotted abbreviation is no label (audit 23)
+    ("oxq", "Answer: O.K., the statement is false.", "answer × ox_word"),
+    ("oxq", "정답: O.K. 틀린 문장이다.", "answer × ox_word"),
+    ("letter:4", "Answer: A.k.a. the crime rate option, C.", "no_answer - not_found"),
+    ("letter:4", "Answer: D.C. Circuit precedent suggests A.", "no_answer - not_found"),
+    ("letter:4", "Answer: E.g. B", "no_answer - not_found"),
+    ("letter:4", "Answer: C.", "answer C statement"),
+    ("letter:4", "Let me reconsider.A", "answer A weak_statement"),
 ];
 
 #[test]

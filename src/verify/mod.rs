@@ -21,6 +21,7 @@ mod choice;
 mod cues;
 mod final_text;
 mod options;
+mod ordinal;
 mod particles;
 mod rules;
 mod scan;
