@@ -1275,6 +1275,27 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter:4", "Answer: E.g. B", "no_answer - not_found"),
     ("letter:4", "Answer: C.", "answer C statement"),
     ("letter:4", "Let me reconsider.A", "answer A weak_statement"),
+    // --- an answer limited to superseded rules, and an answer to the opposite question
+    // (audit 23)
+    ("letter:4", "The answer is C in the old edition only.", "no_answer - not_found"),
+    ("letter:4", "The answer is C under the repealed statute.", "no_answer - not_found"),
+    ("letter:4", "The answer is C under the pre-2015 law; the current law differs.", "no_answer - not_found"),
+    ("letter:4", "The answer is C (per the old answer key).", "no_answer - not_found"),
+    ("letter:4", "Under the old law, the answer is C.", "no_answer - not_found"),
+    ("gov", "정답은 ③ (구법 기준, 현행법으로는 답이 없음)", "no_answer - not_found"),
+    ("gov", "정답은 ③, 단 개정 전 법률 기준", "no_answer - not_found"),
+    ("gov", "구법에서는 정답은 ③", "no_answer - not_found"),
+    ("gov", "정답은 ③입니다 (구법에서는 ②)", "answer ③ statement"),
+    ("gov", "현행법상 정답은 ③입니다.", "answer ③ statement"),
+    ("gov", "정답은 ③, 신법이 구법에 우선하므로", "answer ③ statement"),
+    ("gov", "정답은 ③, 폐지된 제도이기 때문입니다.", "answer ③ statement"),
+    ("gov", "정답은 ③ 과거 판례와 달리 현재 판례는 전파가능성을 인정한다", "answer ③ statement"),
+    ("letter:4", "The answer is C, because that statute was repealed.", "answer C statement"),
+    ("letter:4", "The answer is C; under the old law it would be B.", "answer C statement"),
+    ("letter:4", "The answer is C under the current law.", "answer C statement"),
+    ("gov", "정반대 질문의 정답은 ③", "no_answer - not_found"),
+    ("letter:4", "For the opposite question, the answer is C.", "no_answer - not_found"),
+    ("letter:4", "The reverse question's answer is C.", "no_answer - not_found"),
 ];
 
 #[test]

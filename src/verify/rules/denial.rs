@@ -139,7 +139,7 @@ impl Ctx<'_> {
         {
             return true;
         }
-        if self.called_off_after(last, from) {
+        if self.called_off_after(last, from) || self.under_old_rules(first, from) {
             return true;
         }
         let mut remark_end = from;

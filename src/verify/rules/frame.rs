@@ -34,7 +34,26 @@ impl Ctx<'_> {
             return false;
         }
         let before = &self.text[self.toks[start].start as usize..self.toks[first].start as usize];
-        const OTHER: [&str; 11] = [
+        // "For the opposite question, the answer is C", "The reverse question's answer is C".
+        let sentence_start = (0..first)
+            .rev()
+            .find(|&x| self.toks[x].is_sentence_end())
+            .map_or(0, |x| x + 1);
+        if (sentence_start..first).any(|x| {
+            self.is_latin(x)
+                && ["opposite", "reverse", "inverse", "flipped"]
+                    .iter()
+                    .any(|w| self.word(x).eq_ignore_ascii_case(w))
+                && self.is_latin(x + 1)
+                && ["question", "questions", "version", "ask"]
+                    .iter()
+                    .any(|w| self.word(x + 1).eq_ignore_ascii_case(w))
+        }) {
+            return true;
+        }
+        const OTHER: [&str; 13] = [
+            "반대",
+            "정반대",
             "앞",
             "이전",
             "다음",

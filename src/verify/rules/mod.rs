@@ -16,6 +16,7 @@ mod phrase;
 mod remarks;
 mod restated;
 mod retract;
+mod scope;
 mod singled;
 mod statements;
 mod verdicts;

@@ -132,7 +132,10 @@ impl Ctx<'_> {
             return None;
         }
         let choice = self.choice_at(label)?;
+        // "The answer is C in the old edition only": an answer under old rules is not singled
+        // out by its "only".
         if rejected.contains(&choice)
+            || self.under_old_rules(label, label + 1)
             || self.questioned_after(label)
             || self.toks.iter().any(|t| is_hedge(t, self.text))
             || self.doubted_before(self.toks.len())
