@@ -1296,6 +1296,18 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "정반대 질문의 정답은 ③", "no_answer - not_found"),
     ("letter:4", "For the opposite question, the answer is C.", "no_answer - not_found"),
     ("letter:4", "The reverse question's answer is C.", "no_answer - not_found"),
+    // --- a label right after an answer marker that opens a walk through the options is a
+    // topic, not the answer (audit 25)
+    ("right", "## 정답\n\n1)은 물이 어는 온도가 아니므로 틀린 선지이고, 2)가 정답입니다.", "answer 2 statement"),
+    ("right", "정답: 1)은 틀렸습니다. 답은 2)입니다.", "answer 2 statement"),
+    ("not", "**정답**\n\n①은 헌법 규정 그대로입니다. ③은 취지와 반대되므로 적절하지 않습니다.", "no_answer - not_found"),
+    ("not", "정답: 1번부터 차례로 보면, ③이 적절하지 않습니다.", "no_answer - not_found"),
+    ("letter:4", "정답: D는 보일오버, C는 슬롭오버이므로 B.", "no_answer - not_found"),
+    ("not", "정답: ②의 경우 취지에 맞으므로 적절하고, ③이 정답입니다.", "answer ③ statement"),
+    ("letter:4", "결론: B는 특허이므로 오답이고, D가 정답이다.", "answer D statement"),
+    ("not", "정답: ③은 적절하지 않은 설명입니다. ①, ②, ④는 모두 적절합니다.", "answer ③ statement"),
+    ("not", "정답: ③은 중앙 통제를 확대하므로 취지에 맞지 않습니다.", "answer ③ statement"),
+    ("right", "**정답: (2)** ②는 물이 0도에서 언다는 설명으로 옳고, ①은 틀렸습니다.", "answer 2 statement"),
 ];
 
 #[test]

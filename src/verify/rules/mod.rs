@@ -20,6 +20,7 @@ mod scope;
 mod singled;
 mod statements;
 mod verdicts;
+mod walkthrough;
 mod words;
 
 use super::cues::{Cues, Family};

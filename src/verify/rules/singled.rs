@@ -411,7 +411,7 @@ impl Ctx<'_> {
     }
 
     /// Does the sentence call something so ("옳다", "적절합니다", "is correct")?
-    fn positive(&self, s: &Range<usize>) -> bool {
+    pub(super) fn positive(&self, s: &Range<usize>) -> bool {
         s.clone().any(|j| match self.toks[j].kind {
             Kind::Hangul => {
                 let w = self.word(j);
@@ -425,7 +425,7 @@ impl Ctx<'_> {
         })
     }
 
-    fn negative(&self, s: &Range<usize>) -> bool {
+    pub(super) fn negative(&self, s: &Range<usize>) -> bool {
         s.clone().any(|j| match self.toks[j].kind {
             Kind::Hangul => is_negative(self.word(j)),
             Kind::Latin => matches!(

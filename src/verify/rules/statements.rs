@@ -56,6 +56,9 @@ impl Ctx<'_> {
                     }
                 }
                 let phrase = self.label_phrase(j, negations)?;
+                if matches!(phrase.0, Said::One(_)) && self.opens_walkthrough(j, phrase.1) {
+                    return None;
+                }
                 if negated {
                     if let Said::One(c) = phrase.0 {
                         negations.push((c, j));
