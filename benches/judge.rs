@@ -58,6 +58,7 @@ fn config(base: &str, rps: f64) -> JudgeConfig {
             timeout: Duration::from_secs(10),
             max_retries: 3,
             backoff_base: Duration::from_millis(10),
+            interrupt: Default::default(),
         },
         max_tokens: 256,
     }

@@ -9,8 +9,10 @@
 //! trouble (reports are still written when only generation lines were bad), or nothing was
 //! graded; 4 (`grade --judge`, `judge`) answers remain unresolved after the judge and
 //! `--allow-unresolved` was not given, or (`generate`) some answers failed after every
-//! retry (a rerun asks only for those). A closed output pipe (`kgrade grade … | head -1`) ends
-//! any command quietly: with 0, or with the code the run itself ended with.
+//! retry (a rerun asks only for those); 130 (`generate`, `grade --judge`, `judge`) Ctrl-C
+//! ended the run early: what was saved is said on stderr, and the same command resumes it. A
+//! closed output pipe (`kgrade grade … | head -1`) ends any command quietly: with 0, or with
+//! the code the run itself ended with.
 
 mod cli;
 
@@ -25,7 +27,9 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             eprintln!("kgrade: {err:#}");
-            if cli::is_bad_data(&err) {
+            if let Some(code) = cli::interrupted_exit(&err) {
+                code
+            } else if cli::is_bad_data(&err) {
                 ExitCode::from(3)
             } else {
                 ExitCode::from(2)

@@ -152,6 +152,7 @@ fn config(spec: &str) -> JudgeConfig {
             timeout: Duration::from_millis(500),
             max_retries: 6,
             backoff_base: Duration::from_millis(5),
+            interrupt: Default::default(),
         },
         max_tokens: 256,
     }

@@ -48,6 +48,7 @@ fn judge_with(spec: JudgeSpec) {
             timeout: Duration::from_secs(300),
             max_retries: 2,
             backoff_base: Duration::from_secs(1),
+            interrupt: Default::default(),
         },
         max_tokens: 256,
     };

@@ -152,6 +152,7 @@ fn run_with(
             timeout: Duration::from_secs(10),
             max_retries: 3,
             backoff_base: Duration::from_millis(5),
+            interrupt: Default::default(),
         },
         max_tokens: 200,
     };

@@ -150,6 +150,10 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let out = out.context("--out is needed unless --write-batch is given")?;
+    let interrupt = super::ctrl_c::on_ctrl_c(
+        "stopping: no new requests are sent; waiting for those under way to finish (press Ctrl-C again to cancel them)",
+    )
+    .context("listening for Ctrl-C")?;
     let client = ClientConfig {
         api_key,
         rps: args.rps,
@@ -159,6 +163,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         timeout: std::time::Duration::from_secs_f64(args.timeout),
         max_retries: args.max_retries,
         backoff_base: std::time::Duration::from_millis(args.backoff_ms),
+        interrupt,
     };
     let run = RunConfig {
         endpoints: &args.endpoints,
@@ -172,10 +177,25 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let done = result?;
     // A closed stdout stops the printing, not the failure messages or the exit code.
     let shown = summary(&done, out);
+    for (what, reason) in done.failed.iter().take(20) {
+        eprintln!("kgrade: {what}: {reason}");
+    }
+    if done.interrupted {
+        // Every answer received is in OUT, written whole in dataset order like any run's, and
+        // in the cache, which is what a rerun reads before asking for the rest.
+        let failed = match done.failed.len() {
+            0 => String::new(),
+            n => format!(", {n} failed after every retry"),
+        };
+        eprintln!(
+            "kgrade: interrupted: {} of {} answers saved to {}{failed}; run the same command again to resume",
+            thousands(done.answers),
+            thousands(done.total),
+            out.display()
+        );
+        return Ok(ExitCode::from(super::ctrl_c::INTERRUPTED));
+    }
     if !done.failed.is_empty() {
-        for (what, reason) in done.failed.iter().take(20) {
-            eprintln!("kgrade: {what}: {reason}");
-        }
         eprintln!(
             "kgrade: {} answers failed after every retry and are missing from {}; run the same command again to ask only for them",
             done.failed.len(),
@@ -185,6 +205,19 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     }
     shown?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `n` with a comma between each group of three digits (`1,000`), as people read counts.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
 }
 
 /// `--endpoint`: an http(s) URL with a host, checked when the arguments are parsed (a typo
@@ -319,6 +352,24 @@ impl GenerateObserver for Progress {
         match &self.bar {
             Some((bar, _, _)) => bar.suspend(|| eprintln!("kgrade: {text}")),
             None => eprintln!("kgrade: {text}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thousands;
+
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        for (n, shown) in [
+            (0, "0"),
+            (999, "999"),
+            (1000, "1,000"),
+            (412_345, "412,345"),
+            (1_234_567, "1,234,567"),
+        ] {
+            assert_eq!(thousands(n), shown);
         }
     }
 }

@@ -77,7 +77,8 @@ pub struct JudgeArgs {
 }
 
 impl JudgeArgs {
-    /// The judge stage these options describe, or None without --judge.
+    /// The judge stage these options describe, or None without --judge. With a judge, Ctrl-C
+    /// from now on stops the run cleanly (see [`super::ctrl_c`]) instead of ending the process.
     pub fn stage(&self) -> anyhow::Result<Option<JudgeStage>> {
         let Some(spec) = &self.judge else {
             return Ok(None);
@@ -106,6 +107,10 @@ impl JudgeArgs {
                     timeout: std::time::Duration::from_secs_f64(self.timeout),
                     max_retries: self.max_retries,
                     backoff_base: std::time::Duration::from_millis(self.backoff_ms),
+                    interrupt: super::ctrl_c::on_ctrl_c(
+                        "stopping: no new judge requests are sent; waiting for those under way to finish (press Ctrl-C again to cancel them)",
+                    )
+                    .context("listening for Ctrl-C")?,
                 },
                 max_tokens: self.judge_max_tokens,
             },

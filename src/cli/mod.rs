@@ -4,6 +4,7 @@
 mod cache;
 mod columns;
 mod compare;
+mod ctrl_c;
 mod extract;
 mod generate;
 mod grade;
@@ -45,6 +46,10 @@ enum Command {
     ///
     /// Output lines: {"id", "sample", "ordering"? (circular), "response",
     /// "reasoning_content"?, "finish_reason", "usage", "model"}, in dataset order.
+    ///
+    /// Ctrl-C stops new requests and lets those under way finish (a second Ctrl-C cancels
+    /// them), writes every answer received to OUT, says how many were saved and exits with
+    /// 130; the same command then asks only for the rest.
     Generate(generate::GenerateArgs),
     /// Join a dataset with a model's generations, verify every answer, and write
     /// OUT/verdicts.jsonl, OUT/run.json, OUT/report.json, OUT/report.md, OUT/report.html and
@@ -129,6 +134,18 @@ pub fn is_bad_data(err: &anyhow::Error) -> bool {
                 Some(kgrade::stages::generate::GenerateError::Dataset(d)) if bad(d)
             )
     })
+}
+
+/// Ctrl-C ended the run (exit 130): what was saved is said in the error's message.
+pub fn interrupted_exit(err: &anyhow::Error) -> Option<ExitCode> {
+    err.chain()
+        .any(|e| {
+            matches!(
+                e.downcast_ref::<GradeError>(),
+                Some(GradeError::Interrupted { .. })
+            )
+        })
+        .then(|| ExitCode::from(ctrl_c::INTERRUPTED))
 }
 
 /// Write to standard output like `print!`, but hand back the error instead of panicking:

@@ -1,12 +1,16 @@
 //! The one HTTP client for every model call (the judge, candidate generation): bearer key,
 //! bounded concurrency (tokio), a request rate (governor, on an absolute schedule), an
 //! optional tokens-per-minute limit, per-request timeouts, retries with exponential backoff
-//! and jitter that honour `Retry-After`, and request/token accounting. What a reply means is
+//! and jitter that honour `Retry-After`, request/token accounting, and Ctrl-C ([`interrupt`]:
+//! no new request after the first press, none under way after the second). What a reply means is
 //! the caller's business: it passes a function that accepts a response body or says why not
 //! (a reply that is not accepted is retried like a server error).
 
+pub mod interrupt;
 pub mod pool;
 pub mod redact;
+
+pub use interrupt::Interrupt;
 
 use governor::clock::Clock;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
@@ -32,6 +36,9 @@ pub struct ClientConfig {
     pub max_retries: u32,
     /// The first retry waits about this long; each further one doubles it (capped at 60 s).
     pub backoff_base: Duration,
+    /// Ctrl-C: once pressed no request is sent (retries included); pressed twice, the
+    /// requests under way are cancelled ([`CallError::Interrupted`]).
+    pub interrupt: Interrupt,
 }
 
 /// Live counts, for progress bars and summaries.
@@ -115,6 +122,9 @@ pub enum CallError {
     Rejected(String),
     /// The server refused the request as [`CallRules::refused`] recognised.
     Refused(String),
+    /// Ctrl-C stopped the call before it had an answer ([`ClientConfig::interrupt`]): not the
+    /// server's fault, and not a failure to report, only an answer still to get.
+    Interrupted,
 }
 
 impl std::fmt::Display for CallError {
@@ -122,6 +132,7 @@ impl std::fmt::Display for CallError {
         match self {
             CallError::Failed(r) | CallError::Refused(r) => f.write_str(r),
             CallError::Rejected(r) => write!(f, "malformed reply: {r}"),
+            CallError::Interrupted => f.write_str("interrupted (Ctrl-C)"),
         }
     }
 }
@@ -233,23 +244,31 @@ impl Client {
         mut accept: impl FnMut(&Value) -> Result<T, String>,
     ) -> Result<Called<T>, CallError> {
         let _permit = self
-            .permits
-            .acquire()
-            .await
+            .unless_interrupted(1, self.permits.acquire())
+            .await?
             .map_err(|_| CallError::Failed("client shut down".to_string()))?;
         let mut last_reason = String::new();
         for attempt in 0..=max_retries {
             if attempt > 0 {
                 self.counters.retries.fetch_add(1, Ordering::Relaxed);
             }
-            if let Some(tokens) = &self.tokens {
-                let tpm = self.config.tpm.unwrap_or(1).max(1);
-                let n = NonZeroU32::new(estimated_tokens.clamp(1, tpm)).unwrap_or(NonZeroU32::MIN);
-                let _ = tokens.until_n_ready(n).await;
+            self.unless_interrupted(1, async {
+                if let Some(tokens) = &self.tokens {
+                    let tpm = self.config.tpm.unwrap_or(1).max(1);
+                    let n =
+                        NonZeroU32::new(estimated_tokens.clamp(1, tpm)).unwrap_or(NonZeroU32::MIN);
+                    let _ = tokens.until_n_ready(n).await;
+                }
+                self.pace().await;
+            })
+            .await?;
+            // A press while the turn came up still stops this request from being sent.
+            if self.config.interrupt.stopping() {
+                return Err(CallError::Interrupted);
             }
-            self.pace().await;
             let started = Instant::now();
-            match self.send(url, body, &rules, &mut accept).await {
+            let sent = self.send(url, body, &rules, &mut accept);
+            match self.unless_interrupted(2, sent).await? {
                 Attempt::Done(value) => {
                     return Ok(Called {
                         value,
@@ -265,7 +284,7 @@ impl Client {
                         break;
                     }
                     let wait = after.unwrap_or_else(|| self.backoff(attempt));
-                    tokio::time::sleep(wait).await;
+                    self.unless_interrupted(1, tokio::time::sleep(wait)).await?;
                 }
             }
         }
@@ -274,6 +293,25 @@ impl Client {
             "gave up after {attempts} attempt{}: {last_reason}",
             if attempts == 1 { "" } else { "s" }
         )))
+    }
+
+    /// `work` to its end, unless Ctrl-C has been pressed `presses` times before (or while) it
+    /// runs: then [`CallError::Interrupted`], and `work` is dropped (a request under way is
+    /// abandoned, its connection closed).
+    async fn unless_interrupted<F: std::future::Future>(
+        &self,
+        presses: u32,
+        work: F,
+    ) -> Result<F::Output, CallError> {
+        let interrupt = &self.config.interrupt;
+        if interrupt.presses() >= presses {
+            return Err(CallError::Interrupted);
+        }
+        tokio::select! {
+            biased;
+            () = interrupt.pressed(presses) => Err(CallError::Interrupted),
+            out = work => Ok(out),
+        }
     }
 
     /// Wait for this request's turn. Each request takes the next slot of an absolute schedule

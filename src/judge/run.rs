@@ -47,6 +47,9 @@ pub enum Outcome {
     },
     /// Every attempt failed; `reason` says how the last one did.
     Failed { reason: String },
+    /// Ctrl-C stopped the judgement before the judge answered: not a judge failure (nothing
+    /// is stored; a rerun asks again).
+    Interrupted,
 }
 
 impl Outcome {
@@ -153,12 +156,18 @@ impl Judge {
     }
 
     /// Judge one task: from the cache if it holds this judgement, else over HTTP (flushed to
-    /// the cache before it counts). Updates `done`, `cache_hits` and `failures`.
+    /// the cache before it counts). Updates `done`, `cache_hits` and `failures`; an
+    /// interrupted judgement counts in none of them.
     pub async fn judge(&self, task: &Task) -> Outcome {
         let outcome = self.judge_uncounted(task).await;
         let counters = self.counters();
-        if matches!(outcome, Outcome::Failed { .. }) {
-            counters.failures.fetch_add(1, Ordering::Relaxed);
+        match outcome {
+            // Not done: the answer is still to be judged.
+            Outcome::Interrupted => return outcome,
+            Outcome::Failed { .. } => {
+                counters.failures.fetch_add(1, Ordering::Relaxed);
+            }
+            Outcome::Judged { .. } => {}
         }
         counters.done.fetch_add(1, Ordering::Relaxed);
         outcome
@@ -258,7 +267,7 @@ impl Judge {
                     },
                 )
                 .await;
-            if !matches!(result, Err(CallError::Refused(_))) {
+            if !matches!(result, Err(CallError::Refused(_) | CallError::Interrupted)) {
                 // Whatever else happened, the endpoint took this form.
                 self.form_known.store(true, Ordering::Release);
             }
@@ -296,6 +305,7 @@ impl Judge {
                     break Err(format!("malformed reply after one follow-up: {reason}"))
                 }
                 Err(CallError::Failed(reason)) => break Err(reason),
+                Err(CallError::Interrupted) => return Outcome::Interrupted,
             }
         };
         match called {

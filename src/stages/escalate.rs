@@ -112,6 +112,8 @@ pub struct JudgeSummary {
 /// grading starts, so a cache held by another process or a bad setting fails the run at once.
 pub struct Escalator {
     policy: Policy,
+    /// Ctrl-C, as the judge's client sees it.
+    interrupt: crate::client::Interrupt,
     runtime: tokio::runtime::Runtime,
     judge: Arc<Judge>,
     judge_name: String,
@@ -147,6 +149,7 @@ impl Escalator {
             .map_err(|e| GradeError::Judge(e.to_string()))?;
         Ok(Escalator {
             policy: stage.policy.clone(),
+            interrupt: stage.config.client.interrupt.clone(),
             runtime,
             judge: Arc::new(judge),
             judge_name: stage.config.spec.to_string(),
@@ -195,6 +198,31 @@ impl Escalator {
             &self.judge_name,
             &self.rubric_name,
         );
+    }
+
+    /// Ctrl-C was pressed: the run is to stop (the judge sends no new request).
+    pub fn stopping(&self) -> bool {
+        self.interrupt.stopping()
+    }
+
+    /// Wait for a judgement without applying it (the run is stopping): a call under way ends
+    /// stored in the cache, or cancelled by a second Ctrl-C.
+    pub fn wait(&mut self, judging: Judging) {
+        let _ = self.runtime.block_on(judging.handle);
+    }
+
+    /// What an interrupted stage says: how many new verdicts it stored, and where.
+    pub fn interrupted(&self, out_dir: &std::path::Path) -> GradeError {
+        let c = self.judge.counters();
+        let saved = c
+            .done
+            .load(Relaxed)
+            .saturating_sub(c.failures.load(Relaxed) + c.cache_hits.load(Relaxed));
+        GradeError::Interrupted {
+            saved,
+            cache: self.cache_path.clone(),
+            out_dir: out_dir.to_path_buf(),
+        }
     }
 
     /// Count a final verdict.
@@ -257,6 +285,8 @@ fn apply(v: &mut Verdict, audit: bool, outcome: &Outcome, judge: &str, rubric: &
             *cached,
         ),
         Outcome::Failed { reason } => (None, Some(reason.clone()), false),
+        // Only an interrupted run has these, and it writes no verdicts; said plainly anyway.
+        Outcome::Interrupted => (None, Some("interrupted (Ctrl-C)".to_string()), false),
     };
     // The reason read by the verifier: a stated choice other than the judge's own is flagged.
     let reason_conflict = match (&reason, &set, outcome.choice()) {

@@ -50,6 +50,14 @@ pub enum GradeError {
         unknown: Vec<String>,
         available: Vec<String>,
     },
+    /// Ctrl-C stopped the judge stage: the verdicts the judge gave before are in the cache,
+    /// and the output folder was left as it was.
+    #[error("interrupted: {saved} new judge verdicts saved to the cache {}; the files in {} were left as they were; run the same command again to resume (verdicts in the cache are not asked for again)", .cache.display(), .out_dir.display())]
+    Interrupted {
+        saved: u64,
+        cache: PathBuf,
+        out_dir: PathBuf,
+    },
     /// A generation line's `ordering` (circular evaluation) does not fit its item.
     #[error("{path}:{line}: {source}")]
     Ordering {

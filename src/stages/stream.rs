@@ -48,8 +48,12 @@ impl VerdictStream {
         })
     }
 
-    /// Take one verdict, with the item and answer it is about.
+    /// Take one verdict, with the item and answer it is about. After Ctrl-C, take none:
+    /// the run ends with [`GradeError::Interrupted`].
     pub fn push(&mut self, v: Verdict, item: &Item, answer: String) -> Result<(), GradeError> {
+        if let Some(stopped) = self.interrupted() {
+            return Err(stopped);
+        }
         // The report shows the text of abstentions and of judged answers; which answers a
         // judge takes is known only after submitting, so with a judge the text is copied
         // first and dropped when not needed.
@@ -64,6 +68,21 @@ impl VerdictStream {
         };
         self.queue.push_back((v, judging, answer));
         self.drain(false)
+    }
+
+    /// After Ctrl-C, the end of the run: every judgement under way is waited for, so each
+    /// verdict the judge gives is stored in the cache before the run ends (those still queued
+    /// end at once; a second Ctrl-C cancels those under way). Nothing more is written: the
+    /// caller's staged files are dropped, leaving the output folder as it was.
+    fn interrupted(&mut self) -> Option<GradeError> {
+        let escalator = self.escalator.as_mut().filter(|e| e.stopping())?;
+        for (_, judging, _) in self.queue.drain(..) {
+            if let Some(judging) = judging {
+                escalator.wait(judging);
+            }
+        }
+        let out_dir = self.out_path.parent().unwrap_or(Path::new("."));
+        Some(escalator.interrupted(out_dir))
     }
 
     /// Write out every verdict at the head of the queue that is ready (all of them if `all`).
@@ -95,9 +114,18 @@ impl VerdictStream {
         }
     }
 
-    /// Wait for every judgement, write everything out and flush.
+    /// Wait for every judgement, write everything out and flush; or, after Ctrl-C (before
+    /// or while waiting), [`GradeError::Interrupted`].
     pub fn finish(mut self) -> Result<Finished, GradeError> {
+        if let Some(stopped) = self.interrupted() {
+            return Err(stopped);
+        }
         self.drain(true)?;
+        // Ctrl-C while waiting for the last judgements: they ended early, so this run's
+        // verdicts are not to be written either.
+        if let Some(stopped) = self.interrupted() {
+            return Err(stopped);
+        }
         self.out.flush().map_err(io_at(&self.out_path))?;
         Ok(Finished {
             report: self.report,

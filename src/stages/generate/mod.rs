@@ -4,9 +4,12 @@
 //! ordering under circular evaluation ([`super::circular`]) and once per sample; each request
 //! goes through the one HTTP client ([`crate::client`]: limits, retries, accounting) to the
 //! least busy live endpoint ([`crate::client::pool`]). Every answer is flushed to the cache
-//! before it counts, so a rerun after a crash, SIGKILL or Ctrl-C asks only for what is
-//! missing; `--write-batch` ([`batch`]) writes the same requests as an OpenAI batch file.
-//! Not for grading: `grade` reads what this writes.
+//! before it counts, so a rerun after a crash or SIGKILL asks only for what is missing. Ctrl-C
+//! ([`crate::client::Interrupt`]) ends a run early and cleanly: nothing new is asked for,
+//! the requests under way finish (or, after a second press, are cancelled), and `OUT` is
+//! written with every answer received, as at the end of any run. `--write-batch` ([`batch`])
+//! writes the same requests as an OpenAI batch file. Not for grading: `grade` reads what this
+//! writes.
 
 pub mod batch;
 pub mod prompt;
@@ -15,7 +18,7 @@ pub mod request;
 use super::circular::{self, CircularMode};
 use crate::cache::{Cache, CachedGeneration};
 use crate::client::pool::{EndpointStats, Endpoints};
-use crate::client::{now_secs, Client, ClientConfig, Counters};
+use crate::client::{now_secs, CallError, CallRules, Client, ClientConfig, Counters};
 use crate::inputs::dataset::{read_dataset, ColumnMap};
 use prompt::PromptTemplate;
 use request::{Api, Decoding};
@@ -194,11 +197,16 @@ pub struct Quiet;
 
 impl GenerateObserver for Quiet {}
 
-/// What a finished run did.
+/// What a finished (or interrupted) run did.
 #[derive(Debug)]
 pub struct Generated {
     /// Answers in the output file.
     pub answers: u64,
+    /// Answers the run was to get (every task of the plan).
+    pub total: u64,
+    /// Ctrl-C stopped the run before every answer was asked for: `OUT` holds the `answers`
+    /// saved so far (every one received), and a rerun asks only for the rest.
+    pub interrupted: bool,
     /// Of those, answers read from the cache without a request.
     pub from_cache: u64,
     /// Answers that failed after every retry, with the reason (`ID sample S`, reason).
@@ -289,6 +297,7 @@ pub fn run_generate(
     counters.total.store(tasks.len() as u64, Relaxed);
     observer.started(counters.clone());
     let max_retries = run.client.max_retries;
+    let interrupt = &run.client.interrupt;
     // Enough tasks in flight to keep every permit busy, few enough that memory stays flat.
     let in_flight = run.client.max_concurrency.max(1) * 2 + 1;
     let mut failed = Vec::new();
@@ -310,25 +319,35 @@ pub fn run_generate(
                     write_line(journal, task, &g).map_err(io_at(&partial))?;
                     journal.flush().map_err(io_at(&partial))?;
                 }
-                Err(reason) => {
+                Err(Missing::Failed(reason)) => {
                     counters.failures.fetch_add(1, Relaxed);
                     failed.push((format!("{} sample {}", task.id, task.sample), reason));
                 }
+                // Not done and not failed: a rerun asks for it.
+                Err(Missing::Interrupted) => return Ok(()),
             }
             counters.done.fetch_add(1, Relaxed);
             Ok(())
         };
         for i in 0..tasks.len() {
+            // After Ctrl-C, nothing new is started; what is under way ends below.
+            if interrupt.stopping() {
+                break;
+            }
             if cache.get_generation(&tasks[i].key)?.is_some() {
                 from_cache += 1;
                 counters.cache_hits.fetch_add(1, Relaxed);
                 counters.done.fetch_add(1, Relaxed);
                 continue;
             }
-            while set.len() >= in_flight {
-                if let Some(joined) = set.join_next().await {
-                    handle(joined, &mut journal, observer)?;
+            while set.len() >= in_flight && !interrupt.stopping() {
+                tokio::select! {
+                    Some(joined) = set.join_next() => handle(joined, &mut journal, observer)?,
+                    () = interrupt.pressed(1) => {}
                 }
+            }
+            if interrupt.stopping() {
+                break;
             }
             let (client, pool, cache, tasks) =
                 (client.clone(), pool.clone(), cache.clone(), tasks.clone());
@@ -338,6 +357,9 @@ pub fn run_generate(
                 (i, asked)
             });
         }
+        // The client sends nothing new after Ctrl-C and cancels what is under way after a
+        // second press, so every task here ends soon after either; each answer that arrives
+        // is journaled like any other.
         while let Some(joined) = set.join_next().await {
             handle(joined, &mut journal, observer)?;
         }
@@ -363,8 +385,12 @@ pub fn run_generate(
     drop(out);
     std::fs::rename(&tmp, run.out).map_err(io_at(run.out))?;
     std::fs::remove_file(&partial).map_err(io_at(&partial))?;
+    let total = tasks.len() as u64;
     Ok(Generated {
         answers,
+        total,
+        // A press that came after the last answer stopped nothing: the run is complete.
+        interrupted: interrupt.stopping() && answers + (failed.len() as u64) < total,
         from_cache,
         failed,
         requests: counters.requests.load(Relaxed),
@@ -378,8 +404,16 @@ pub fn run_generate(
 
 /// How asking for one answer ended, and what the user should hear about endpoints.
 struct Asked {
-    result: Result<CachedGeneration, String>,
+    result: Result<CachedGeneration, Missing>,
     notes: Vec<String>,
+}
+
+/// Why an answer is not there.
+enum Missing {
+    /// Failed after every retry, with the reason.
+    Failed(String),
+    /// Ctrl-C stopped it before the answer came: no endpoint's fault, and no failure.
+    Interrupted,
 }
 
 /// A failure that says the request itself is wrong (too long, malformed), so another
@@ -413,9 +447,14 @@ async fn ask(
     while let Some(lease) = pool.acquire(&tried) {
         let url = format!("{}{}", lease.base(), api.path());
         let called = client
-            .call_with_retries(&url, &task.body, task.estimated_tokens, retries, |reply| {
-                request::answer(api, reply, model)
-            })
+            .call_with_rules(
+                &url,
+                &task.body,
+                task.estimated_tokens,
+                retries,
+                CallRules::default(),
+                |reply| request::answer(api, reply, model),
+            )
             .await;
         match called {
             Ok(called) => {
@@ -428,13 +467,20 @@ async fn ask(
                     .put_generation(&task.key, &g)
                     .await
                     .map(|()| g)
-                    .map_err(|e| e.to_string());
+                    .map_err(|e| Missing::Failed(e.to_string()));
                 return Asked { result, notes };
             }
-            Err(reason) => {
+            Err(CallError::Interrupted) => {
+                return Asked {
+                    result: Err(Missing::Interrupted),
+                    notes,
+                }
+            }
+            Err(error) => {
+                let reason = error.to_string();
                 if request_is_at_fault(&reason) {
                     return Asked {
-                        result: Err(reason),
+                        result: Err(Missing::Failed(reason)),
                         notes,
                     };
                 }
@@ -447,7 +493,7 @@ async fn ask(
         }
     }
     Asked {
-        result: Err(last),
+        result: Err(Missing::Failed(last)),
         notes,
     }
 }
