@@ -1308,6 +1308,18 @@ const CASES: &[(&str, &str, &str)] = &[
     ("not", "정답: ③은 적절하지 않은 설명입니다. ①, ②, ④는 모두 적절합니다.", "answer ③ statement"),
     ("not", "정답: ③은 중앙 통제를 확대하므로 취지에 맞지 않습니다.", "answer ③ statement"),
     ("right", "**정답: (2)** ②는 물이 0도에서 언다는 설명으로 옳고, ①은 틀렸습니다.", "answer 2 statement"),
+    // --- the conjectural negation 아닐, and English doubt before "X is correct" (audit 25)
+    ("gov", "정답은 ④가 아닐 것 같습니다.", "no_answer - not_found"),
+    ("gov", "정답은 ④가 아닐 수도 있습니다.", "no_answer - not_found"),
+    ("gov", "정답은 4번이 아닐 겁니다.", "no_answer - not_found"),
+    ("gov", "정답은 ③이 아닐까 싶습니다.", "answer ③ statement"),
+    ("gov", "④가 아닐 것 같고, 정답은 ③입니다.", "answer ③ statement"),
+    ("letter:4", "I don't believe D is correct.", "no_answer - not_found"),
+    ("letter:4", "It is unclear whether D is correct.", "no_answer - not_found"),
+    ("letter:4", "It's hard to say that D is correct.", "no_answer - not_found"),
+    ("letter:4", "There is no guarantee D is correct.", "no_answer - not_found"),
+    ("letter:4", "Nobody can prove D is correct.", "no_answer - not_found"),
+    ("letter:4", "Nobody can say the answer is D with confidence.", "no_answer - not_found"),
 ];
 
 #[test]

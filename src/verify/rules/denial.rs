@@ -52,7 +52,11 @@ impl Ctx<'_> {
         }
         let (first, last) = (s.first.min(s.last), s.first.max(s.last));
         // "I would not choose C", "I wouldn't pick C", "never select".
-        if self.is_latin(first) && self.latin_denied_before(first) {
+        // "I doubt 4 is correct", "It is unclear whether D is correct": a label after English
+        // words too.
+        let after_latin =
+            first > 0 && self.toks[first].mark().is_some() && self.is_latin(first - 1);
+        if (self.is_latin(first) || after_latin) && self.latin_denied_before(first) {
             return true;
         }
         if self.about_another_question(first) {
@@ -505,11 +509,27 @@ impl Ctx<'_> {
     /// ("would not choose", "wouldn't pick", "never select", "don't choose"; not "Since it
     /// does not, the answer is 3")?
     fn latin_denied_before(&self, k: usize) -> bool {
-        (k.saturating_sub(4)..k)
+        (k.saturating_sub(6)..k)
             .rev()
+            // "A is not correct and B is correct": a clause of its own.
             .take_while(|&j| {
-                !self.toks[j].is_sentence_end()
-                    && !matches!(self.toks[j].kind, Kind::Punct(',' | ';' | ':'))
+                let ends = self.toks[j].is_sentence_end()
+                    || matches!(self.toks[j].kind, Kind::Punct(',' | ';' | ':'))
+                    || (self.is_latin(j)
+                        && matches!(
+                            lower(self.word(j)).as_str(),
+                            "and"
+                                | "but"
+                                | "so"
+                                | "while"
+                                | "whereas"
+                                | "therefore"
+                                | "thus"
+                                | "hence"
+                                | "because"
+                                | "since"
+                        ));
+                !ends
             })
             .any(|j| {
                 self.is_latin(j)
@@ -519,6 +539,10 @@ impl Ctx<'_> {
                         // were C", "Were the answer C, …", "It is false that …".
                         "doubt" | "doubtful" | "unlikely" | "if" | "were" | "whether" | "false"
                         | "untrue" | "unless" => true,
+                        // "It's hard to say that D is correct", "There's no guarantee D is
+                        // correct", "Nobody can prove D is correct".
+                        "hard" | "difficult" | "impossible" | "unclear" | "uncertain"
+                        | "unsure" | "nobody" | "guarantee" | "debatable" | "questionable" => true,
                         // "I was going to answer B": a choice not made.
                         "going" => {
                             j >= 1

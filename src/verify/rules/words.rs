@@ -30,11 +30,13 @@ pub(super) fn answer_keyword(w: &str) -> Option<(bool, &str)> {
 }
 
 pub(super) fn is_negation_word(w: &str) -> bool {
-    ["아니", "아닌", "아님", "아닙", "아냐"]
+    ["아니", "아닌", "아님", "아닙", "아냐", "아닐"]
         .iter()
         .any(|p| w.starts_with(p))
         // "③ 아니면 ④", "③이 아니라면 ④": a disjunction or a condition, not a denial.
         && !is_conditional_negation(w)
+        // "③이 아닐까 싶습니다": a tentative yes ("④가 아닐 것 같습니다" is a no).
+        && !w.starts_with("아닐까")
 }
 
 /// "아니면", "아니라면", "아니면은": "or" / "if not", which deny nothing.
