@@ -1320,6 +1320,17 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter:4", "There is no guarantee D is correct.", "no_answer - not_found"),
     ("letter:4", "Nobody can prove D is correct.", "no_answer - not_found"),
     ("letter:4", "Nobody can say the answer is D with confidence.", "no_answer - not_found"),
+    // --- a number that counts English nouns, and the article "A", are no labels (audit 25)
+    ("numeric", "Answer: 2 options seem correct, 2) and 4).", "no_answer - not_found"),
+    ("numeric", "Final answer: 1 statement is wrong — statement 3.", "no_answer - not_found"),
+    ("numeric", "**Answer**: 3 of the statements are accurate; 4 is not.", "no_answer - not_found"),
+    ("numeric", "Answer: 4 fire classes exist. The correct pairing is 1.", "no_answer - not_found"),
+    ("numeric", "I'd answer option 3 and option 4.", "ambiguous - alternatives"),
+    ("numeric", "Answer: 3 because the others are too high.", "answer 3 statement"),
+    ("letter:4", "**Answer:** A careful reading of the case law points to D.", "no_answer - not_found"),
+    ("letter:4", "Answer: A quick check of each option shows that D is the false statement.", "no_answer - not_found"),
+    ("letter:4", "Answer: A is correct.", "answer A statement"),
+    ("letter:4", "Answer: A because the others are wrong.", "answer A statement"),
 ];
 
 #[test]

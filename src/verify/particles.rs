@@ -1,5 +1,7 @@
 //! Korean particles around a label: which may follow a number that is a choice ("3번",
-//! "3이", not "3년"), and particles written with their alternative in brackets ("1번이(가)").
+//! "3이", not "3년"), and particles written with their alternative in brackets ("1번이(가)");
+//! and the English words after a number or an "A" that make it a count or an article
+//! ("2 options seem correct", "A careful reading …"), not a label.
 
 /// Hangul starts that may follow a number that is a choice: particles and the copula
 /// (3번, 3이, 3가, 3입니다, 3을, 3은, 3으로, 3임, 3과 …), but not units (3년, 3억, 3개) or
@@ -61,6 +63,124 @@ pub(super) fn alternative_len(before: &str, after_mark: bool, rest: &str) -> Opt
         let inner = rest.strip_prefix('(')?.strip_prefix(alt)?;
         inner.starts_with(')').then_some(1 + alt.len() + 1)
     })
+}
+
+/// English nouns a number counts: "2 options", "3 of the statements", "4 fire classes".
+const COUNTED: [&str; 24] = [
+    "of",
+    "option",
+    "options",
+    "statement",
+    "statements",
+    "candidate",
+    "candidates",
+    "thing",
+    "things",
+    "choice",
+    "choices",
+    "answers",
+    "class",
+    "classes",
+    "item",
+    "items",
+    "cases",
+    "types",
+    "kinds",
+    "reasons",
+    "errors",
+    "facts",
+    "ones",
+    "conditions",
+];
+
+/// The first one or two lower-case English words of `rest` (after one space).
+fn english_words(rest: &str) -> (&str, &str) {
+    let Some(rest) = rest.strip_prefix(' ') else {
+        return ("", "");
+    };
+    fn word(s: &str) -> (&str, &str) {
+        let n = s.bytes().take_while(|b| b.is_ascii_lowercase()).count();
+        s.split_at(n)
+    }
+    let (first, tail) = word(rest);
+    let second = tail.strip_prefix(' ').map_or("", |t| word(t).0);
+    (first, second)
+}
+
+/// Does a number followed by `rest` count English nouns ("2 options seem correct", "3 of the
+/// statements", "4 fire classes exist")?
+pub(super) fn english_count_follows(rest: &str) -> bool {
+    let (first, second) = english_words(rest);
+    // "4 fire classes" (a word between), not "3 and option 4".
+    !first.is_empty()
+        && (COUNTED.contains(&first)
+            || (COUNTED.contains(&second) && !AFTER_LABEL.contains(&first)))
+}
+
+/// Words that may follow a label "A" in English ("A is correct", "A because …", "A, since"):
+/// after "A" any other lower-case word makes it the article ("A careful reading points to D").
+const AFTER_LABEL: [&str; 47] = [
+    "answer",
+    "is",
+    "was",
+    "seems",
+    "looks",
+    "appears",
+    "remains",
+    "stands",
+    "fits",
+    "matches",
+    "describes",
+    "states",
+    "says",
+    "because",
+    "since",
+    "as",
+    "and",
+    "or",
+    "but",
+    "so",
+    "then",
+    "would",
+    "should",
+    "could",
+    "might",
+    "must",
+    "will",
+    "can",
+    "correctly",
+    "best",
+    "only",
+    "also",
+    "too",
+    "here",
+    "for",
+    "again",
+    "instead",
+    "rather",
+    "definitely",
+    "clearly",
+    "probably",
+    "given",
+    "under",
+    "per",
+    "in",
+    "vs",
+    "with",
+];
+
+/// Is an "A" followed by `rest` the English article ("A careful reading …")?
+pub(super) fn article_follows(rest: &str) -> bool {
+    let (first, _) = english_words(rest);
+    if first.is_empty() {
+        return false;
+    }
+    // A whole lower-case word ("A careful"), not "A is" or "A b)".
+    let whole = rest[1 + first.len()..]
+        .chars()
+        .next()
+        .is_none_or(|c| !c.is_ascii_alphanumeric() && c != ')');
+    whole && first.len() > 1 && !AFTER_LABEL.contains(&first)
 }
 
 #[cfg(test)]

@@ -8,7 +8,9 @@
 
 use super::cues::{CueScan, Cues};
 use super::ordinal::ordinal_at;
-use super::particles::{alternative_len, particle_may_follow_choice};
+use super::particles::{
+    alternative_len, article_follows, english_count_follows, particle_may_follow_choice,
+};
 
 /// A written choice, before it is matched against a choice set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -431,6 +433,8 @@ fn scan_number(text: &str, start: usize, toks: &mut Vec<Tok>) -> usize {
         });
     let after_ok = match after {
         None => true,
+        // "Answer: 2 options seem correct": a count.
+        Some(' ') if english_count_follows(&text[end..]) => false,
         Some(c) if is_space(c) || c == '\n' || is_ignorable(c) => true,
         Some(')' | '）' | ']' | '】' | '」' | '!' | '?' | '"' | '\'' | '}' | '。' | '、') => {
             true
@@ -526,6 +530,8 @@ fn scan_latin(text: &str, start: usize, toks: &mut Vec<Tok>, cues: &mut CueScan)
         {
             Kind::Latin
         }
+        // "A careful reading points to D": the article.
+        (true, Some('A')) if article_follows(&text[end..]) => Kind::Latin,
         (true, Some(l @ 'A'..='Z')) => Kind::Mark(Mark::Letter(l as u8 - b'A' + 1)),
         _ => Kind::Latin,
     };
