@@ -1331,6 +1331,19 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter:4", "Answer: A quick check of each option shows that D is the false statement.", "no_answer - not_found"),
     ("letter:4", "Answer: A is correct.", "answer A statement"),
     ("letter:4", "Answer: A because the others are wrong.", "answer A statement"),
+    // --- a draft answer is not the answer; an answer key called a mistake or someone
+    // else's (audit 25)
+    ("gov", "초안: 정답 ②\n검토 후: ④", "no_answer - not_found"),
+    ("gov", "처음 답: ③\n→ 틀렸습니다. 기능교육이므로 ④.", "no_answer - not_found"),
+    ("gov", "최종 정답이 아닌 임시 답: ③", "no_answer - not_found"),
+    ("letter:4", "Initial answer: B\n\nOn second thought, D.", "no_answer - not_found"),
+    ("letter:4", "Draft answer: B\nRevised answer: D", "answer D statement"),
+    ("gov", "1차 답안: ②\n최종 답안: ④", "answer ④ statement"),
+    ("gov", "설치하지 않아도 되는 임시소방시설은 간이소화장치이므로 답은 2번.", "answer ② statement"),
+    ("letter:4", "Some study guides give (C) as the answer, which is a mistake; the answer is B.", "answer B statement"),
+    ("letter:4", "The answer is B, some might say.", "no_answer - not_found"),
+    ("letter:4", "The correct statement is B, according to an older textbook.", "no_answer - not_found"),
+    ("gov", "> **정답: ③**\n\n위와 같이 적어 둔 해설이 있으나 잘못입니다.", "no_answer - not_found"),
 ];
 
 #[test]

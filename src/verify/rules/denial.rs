@@ -59,7 +59,7 @@ impl Ctx<'_> {
         if (self.is_latin(first) || after_latin) && self.latin_denied_before(first) {
             return true;
         }
-        if self.about_another_question(first) {
+        if self.about_another_question(first) || self.drafted_before(first) {
             return true;
         }
         // "Every option but C is right", "Each option other than C is correct".
@@ -113,6 +113,33 @@ impl Ctx<'_> {
             )
         {
             j += 1;
+        }
+        // "Some study guides give (3) as the answer, which is a mistake", "The false statement
+        // is B, some might say": the claim called wrong, or someone else's.
+        if self.tok(from).is_some_and(|t| t.is_punct(',')) && self.is_latin(from + 1) {
+            let w = |n: usize| {
+                if self.is_latin(from + n) {
+                    lower(self.word(from + n))
+                } else {
+                    String::new()
+                }
+            };
+            let called = w(1) == "which"
+                && w(2) == "is"
+                && (2..5).any(|n| {
+                    matches!(
+                        w(n).as_str(),
+                        "wrong" | "incorrect" | "false" | "mistake" | "error" | "mistaken"
+                    )
+                });
+            let someone = matches!(w(1).as_str(), "some" | "many" | "others")
+                && matches!(
+                    w(2).as_str(),
+                    "might" | "would" | "may" | "say" | "claim" | "argue" | "think" | "believe"
+                );
+            if called || someone {
+                return true;
+            }
         }
         // "The answer is C is a myth", "… is a common misconception": the claim called one.
         let mut m = j;

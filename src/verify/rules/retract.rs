@@ -349,7 +349,7 @@ impl Ctx<'_> {
             }
             Kind::Latin => matches!(
                 lower(self.word(x)).as_str(),
-                "wrong" | "incorrect" | "false" | "trap"
+                "wrong" | "incorrect" | "false" | "trap" | "error" | "mistake" | "mistaken"
             ),
             _ => false,
         };
@@ -508,7 +508,11 @@ impl Ctx<'_> {
         }
         let points_back = words.iter().take(3).any(|&x| {
             let w = self.word(x);
-            matches!(w, "이는" | "이것은" | "이건" | "그건" | "그것은" | "위" | "위의" | "상기")
+            matches!(
+                w,
+                "이는" | "이것은" | "이건" | "그건" | "그것은" | "위" | "위의" | "위와" | "위에"
+                    | "위는" | "상기"
+            )
                 || w.starts_with("위 ")
                 || matches!(
                     lower(w).as_str(),

@@ -1,7 +1,8 @@
 //! An answer limited to another scope than the question's: an old law, an old edition, a
 //! misprinted key ("The answer is C only under the old law", "정답은 ③ (구법 기준)",
 //! "구법에서는 정답은 ③"). It says what the answer was there, not what it is here. Not a
-//! scope of the present ("현행법상 정답은 ③", "under the current law").
+//! scope of the present ("현행법상 정답은 ③", "under the current law"). Likewise a draft
+//! ("Initial answer: B", "초안: 정답 ②", "임시 답: C") is not the final answer.
 
 use super::words::lower;
 use super::Ctx;
@@ -37,7 +38,7 @@ const SCOPE_ENDINGS: [&str; 9] = [
 ];
 
 /// English adjectives that do with a noun of rules or texts after them ("the old law").
-const OLD: [&str; 5] = ["old", "former", "previous", "prior", "earlier"];
+const OLD: [&str; 6] = ["old", "older", "former", "previous", "prior", "earlier"];
 
 /// Nouns of rules or texts ("law", "edition", "교재").
 const RULES_EN: [&str; 10] = [
@@ -138,5 +139,29 @@ impl Ctx<'_> {
             }
             _ => None,
         }
+    }
+
+    /// Is the answer keyword at `first` qualified as a draft: "Initial answer: B", "Draft
+    /// answer", "처음 답: ③", "초안: 정답 ②", "1차 답안", "임시 답"? A draft is not the
+    /// answer, whether or not a revision follows.
+    pub(super) fn drafted_before(&self, first: usize) -> bool {
+        (first.saturating_sub(3)..first)
+            .rev()
+            .take_while(|&x| self.toks[x].kind != Kind::Break && !self.toks[x].is_punct('.'))
+            .any(|x| match self.toks[x].kind {
+                Kind::Hangul => {
+                    let w = self.word(x);
+                    // Not "임시소방시설은 … 답은 2번", a word of the topic.
+                    ["초안", "가답", "임시답"].iter().any(|p| w.starts_with(p))
+                        || matches!(w, "임시" | "임시로" | "잠정" | "잠정적" | "잠정적인")
+                        || (x + 1 == first && matches!(w, "처음" | "첫"))
+                }
+                Kind::Latin => matches!(
+                    lower(self.word(x)).as_str(),
+                    "initial" | "draft" | "preliminary" | "tentative" | "provisional"
+                ),
+                Kind::Number => self.word(x) == "1" && self.next_word(x).starts_with('차'),
+                _ => false,
+            })
     }
 }
