@@ -1263,9 +1263,9 @@ const CASES: &[(&str, &str, &str)] = &[
     ("not", "적절한 것은 무엇인가? → ③", "no_answer - not_found"),
     ("right", "옳지 않은 것은?\n③", "no_answer - not_found"),
     ("en_not", "Which statement is true? C", "no_answer - not_found"),
-    ("not", "적절하지 않은 것은? ③", "answer ③ weak_statement"),
+    ("not", "적절하지 않은 것은? ③", "answer ③ ask_echo"),
     ("right", "옳은 것은?\n②", "answer 2 last_line"),
-    ("en_not", "Which statement is not true? B", "answer B weak_statement"),
+    ("en_not", "Which statement is not true? B", "answer B ask_echo"),
     ("dept", "정책 담당 부서는? ①", "answer ① weak_statement"),
     // --- a letter of a dotted abbreviation is no label (audit 23)
     ("oxq", "Answer: O.K., the statement is false.", "answer × ox_word"),
@@ -1344,6 +1344,14 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter:4", "The answer is B, some might say.", "no_answer - not_found"),
     ("letter:4", "The correct statement is B, according to an older textbook.", "no_answer - not_found"),
     ("gov", "> **정답: ③**\n\n위와 같이 적어 둔 해설이 있으나 잘못입니다.", "no_answer - not_found"),
+    // --- a question the response asks itself in the question's terms, answered at once;
+    // "my answer stays ③" (audit 25)
+    ("not_a", "각 선지를 보면 ①, ②, ④는 국가기관입니다. 그렇다면 국가기관이 아닌 것은? 바로 ③입니다.", "answer ③ ask_echo"),
+    ("not_a", "정답은? ③", "answer ③ statement"),
+    ("not_a", "정답은? 잘 모르겠습니다.", "no_answer - refusal"),
+    ("not_a", "정답은? ③일까요 ④일까요?", "no_answer - not_found"),
+    ("letter:4", "What is the answer? B", "answer B statement"),
+    ("gov", "Answer: ③\n\nWait — let me double-check ④. It matches the statute. So my answer stays ③.", "answer ③ statement"),
 ];
 
 #[test]

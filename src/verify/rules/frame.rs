@@ -129,7 +129,9 @@ impl Ctx<'_> {
                     // "…에 따르면", "…에 의하면" (according to) suppose nothing.
                     // "3을 제외하면 답은 2번", "소거하면 남는 것은 2번": an elimination, not a
                     // supposition.
+                    // "그렇다면 옳지 않은 것은? ③": "that being so", not a supposition.
                     if w.ends_with('면')
+                        && !matches!(w, "그렇다면" | "그러면")
                         && !w.ends_with("따르면")
                         && !w.ends_with("의하면")
                         && !["제외하면", "소거하면", "빼면", "지우면", "제거하면"]

@@ -89,6 +89,8 @@ impl Ctx<'_> {
                 Kind::Punct(':' | '=' | '-' | '>' | '[' | ']' | '(' | '{' | '"' | '\'' | '|') => {
                     true
                 }
+                // "그렇다면 옳지 않은 것은? 바로 (1)입니다", "정답은? ③": asked and answered.
+                Kind::Punct('?') => steps == 0,
                 // "정답\n③" is a heading and its answer; "3번이 정답\n1) …" has its label on
                 // the left, and "… ← 정답\n4번 …" points back: the next line is not read.
                 Kind::Break => {

@@ -141,6 +141,9 @@ pub(super) fn is_right_filler_latin(w: &str) -> bool {
             | "now"
             | "clearly"
             | "definitely"
+            | "stays"
+            | "remains"
+            | "still"
     )
 }
 
