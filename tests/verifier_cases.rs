@@ -708,7 +708,8 @@ const CASES: &[(&str, &str, &str)] = &[
     ("kmmlu", "기준 금액은 150만원입니다. ⇒ (3)", "answer 3 statement"),
     ("kmmlu", "준칙에 따른 금액입니다. 3번.", "answer 3 weak_statement"),
     ("letter:4", "계산을 마쳤습니다. **C**", "answer C weak_statement"),
-    ("kmmlu", "1번은 틀렸고 3번이 맞는 것 같습니다.\n3번", "no_answer - not_found"),
+    // On a question that asks no judgement, an option called wrong is not the answer: 3.
+    ("kmmlu", "1번은 틀렸고 3번이 맞는 것 같습니다.\n3번", "answer 3 weak_statement"),
     ("kmmlu", "정답을 모르겠습니다. 3번", "no_answer - refusal"),
     ("kmmlu", "2번 혹은\n3번", "no_answer - not_found"),
     ("kmmlu", "두 가지를 비교했습니다. 두 번째.", "no_answer - not_found"),
@@ -1352,6 +1353,14 @@ const CASES: &[(&str, &str, &str)] = &[
     ("not_a", "정답은? ③일까요 ④일까요?", "no_answer - not_found"),
     ("letter:4", "What is the answer? B", "answer B statement"),
     ("gov", "Answer: ③\n\nWait — let me double-check ④. It matches the statute. So my answer stays ③.", "answer ③ statement"),
+    // --- "③이 옳습니다" judges like "③이 맞습니다" (audit 25)
+    ("right", "따라서 2)가 옳습니다.", "answer 2 weak_statement"),
+    ("right", "2)가 옳지 않습니다.", "no_answer - not_found"),
+    ("not", "따라서 ③이 옳습니다.", "no_answer - not_found"),
+    // --- on a question that asks no judgement, an option called wrong is not the answer
+    // (audit 26)
+    ("numeric", "각 선택지를 검토해 보겠습니다.\n1 5 → 틀린 설명입니다.\n2 10 → 옳은 설명입니다.\n3 14 → 틀린 설명입니다.\n4 98 → 틀린 설명입니다.\n그러므로 옳은 것은 2번입니다.", "answer 2 weak_statement"),
+    ("numeric", "1번은 틀렸습니다. 2번이 맞습니다. 잘 모르겠지만요.", "no_answer - refusal"),
 ];
 
 #[test]

@@ -467,6 +467,15 @@ fn scan_number(text: &str, start: usize, toks: &mut Vec<Tok>) -> usize {
     } else {
         Kind::Number
     };
+    // "2)가 옳습니다": the bracket goes with the label, so the particle follows it.
+    if kind != Kind::Number
+        && after == Some(')')
+        && after2.is_some_and(is_hangul)
+        && particle_may_follow_choice(&text[end + 1..])
+    {
+        push_kind(toks, kind, start, end + 1);
+        return end + 1;
+    }
     push_kind(toks, kind, start, end);
     end
 }

@@ -257,8 +257,8 @@ impl Ctx<'_> {
                 next
             };
             if matches!(p, "이" | "가")
-                && starts(judged, &["적절", "타당", "올바르", "올바릅"])
-                && !starts(judged, &["적절하지", "타당하지", "올바르지"])
+                && starts(judged, &["적절", "타당", "올바르", "올바릅", "옳"])
+                && !starts(judged, &["적절하지", "타당하지", "올바르지", "옳지"])
             {
                 return Some(judging(q + 1));
             }

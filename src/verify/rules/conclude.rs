@@ -5,6 +5,7 @@
 use super::denial::is_denial;
 use super::words::{is_correction, lower, strip_beon};
 use super::{Ctx, Said, Statement, Strength};
+use crate::verify::cues::Family;
 use crate::verify::scan::Kind;
 use crate::verify::{Choice, Extraction, Rule};
 
@@ -90,14 +91,19 @@ impl Ctx<'_> {
                 Said::One(c) => c,
                 _ => return None,
             };
-            let other = (0..self.toks.len()).any(|j| {
-                !self.is_masked(j)
-                    && self.is_label_mark(j)
-                    && self.choice_at(j).is_some_and(|o| o != c)
-                    && !negations.iter().any(|&(_, at)| at == j)
-                    && !self.judged_not_the_answer(j)
-            });
-            if other {
+            let others: Vec<usize> = (0..self.toks.len())
+                .filter(|&j| {
+                    !self.is_masked(j)
+                        && self.is_label_mark(j)
+                        && self.choice_at(j).is_some_and(|o| o != c)
+                        && !negations.iter().any(|&(_, at)| at == j)
+                })
+                .collect();
+            // Other options judged not the answer leave it, unless the text also declines
+            // ("④는 틀렸고 ②입니다 … 잘 모르겠습니다").
+            if others.iter().any(|&j| !self.judged_not_the_answer(j))
+                || (!others.is_empty() && self.cues.has(Family::Refusal))
+            {
                 return None;
             }
         }
