@@ -28,6 +28,8 @@ const Q_EN_NOT_REMARK: &str = "Which of the following is NOT a fire-fighting act
 const Q_NOT_A: &str = "다음 중 국가기관이 아닌 것은? ① 국회 ② 법원 ③ 한국전력공사 ④ 감사원";
 const Q_WRONGLY: &str = "다음 중 잘못 설명된 것은? ① 국회는 입법기관이다 ② 법원은 사법기관이다 ③ 감사원은 국회 소속이다 ④ 정부는 행정기관이다";
 const Q_NEG_OPT: &str = "다음 중 옳지 않은 것은?\nA) 시효는 분할 납부 기간에는 진행되지 아니한다.\nB) 시효는 새로 진행한다.\nC) 시효는 중단된다.\nD) 시효는 정지된다.";
+const Q_HEIGHT: &str =
+    "소화기구 설치 높이의 기준은?\n1) 2m 이상\n2) 1.5m 이하\n3) 1m 이하\n4) 0.5m 이상";
 const Q_DEPT: &str = "정책 담당 부서는?\n① 재정 관리\n② 인사 관리\n③ 조직 관리\n④ 감사 관리";
 
 fn set_for(key: &str) -> ChoiceSet {
@@ -40,6 +42,7 @@ fn set_for(key: &str) -> ChoiceSet {
         "kmmlu" => Q_KMMLU,
         "oxq" => Q_OX,
         "dept" => Q_DEPT,
+        "height" => Q_HEIGHT,
         "neg_opt" => Q_NEG_OPT,
         "not_a" => Q_NOT_A,
         "wrongly" => Q_WRONGLY,
@@ -1361,6 +1364,9 @@ const CASES: &[(&str, &str, &str)] = &[
     // (audit 26)
     ("numeric", "각 선택지를 검토해 보겠습니다.\n1 5 → 틀린 설명입니다.\n2 10 → 옳은 설명입니다.\n3 14 → 틀린 설명입니다.\n4 98 → 틀린 설명입니다.\n그러므로 옳은 것은 2번입니다.", "answer 2 weak_statement"),
     ("numeric", "1번은 틀렸습니다. 2번이 맞습니다. 잘 모르겠지만요.", "no_answer - refusal"),
+    // --- "option 2" is a label even when another option's text starts with 2 (audit 26)
+    ("height", "The answer is option 2 because \"1.5m 이하\" is the standard.", "answer 2 statement"),
+    ("height", "정답은 2m 이상입니다.", "answer 1 statement"),
 ];
 
 #[test]

@@ -449,6 +449,16 @@ impl Ctx<'_> {
         {
             return None;
         }
+        // "option 2", "선택지 2": the noun makes it a label.
+        if m > 0
+            && ((self.is_latin(m - 1)
+                && ["option", "choice", "number", "no"]
+                    .iter()
+                    .any(|n| self.word(m - 1).eq_ignore_ascii_case(n)))
+                || (self.is_hangul(m - 1) && OPTION_NOUN_WORDS.contains(&self.word(m - 1))))
+        {
+            return None;
+        }
         let value: String = written
             .chars()
             .map(|ch| char::from_digit(ch.to_digit(10).unwrap_or(0), 10).unwrap_or('0'))

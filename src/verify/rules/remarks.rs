@@ -186,11 +186,7 @@ impl Ctx<'_> {
         // A question that asks no judgement ("…무엇이라 하는가?") asks for what is so; without
         // the question ("letter:4") nothing is known.
         let known = !self.set.options().is_empty() && !self.asks_negative();
-        let Some(negative) = self
-            .truth_polarity()
-            .map(|p| !p)
-            .or(known.then_some(false))
-        else {
+        let Some(negative) = self.truth_polarity().map(|p| !p).or(known.then_some(false)) else {
             return false;
         };
         let words: Vec<usize> = (j + 1..self.toks.len().min(j + 10))
