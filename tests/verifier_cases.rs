@@ -1367,6 +1367,10 @@ const CASES: &[(&str, &str, &str)] = &[
     // --- "option 2" is a label even when another option's text starts with 2 (audit 26)
     ("height", "The answer is option 2 because \"1.5m 이하\" is the standard.", "answer 2 statement"),
     ("height", "정답은 2m 이상입니다.", "answer 1 statement"),
+    ("numeric", "(4) is the correct statement.", "answer 4 weak_statement"),
+    ("not", "(4) is the incorrect statement.", "answer ④ weak_statement"),
+    ("not", "(4) is the correct statement.", "no_answer - not_found"),
+    ("letter:4", "(B) is the correct statement.", "no_answer - not_found"),
 ];
 
 #[test]

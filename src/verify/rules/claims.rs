@@ -453,11 +453,13 @@ impl Ctx<'_> {
             }
             // "(C) is the incorrect statement": on a question asking which is not true, the
             // judgement it asks for.
+            // "(4) is the correct statement" on one asking which is so.
             if w == "the"
                 && self.is_latin(k + 3)
                 && self.is_latin(k + 4)
-                && truth_phrase(self.word(k + 3), self.word(k + 4)) == Some(false)
-                && english_asks_untrue(&self.ask)
+                && truth_phrase(self.word(k + 3), self.word(k + 4)).is_some_and(|p| {
+                    self.asked_polarity() == Some(p) || (!p && english_asks_untrue(&self.ask))
+                })
             {
                 return Some(make(Strength::Weak, Rule::WeakStatement, k + 4));
             }

@@ -119,6 +119,14 @@ impl Ctx<'_> {
         (!self.synonyms.is_empty()).then_some(!self.asks_negative())
     }
 
+    /// As [`Ctx::truth_polarity`], and `Some(true)` for a question that asks no judgement
+    /// ("…무엇이라 하는가?", "손실되는 열량은?"): it asks for what is so. Without the question
+    /// ("letter:4") nothing is known.
+    pub(super) fn asked_polarity(&self) -> Option<bool> {
+        self.truth_polarity()
+            .or_else(|| (!self.set.options().is_empty() && !self.asks_negative()).then_some(true))
+    }
+
     /// "The incorrect statement is (C)" for "…is NOT true?", "So the correct statement is ①"
     /// for "…옳은 것은?": an English phrase of the ask's truth polarity, then the label.
     fn truth_phrase_echo_at(

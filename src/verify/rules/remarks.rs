@@ -183,10 +183,7 @@ impl Ctx<'_> {
     /// question asking what is not so, "②는 틀린 설명입니다" on one asking what is? Not when
     /// the sentence also denies ("②는 옳은 설명이 아닙니다").
     pub(super) fn judged_not_the_answer(&self, j: usize) -> bool {
-        // A question that asks no judgement ("…무엇이라 하는가?") asks for what is so; without
-        // the question ("letter:4") nothing is known.
-        let known = !self.set.options().is_empty() && !self.asks_negative();
-        let Some(negative) = self.truth_polarity().map(|p| !p).or(known.then_some(false)) else {
+        let Some(negative) = self.asked_polarity().map(|p| !p) else {
             return false;
         };
         let words: Vec<usize> = (j + 1..self.toks.len().min(j + 10))
