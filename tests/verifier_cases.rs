@@ -1371,6 +1371,8 @@ const CASES: &[(&str, &str, &str)] = &[
     ("not", "(4) is the incorrect statement.", "answer ④ weak_statement"),
     ("not", "(4) is the correct statement.", "no_answer - not_found"),
     ("letter:4", "(B) is the correct statement.", "no_answer - not_found"),
+    ("not", "정답: ③번은 취지에 반합니다. ①, ②, ④, ⑤는 취지에 부합합니다.", "answer ③ statement"),
+    ("not", "정답: ③은 중앙 통제를 확대하므로 적절하지 않습니다. ①은 적절합니다.", "answer ③ statement"),
 ];
 
 #[test]

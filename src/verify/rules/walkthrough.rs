@@ -82,6 +82,26 @@ impl Ctx<'_> {
                 {
                     return false;
                 }
+                if unjudged {
+                    // "정답: ③번은 취지에 반합니다. ①, ②, ④는 부합합니다": the sentence about
+                    // the next option named tells: judged as the question asks, it is the
+                    // answer and this one a topic ("①은 헌법 그대로입니다. ③은 틀렸습니다").
+                    let Some(x) = (end..self.toks.len())
+                        .find(|&x| self.is_label_mark(x) && self.choice_at(x) != Some(c))
+                    else {
+                        return false;
+                    };
+                    let start = (end..x)
+                        .rev()
+                        .find(|&y| self.toks[y].is_sentence_end())
+                        .map_or(end, |y| y + 1);
+                    let stop = (x..self.toks.len())
+                        .find(|&y| self.toks[y].is_sentence_end())
+                        .unwrap_or(self.toks.len());
+                    let next = start..stop;
+                    let judged = self.negative(&next) || self.positive(&next);
+                    return judged && self.negative(&next) == self.asks_negative();
+                }
                 self.negative(&clause) != self.asks_negative()
             }
             _ => false,
