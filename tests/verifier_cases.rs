@@ -1373,6 +1373,15 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter:4", "(B) is the correct statement.", "no_answer - not_found"),
     ("not", "정답: ③번은 취지에 반합니다. ①, ②, ④, ⑤는 취지에 부합합니다.", "answer ③ statement"),
     ("not", "정답: ③은 중앙 통제를 확대하므로 적절하지 않습니다. ①은 적절합니다.", "answer ③ statement"),
+    // --- a list of every option with a verdict word on each line: the one judged as the
+    // question asks (audit 25)
+    ("right", "1) 틀림\n2) 옳음\n3) 틀림\n4) 틀림", "answer 2 verdict_list"),
+    ("not", "① 옳음\n② 옳음\n③ 틀림\n④ 옳음\n⑤ 옳음", "answer ③ verdict_list"),
+    ("en_not", "A. True\nB. False\nC. True\nD. True", "answer B verdict_list"),
+    ("en", "A. incorrect\nB. incorrect\nC. correct\nD. incorrect", "answer C verdict_list"),
+    ("en_not", "A. True\nB. False\nC. False\nD. True", "no_answer - not_found"),
+    ("right", "1) 틀림\n2) 옳음\n3) 틀림", "no_answer - not_found"),
+    ("not", "정답:\n① 옳음\n② 옳음\n③ 틀림\n④ 옳음\n⑤ 옳음", "no_answer - not_found"),
 ];
 
 #[test]

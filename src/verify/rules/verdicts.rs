@@ -1,9 +1,12 @@
 //! A list of the options with a verdict mark on each line ("③ 바닥으로부터 0.8m … ✔",
 //! "D) 42.89MPa ✅", "② 부산 O", the others ✘ / ❌ / X): the one option marked yes, when every
-//! option has a line of its own and every other one is marked no. Only on a question asking what is so: on one
-//! asking what is not, a tick may mean "this statement is right" as well as "this is the
-//! answer"; and only with no answer word anywhere.
+//! option has a line of its own and every other one is marked no. Marks only on a question
+//! asking what is so: on one asking what is not, a tick may mean "this statement is right" as
+//! well as "this is the answer". Verdict words ("1) 틀림\n2) 옳음", "4. False", "— correct")
+//! say which statement is right, so they decide on either question: the one line judged as
+//! the question asks. Only with no answer word anywhere.
 
+use super::words::lower;
 use super::Ctx;
 use crate::verify::cues::Family;
 use crate::verify::scan::{Kind, Mark};
@@ -37,8 +40,8 @@ impl Ctx<'_> {
         // Not with an answer word anywhere: a statement taken back, or one cut off ("…❌\n\n따라서
         // 정답은 "), says the list is not the answer.
         // A line per option: most answers have too few lines to be such a list.
-        if self.asks_negative()
-            || self.set.notation() == Notation::Ox
+        let polarity = self.asked_polarity();
+        if self.set.notation() == Notation::Ox
             || self.cues.has(Family::Keyword)
             || memchr::memchr_iter(b'\n', self.text.as_bytes()).count() + 1 < self.set.len()
         {
@@ -63,8 +66,13 @@ impl Ctx<'_> {
                 _ => None,
             }
         };
-        // Cheap refusal: a yes mark must be there at all.
-        if !(0..self.toks.len()).any(|j| verdict(j) == Some(true)) {
+        // Marks only on a question asking what is so (above); words by the ask's polarity.
+        let marks_count = !self.asks_negative();
+        // Cheap refusal: a yes mark, or a verdict word of the ask's polarity, must be there.
+        if !(0..self.toks.len()).any(|j| {
+            (marks_count && verdict(j) == Some(true))
+                || (polarity.is_some() && self.verdict_word(j) == polarity)
+        }) {
             return None;
         }
         let mut seen: Vec<Choice> = Vec::new();
@@ -79,10 +87,25 @@ impl Ctx<'_> {
             })
         {
             let labels: Vec<usize> = line.clone().filter(|&j| self.is_label_mark(j)).collect();
-            let marks: Vec<(usize, bool)> = line
+            let mut marks: Vec<(usize, bool)> = line
                 .clone()
                 .filter_map(|j| verdict(j).map(|v| (j, v)))
                 .collect();
+            if !marks.is_empty() && !marks_count {
+                return None;
+            }
+            // No mark: the line's last verdict word, read as "yes" when it judges as the
+            // question asks ("4. False" on a question asking what is not so).
+            if marks.is_empty() {
+                if let (Some(p), Some(j)) = (
+                    polarity,
+                    line.clone().rev().find(|&j| self.verdict_word(j).is_some()),
+                ) {
+                    if labels.first().is_some_and(|&f| j > f) {
+                        marks.push((j, self.verdict_word(j) == Some(p)));
+                    }
+                }
+            }
             // A line without a label is a heading or a remark; with one, it must start with it
             // (after list punctuation) and carry exactly one mark.
             let Some(&first) = labels.first() else {
@@ -124,5 +147,40 @@ impl Ctx<'_> {
             rule: Rule::VerdictList,
             span: self.span(line_start, at),
         })
+    }
+
+    /// A word at `j` that judges a statement: `Some(true)` for 옳음, 맞음, 옳다, True, correct,
+    /// OK; `Some(false)` for 틀림, 틀리다, 오답, False, incorrect, wrong, and for "옳지 않음",
+    /// "not correct".
+    fn verdict_word(&self, j: usize) -> Option<bool> {
+        let t = self.toks[j];
+        match t.kind {
+            Kind::Hangul => {
+                let w = self.word(j);
+                let denied = || self.next_word(j).starts_with('않');
+                if w.starts_with('틀') || w.starts_with("오답") || w.starts_with("잘못") {
+                    Some(false)
+                } else if w.starts_with("옳지") || w.starts_with("맞지") {
+                    denied().then_some(false)
+                } else if ["옳음", "옳다", "옳습", "맞음", "맞다", "맞습"]
+                    .iter()
+                    .any(|p| w.starts_with(p))
+                {
+                    Some(true)
+                } else {
+                    None
+                }
+            }
+            Kind::Latin => {
+                let v = match lower(self.word(j)).as_str() {
+                    "true" | "correct" | "ok" | "accurate" => true,
+                    "false" | "incorrect" | "wrong" | "inaccurate" => false,
+                    _ => return None,
+                };
+                let not = j > 0 && self.is_latin(j - 1) && lower(self.word(j - 1)) == "not";
+                Some(v != not)
+            }
+            _ => None,
+        }
     }
 }
