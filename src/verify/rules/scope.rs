@@ -117,24 +117,24 @@ impl Ctx<'_> {
                     .any(|y| SCOPE_ENDINGS.iter().any(|e| self.word(y).ends_with(e)));
                 (old && scoped).then_some(true)
             }
+            // Compared without a lower-cased copy: each Latin word after a statement is asked.
             Kind::Latin => {
-                let w = lower(self.word(x));
-                if matches!(w.as_str(), "current" | "currently" | "amended" | "new") {
+                let is = |w: &str, list: &[&str]| list.iter().any(|l| w.eq_ignore_ascii_case(l));
+                let w = self.word(x);
+                if is(w, &["current", "currently", "amended", "new"]) {
                     return Some(false);
                 }
-                let noun =
-                    |n: usize| self.is_latin(x + n) && RULES_EN.contains(&lower(next(n)).as_str());
-                let old = OLD_ON_THEIR_OWN.contains(&w.as_str())
-                    || (OLD.contains(&w.as_str()) && (noun(1) || noun(2)))
+                let noun = |n: usize| self.is_latin(x + n) && is(next(n), &RULES_EN);
+                let old = is(w, &OLD_ON_THEIR_OWN)
+                    || (is(w, &OLD) && (noun(1) || noun(2)))
                     // "pre-2015"
-                    || (w == "pre"
+                    || (w.eq_ignore_ascii_case("pre")
                         && self.tok(x + 1).is_some_and(|t| t.is_punct('-'))
                         && self
                             .tok(x + 2)
                             .is_some_and(|t| matches!(t.kind, Kind::Number)));
-                let introduced = (x.saturating_sub(3)..x).any(|y| {
-                    self.is_latin(y) && SCOPE_PREPOSITIONS.contains(&lower(self.word(y)).as_str())
-                });
+                let introduced = (x.saturating_sub(3)..x)
+                    .any(|y| self.is_latin(y) && is(self.word(y), &SCOPE_PREPOSITIONS));
                 (old && introduced).then_some(true)
             }
             _ => None,

@@ -6,7 +6,6 @@
 //! say which statement is right, so they decide on either question: the one line judged as
 //! the question asks. Only with no answer word anywhere.
 
-use super::words::lower;
 use super::Ctx;
 use crate::verify::cues::Family;
 use crate::verify::scan::{Kind, Mark};
@@ -171,13 +170,19 @@ impl Ctx<'_> {
                     None
                 }
             }
+            // Compared without a lower-cased copy: every Latin token of the text is asked.
             Kind::Latin => {
-                let v = match lower(self.word(j)).as_str() {
-                    "true" | "correct" | "ok" | "accurate" => true,
-                    "false" | "incorrect" | "wrong" | "inaccurate" => false,
-                    _ => return None,
+                let w = self.word(j);
+                let is = |list: &[&str]| list.iter().any(|v| w.eq_ignore_ascii_case(v));
+                let v = if is(&["true", "correct", "ok", "accurate"]) {
+                    true
+                } else if is(&["false", "incorrect", "wrong", "inaccurate"]) {
+                    false
+                } else {
+                    return None;
                 };
-                let not = j > 0 && self.is_latin(j - 1) && lower(self.word(j - 1)) == "not";
+                let not =
+                    j > 0 && self.is_latin(j - 1) && self.word(j - 1).eq_ignore_ascii_case("not");
                 Some(v != not)
             }
             _ => None,

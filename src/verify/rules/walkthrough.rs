@@ -16,11 +16,6 @@ impl Ctx<'_> {
         let Some(c) = self.choice_at(k).filter(|_| last == k) else {
             return false;
         };
-        let later_other = (last + 1..self.toks.len())
-            .any(|x| self.is_label_mark(x) && self.choice_at(x).is_some_and(|o| o != c));
-        if !later_other {
-            return false;
-        }
         // Past the bracket of "1)" or "(1)".
         let mut n = last + 1;
         if self
@@ -33,6 +28,16 @@ impl Ctx<'_> {
             return false;
         };
         let glued = t.start == self.toks[n - 1].end;
+        // The word after the label first: most labels after a marker end their statement, and
+        // the search for a later option below reads the rest of the text.
+        if !(t.kind == Kind::Latin || (t.kind == Kind::Hangul && glued)) {
+            return false;
+        }
+        let later_other = (last + 1..self.toks.len())
+            .any(|x| self.is_label_mark(x) && self.choice_at(x).is_some_and(|o| o != c));
+        if !later_other {
+            return false;
+        }
         match t.kind {
             // "Option 1 describes …", "A says …".
             Kind::Latin => matches!(
