@@ -15,10 +15,11 @@ use crate::verify::scan::{Kind, Tok};
 use crate::verify::{Choice, Rule};
 
 /// Stems that deny or doubt what the clause says: "어렵다", "할 수 없다", "않다", "안 된다",
-/// "못하다", "아니다", "틀렸다", "잘못이다", "오답이다", "착각", "부족하다", "제외된다".
-const DENIALS: [&str; 22] = [
+/// "못하다", "아니다", "틀렸다", "잘못이다", "오답이다", "오류입니다", "착각", "부족하다",
+/// "제외된다".
+const DENIALS: [&str; 23] = [
     "어렵", "어려", "힘들", "힘듭", "없", "않", "못", "아니", "아닌", "아닙", "아님", "아냐",
-    "틀리", "틀렸", "틀린", "틀립", "틀릴", "잘못", "오답", "착각", "부족", "제외",
+    "틀리", "틀렸", "틀린", "틀립", "틀릴", "잘못", "오답", "오류", "착각", "부족", "제외",
 ];
 
 /// Further stems that deny only as their own word: "낮습니다" (of a likelihood), "마세요",
@@ -34,7 +35,16 @@ const ASKING: [&str; 7] = ["까요", "까", "는가", "나요", "인지", "일�
 /// Endings of a statement's own last word that suppose or concede: "선택하면", "선택해도",
 /// "정답이라면", "정답이지만", "고르나". Later in the clause only "-라면/-다면" suppose ("계산해 보면" and
 /// "살펴보면" open the next clause).
-const SUPPOSING: [&str; 7] = ["면", "지만", "으나", "해도", "어도", "아도", "라도"];
+const SUPPOSING: [&str; 8] = [
+    "면",
+    "지만",
+    "으나",
+    "해도",
+    "어도",
+    "아도",
+    "라도",
+    "니다만",
+];
 
 /// Clause endings after which the statement's clause is over ("정답은 ③번이며, …",
 /// "③번이고 …", "③번이므로 …") and sentence-final endings ("③번입니다").
@@ -59,7 +69,11 @@ impl Ctx<'_> {
         if (self.is_latin(first) || after_latin) && self.latin_denied_before(first) {
             return true;
         }
-        if self.about_another_question(first) || self.drafted_before(first) {
+        // "문제: 옳은 것은? 답: ③" on a question asking which is not: another question's answer.
+        if self.about_another_question(first)
+            || self.drafted_before(first)
+            || (self.after_question_mark(first) && self.answers_posed_ask(first))
+        {
             return true;
         }
         // "Every option but C is right", "Each option other than C is correct".
@@ -87,11 +101,13 @@ impl Ctx<'_> {
             if self.conceded_wish(last + 1) {
                 return true;
             }
-            // "③이라고 생각했었다": a belief held before.
-            if is_past_perfect(w) {
+            // "③이라고 생각했었다": a belief held before; "③을 선택했던 작년과 달리".
+            if is_past_perfect(w) || self.choice_as_a_mistake(last) {
                 return true;
             }
-            if ends_clause(w) {
+            // "③입니다, 라고 말하면 틀립니다": quoted; read on.
+            let quoted_next = self.quote_follows(last);
+            if ends_clause(w) && !quoted_next {
                 return self.retracted_after(last);
             }
         }
@@ -102,10 +118,24 @@ impl Ctx<'_> {
                     .iter()
                     .any(|e| self.word(x).ends_with(e))
         };
-        let mut quoted = quotative(last);
+        // "\"정답은 ③입니다\"는 틀린 말입니다": a closing quote, then the quote as a topic.
+        let mut quoted = quotative(last)
+            || (self.tok(from).is_some_and(|t| {
+                t.is_punct('"') || t.is_punct('”') || t.is_punct('\'') || t.is_punct('’')
+            }) && self.is_hangul(from + 1)
+                && ["는", "은", "이", "가", "라는", "라고"].contains(&self.word(from + 1)));
         // "Answer: C is wrong.", "Answer: C would be wrong here.", "The answer C is not
         // correct.": the label called wrong right after it.
+        // "\"The answer is C\" is a common misconception": past the closing quote.
         let mut j = from;
+        if self
+            .tok(j)
+            .is_some_and(|t| t.is_punct('"') || t.is_punct('”'))
+            && self.is_latin(j + 1)
+        {
+            j += 1;
+        }
+        let from = j;
         while self.is_latin(j)
             && matches!(
                 lower(self.word(j)).as_str(),
@@ -114,32 +144,9 @@ impl Ctx<'_> {
         {
             j += 1;
         }
-        // "Some study guides give (3) as the answer, which is a mistake", "The false statement
-        // is B, some might say": the claim called wrong, or someone else's.
-        if self.tok(from).is_some_and(|t| t.is_punct(',')) && self.is_latin(from + 1) {
-            let w = |n: usize| {
-                if self.is_latin(from + n) {
-                    lower(self.word(from + n))
-                } else {
-                    String::new()
-                }
-            };
-            let called = w(1) == "which"
-                && w(2) == "is"
-                && (2..5).any(|n| {
-                    matches!(
-                        w(n).as_str(),
-                        "wrong" | "incorrect" | "false" | "mistake" | "error" | "mistaken"
-                    )
-                });
-            let someone = matches!(w(1).as_str(), "some" | "many" | "others")
-                && matches!(
-                    w(2).as_str(),
-                    "might" | "would" | "may" | "say" | "claim" | "argue" | "think" | "believe"
-                );
-            if called || someone {
-                return true;
-            }
+        // "…, which is a mistake", "…, some might say", "…, said no one".
+        if self.hearsay_after(from) {
+            return true;
         }
         // "The answer is C is a myth", "… is a common misconception": the claim called one.
         let mut m = j;
@@ -189,6 +196,10 @@ impl Ctx<'_> {
                     return true;
                 }
             }
+            // "정답은 ③... 이 아니겠죠": the predicate after an ellipsis.
+            if (last + 1..j).all(|x| self.toks[x].is_punct(')')) && self.split_by_ellipsis(j) {
+                return true;
+            }
             if t.is_sentence_end() {
                 // "정답은 ③이라고 할 수 있을까요?"; "그러므로 ②. 그러나 이는 오답이다."
                 return t.is_punct('?')
@@ -203,44 +214,7 @@ impl Ctx<'_> {
                     .take_while(|&x| self.toks[x].kind != Kind::Break)
                     .find(|&x| self.toks[x].is_punct(')'));
                 if let Some(close) = close {
-                    // "(just kidding, I honestly don't know)" too.
-                    let doubts = (j + 1..close).any(|x| {
-                        (self.is_hangul(x)
-                            && ([
-                                "확실", "모르", "추정", "수도", "아마", "틀릴", "농담", "확률", "가능성", "오타",
-                            ]
-                                .iter()
-                                .any(|d| self.word(x).contains(d))
-                                || self.calls_bracketed_label_wrong(j, close, x)
-                                // "(철회)", "(취소함)"; not "(… 그 취소는 …)", an option's words.
-                                || ["철회", "취소"].iter().any(|d| {
-                                    self.word(x).strip_prefix(d).is_some_and(|r| {
-                                        r.is_empty()
-                                            || ["함", "됨", "합", "했", "하겠", "할"]
-                                                .iter()
-                                                .any(|e| r.starts_with(e))
-                                    })
-                                })))
-                            || (self.is_latin(x)
-                                && [
-                                    "kidding",
-                                    "know",
-                                    "unsure",
-                                    "sure",
-                                    "joke",
-                                    "joking",
-                                    "retracted",
-                                    "withdrawn",
-                                    "wrong",
-                                    "incorrect",
-                                    "confidence",
-                                    "probability",
-                                    "chance",
-                                    "typo",
-                                ]
-                                .iter()
-                                .any(|d| self.word(x).eq_ignore_ascii_case(d)))
-                    });
+                    let doubts = self.bracket_doubts(j, close);
                     if doubts {
                         return true;
                     }
@@ -282,14 +256,14 @@ impl Ctx<'_> {
                     if quoted
                         && [
                             "거짓", "오류", "잘못", "오해", "함정", "미신", "속설", "실수", "버려",
-                            "버리",
+                            "버리", "지웠", "지우",
                         ]
                         .iter()
                         .any(|d| w.contains(d))
                     {
                         return true;
                     }
-                    if self.label_as_reference(j, from) {
+                    if self.label_as_reference(j, from) || self.choice_as_a_mistake(j) {
                         return true;
                     }
                     if self.conceded_wish(j) || (w.ends_with('고') && self.conceded_wish(j + 1)) {
@@ -331,9 +305,21 @@ impl Ctx<'_> {
                             && self.is_hangul(j + 1)
                             && self.word(j + 1).starts_with("있었"))
                         // "③이었으면 좋았을 텐데", "③이었는데 바뀌었다": wished for, or past.
-                        || ["라면", "다면", "지만", "으나", "었으면", "였으면", "었는데", "였는데"]
-                            .iter()
-                            .any(|e| w.ends_with(e))
+                        || [
+                            "라면", "다면", "지만", "으나", "었으면", "였으면", "었는데", "였는데",
+                            // "정답은 ③입니다만, …": conceded.
+                            "니다만",
+                            // "③이라고 쓰려다 (말았다)": meant, not done.
+                            "려다", "려다가",
+                            // "③이라고 적었다가 (지웠다)": done, then undone.
+                            "었다가", "였다가", "했다가",
+                            // "③이라고들 한다": what people say.
+                            "라고들", "다고들",
+                            // "③이 정답이 되려면": a condition.
+                            "려면",
+                        ]
+                        .iter()
+                        .any(|e| w.ends_with(e))
                         // "③번이 정답인 것 같기도 하고 ②번인 것 같기도": both ways.
                         || w.contains("기도")
                         // "③인 줄 알았는데": a belief given up.
@@ -345,13 +331,17 @@ impl Ctx<'_> {
                     {
                         return true;
                     }
-                    // "정답은 ③ 입니다 라고 쓰면 안 됩니다": the clause is quoted.
-                    if ends_clause(w)
-                        && self.is_hangul(j + 1)
-                        && ["라고", "라는", "라며"]
-                            .iter()
-                            .any(|q| self.word(j + 1).starts_with(q))
+                    // "정답은 ③입니다, 라고 말하면 틀립니다", "정답: ③ — 라고 쓰려다": the
+                    // whole statement quoted after a comma or a dash.
+                    if j > from
+                        && ["라고", "라는", "라며"].iter().any(|q| w.starts_with(q))
+                        && matches!(self.toks[j - 1].kind, Kind::Punct(',' | '—' | '–' | '-'))
                     {
+                        quoted = true;
+                        continue;
+                    }
+                    // "정답은 ③ 입니다 라고 쓰면 안 됩니다": the clause is quoted.
+                    if ends_clause(w) && self.quote_follows(j) {
                         quoted = true;
                         continue;
                     }
@@ -359,7 +349,10 @@ impl Ctx<'_> {
                         return self.retracted_after(j);
                     }
                 }
-                Kind::Latin if CONCESSIONS.contains(&lower(self.word(j)).as_str()) => {
+                Kind::Latin
+                    if CONCESSIONS.contains(&lower(self.word(j)).as_str())
+                        || self.doubting_or(j) =>
+                {
                     return true;
                 }
                 // "Answer: C — never mind, I don't know.", "… with probability 0.4", "(just

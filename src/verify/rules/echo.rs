@@ -306,6 +306,10 @@ impl Ctx<'_> {
                 return false;
             }
             let predicate = self.word(x - 2);
+            // A modifier ("옳은 것은?", "틀린 답:"), not a sentence's end ("…은 틀렸다 답:").
+            if predicate.ends_with(['다', '요']) {
+                return false;
+            }
             let negative = is_negative(predicate);
             return (negative || POSITIVE.iter().any(|p| predicate.starts_with(p)))
                 && negative != self.asks_negative();

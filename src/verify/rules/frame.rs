@@ -83,6 +83,41 @@ impl Ctx<'_> {
             })
     }
 
+    /// "The key lists C as the answer", "the answer key gives B": a key as the subject.
+    fn key_gives(&self, j: usize) -> bool {
+        self.word(j).eq_ignore_ascii_case("key")
+            && self.is_latin(j + 1)
+            && matches!(
+                lower(self.word(j + 1)).as_str(),
+                "lists" | "list" | "gives" | "says" | "marks" | "shows" | "has" | "had" | "states"
+            )
+    }
+
+    /// Is the dash at `j` after a clause of its own that judges what came before ("That's an
+    /// error — the answer is D", "This is wrong — …"), so that what follows is a new clause?
+    /// Not a heading's dash ("A common mistake — the answer is C").
+    fn dash_after_clause(&self, j: usize) -> bool {
+        if !(self.toks[j].is_punct('—') || self.toks[j].is_punct('–')) {
+            return false;
+        }
+        let start = (0..j)
+            .rev()
+            .find(|&x| self.toks[x].is_sentence_end())
+            .map_or(0, |x| x + 1);
+        let w = |x: usize| {
+            if x < j && self.is_latin(x) {
+                lower(self.word(x))
+            } else {
+                String::new()
+            }
+        };
+        matches!(w(start).as_str(), "that" | "this" | "it" | "which")
+            && (w(start + 1) == "is"
+                || w(start + 1) == "was"
+                || (self.toks.get(start + 1).is_some_and(|t| t.is_punct('\''))
+                    && w(start + 2) == "s"))
+    }
+
     /// "…기준으로 하면 3, 개정 후 기준으로 하면 2가 답입니다": another label in the
     /// sentence of the statement at tokens `first..=last` (one answer per supposition).
     fn other_label_in_sentence(&self, first: usize, last: usize) -> bool {
@@ -119,7 +154,11 @@ impl Ctx<'_> {
             if eg || ye {
                 return true;
             }
-            if t.is_sentence_end() || t.is_punct(',') || t.is_punct(';') {
+            if t.is_sentence_end()
+                || t.is_punct(',')
+                || t.is_punct(';')
+                || self.dash_after_clause(j)
+            {
                 break;
             }
             match t.kind {
@@ -166,7 +205,11 @@ impl Ctx<'_> {
                         && self.toks[j + 1].mark().is_some()
                         && self.is_hangul(j + 2)
                         && ["은", "는", "이", "가"].contains(&self.word(j + 2));
+                    // "학생 답안: ③": a party's answer.
+                    let party_answer =
+                        j + 1 == first && ["학생", "수험생", "응시자", "친구", "타인"].contains(&w);
                     if labelled_party
+                        || party_answer
                         || is_third_party(w)
                         || ["처음엔", "처음에는", "처음에", "원래는", "당초에는", "당초"]
                             .contains(&w)
@@ -206,7 +249,12 @@ impl Ctx<'_> {
                             | "trap"
                             | "tempting"
                             | "error"
-                    ) =>
+                            | "keys"
+                            | "guides"
+                            | "textbooks"
+                            | "websites"
+                    ) || self.key_gives(j)
+                        || self.others_say(j) =>
                 {
                     return true;
                 }

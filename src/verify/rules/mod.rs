@@ -3,12 +3,14 @@
 //! a unique option text; otherwise abstain. Each rule only commits when the text leaves one
 //! reading; anything else abstains so that the judge decides.
 
+mod around;
 mod bare;
 mod claims;
 mod conclude;
 mod denial;
 mod echo;
 mod frame;
+mod hearsay;
 mod mask;
 mod option_text;
 mod ox;

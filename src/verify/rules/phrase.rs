@@ -340,6 +340,11 @@ impl Ctx<'_> {
                     continue;
                 }
             }
+            // `["B", "C"]`: quotes around listed labels are not a gap.
+            if (t.is_punct('"') || t.is_punct('\'')) && gap < 3 {
+                j += 1;
+                continue;
+            }
             // "③ - ② 중 하나", "③ → ②", "C + B", "C vs B", "C; B", "③ 그리고 ②": a second
             // label after a separator is offered too (unless rejected, above).
             let connector = is_alternative_connector(t, self.text)

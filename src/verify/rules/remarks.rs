@@ -173,7 +173,7 @@ impl Ctx<'_> {
         }
         w == "의"
             && self.is_hangul(j + 1)
-            && ["앞", "뒤", "다음", "이전"]
+            && ["앞", "뒤", "다음", "이전", "반대"]
                 .iter()
                 .any(|p| self.word(j + 1).starts_with(p))
     }
@@ -245,5 +245,68 @@ impl Ctx<'_> {
                         && is_any(w, &["wrong", "incorrect", "false", "inaccurate", "invalid"]))
             }
         })
+    }
+
+    /// Does the remark in brackets from `open` to `close` doubt or call off the answer before
+    /// it: "(확실하지 않음)", "(아마)", "(철회)", "(오답 예시)", "(just kidding, I honestly
+    /// don't know)"? Not "(학생들이 자주 틀리는 문제)" nor "(… 그 취소는 …)", an option's words.
+    pub(super) fn bracket_doubts(&self, open: usize, close: usize) -> bool {
+        (open + 1..close).any(|x| {
+            (self.is_hangul(x)
+                && ([
+                    "확실", "모르", "추정", "수도", "아마", "틀릴", "농담", "확률", "가능성", "오타",
+                    "동의하지",
+                ]
+                .iter()
+                .any(|d| self.word(x).contains(d))
+                    // "(예시)", "(오답 예시)": an example; not "(예시 문장에 해당)".
+                    || (close - open <= 3 && self.word(x).starts_with("예시"))
+                    || self.calls_bracketed_label_wrong(open, close, x)
+                    || ["철회", "취소"].iter().any(|d| {
+                        self.word(x).strip_prefix(d).is_some_and(|r| {
+                            r.is_empty()
+                                || ["함", "됨", "합", "했", "하겠", "할"]
+                                    .iter()
+                                    .any(|e| r.starts_with(e))
+                        })
+                    })))
+                || (self.is_latin(x)
+                    && [
+                        "kidding",
+                        "know",
+                        "unsure",
+                        "sure",
+                        "joke",
+                        "joking",
+                        "retracted",
+                        "withdrawn",
+                        "wrong",
+                        "incorrect",
+                        "confidence",
+                        "probability",
+                        "chance",
+                        "typo",
+                    ]
+                    .iter()
+                    .any(|d| self.word(x).eq_ignore_ascii_case(d)))
+        })
+    }
+
+    /// Is the word at `j` (in a statement's clause) a verb that names the choice as a mistake
+    /// or as a past choice given up: "③을 정답으로 고르는 실수", "③을 선택했던 작년과 달리"?
+    pub(super) fn choice_as_a_mistake(&self, j: usize) -> bool {
+        let w = self.word(j);
+        if !self.is_hangul(j + 1) {
+            return false;
+        }
+        let next = self.word(j + 1);
+        (["는", "던"].iter().any(|e| w.ends_with(e))
+            && ["실수", "함정", "오류", "오답", "착각"]
+                .iter()
+                .any(|m| next.starts_with(m)))
+            || (w.ends_with("던")
+                && ["작년", "예전", "과거", "이전", "지난"]
+                    .iter()
+                    .any(|m| next.starts_with(m)))
     }
 }

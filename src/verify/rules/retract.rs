@@ -3,7 +3,7 @@
 //! 오답이다"), or quoted and then denied ("…라고 하고 싶지만 확신이 없습니다", "-> 틀렸습니다").
 
 use super::denial::is_denial;
-use super::words::{is_called_error, is_negation_word, lower};
+use super::words::{is_called_error, is_correction, is_negation_word, lower};
 use super::Ctx;
 use crate::verify::cues::Family;
 use crate::verify::scan::Kind;
@@ -56,7 +56,8 @@ impl Ctx<'_> {
                 return true;
             }
         }
-        if self.calls_it_wrong(n, end) || self.calls_it_an_example(n, end) {
+        // "The answer is C... or is it?"
+        if self.calls_it_wrong(n, end) || self.calls_it_an_example(n, end) || self.doubting_or(n) {
             return true;
         }
         // Every reading below starts with one of these words: most sentences are ruled out by
@@ -66,7 +67,7 @@ impl Ctx<'_> {
                 let w = self.word(n);
                 w.starts_with([
                     '아', '앗', '어', '음', '잠', '확', '자', '그', '하', '방', '앞', '취', '철',
-                    '농',
+                    '농', '다', '정', '재', '수',
                 ])
             }
             Kind::Latin => matches!(
@@ -82,6 +83,8 @@ impl Ctx<'_> {
                     | "scratch"
                     | "never"
                     | "just"
+                    | "correction"
+                    | "on"
             ),
             _ => false,
         });
@@ -200,6 +203,9 @@ impl Ctx<'_> {
         {
             return true;
         }
+        if self.corrected_to_wrong(&words) {
+            return true;
+        }
         // "그러나 이는 오답이다", "But that is wrong."
         let contrast =
             at(0).is_some_and(|w| matches!(w, "그러나" | "하지만" | "그런데") || lower(w) == "but");
@@ -216,6 +222,37 @@ impl Ctx<'_> {
                     || is_called_error(w)
                     || is_negation_word(w)
                     || matches!(lower(w).as_str(), "wrong" | "incorrect" | "not")
+            })
+    }
+
+    /// A sentence of a correction that calls something wrong or gives no answer, with no
+    /// label: "다시 생각해보니 틀렸네요", "(정정) 답 없음", "Correction: no answer". Not "다시
+    /// 검토해도 …" (even on a second look) nor a sentence about the other options.
+    fn corrected_to_wrong(&self, words: &[usize]) -> bool {
+        let correction = words.iter().enumerate().any(|(i, &x)| {
+            let next = words.get(i + 1).map_or("", |&y| self.word(y));
+            is_correction(&self.toks[x], next, self.text)
+                && !self.word(x).ends_with('도')
+                && !matches!(lower(self.word(x)).as_str(), "but" | "however")
+                && !matches!(self.word(x), "하지만" | "그러나")
+        });
+        correction
+            && words.iter().all(|&x| self.toks[x].mark().is_none())
+            && !words.iter().any(|&x| {
+                self.is_hangul(x)
+                    && ["다른", "나머지"]
+                        .iter()
+                        .any(|o| self.word(x).starts_with(o))
+            })
+            && words.iter().any(|&x| match self.toks[x].kind {
+                Kind::Hangul => {
+                    let w = self.word(x);
+                    is_denial(w) && !w.contains("틀림없")
+                }
+                Kind::Latin => {
+                    matches!(lower(self.word(x)).as_str(), "wrong" | "incorrect" | "none")
+                }
+                _ => false,
             })
     }
 
@@ -239,9 +276,11 @@ impl Ctx<'_> {
             let t = self.toks[x];
             let at = t.start as usize;
             match t.kind {
+                // 답 EB 8B B5, 결 EA B2 B0, 해 ED 95 B4.
                 Kind::Hangul
                     if bytes[at..].starts_with(&[0xEB, 0x8B, 0xB5])
-                        || bytes[at..].starts_with(&[0xEA, 0xB2, 0xB0]) =>
+                        || bytes[at..].starts_with(&[0xEA, 0xB2, 0xB0])
+                        || bytes[at..].starts_with(&[0xED, 0x95, 0xB4]) =>
                 {
                     [
                         "답은",
@@ -249,14 +288,21 @@ impl Ctx<'_> {
                         "답을",
                         "답변은",
                         "답변을",
+                        "답안은",
+                        "답안이",
                         "결론은",
                         "결론이",
                         "결론을",
+                        "해설은",
+                        "해설이",
                     ]
                     .contains(&self.word(x))
-                        && self.is_hangul(x - 1)
-                        && ["이", "방금", "앞의", "위의", "위", "앞서", "제"]
-                            .contains(&self.word(x - 1))
+                        // "위 답변은", "위 AI 답변은": the reference within two words.
+                        && (x.saturating_sub(2)..x).any(|y| {
+                            self.is_hangul(y)
+                                && ["이", "방금", "앞의", "위의", "위", "앞서", "제"]
+                                    .contains(&self.word(y))
+                        })
                 }
                 Kind::Latin if t.end - t.start == 6 && bytes[at] | 0x20 == b'a' => {
                     self.word(x).eq_ignore_ascii_case("answer")
@@ -282,12 +328,29 @@ impl Ctx<'_> {
                 .unwrap_or(self.toks.len());
         !sentence.clone().any(|y| self.is_label_mark(y))
             && sentence.clone().any(|y| match self.toks[y].kind {
-                Kind::Hangul => ["틀", "잘못", "무시", "오답", "철회", "취소"]
-                    .iter()
-                    .any(|p| self.word(y).starts_with(p)),
-                Kind::Latin => ["wrong", "incorrect", "ignore", "disregard", "retract"]
-                    .iter()
-                    .any(|w| self.word(y).eq_ignore_ascii_case(w)),
+                Kind::Hangul => [
+                    "틀",
+                    "잘못",
+                    "무시",
+                    "오답",
+                    "철회",
+                    "취소",
+                    "오류",
+                    "검증되지",
+                    "확인되지",
+                ]
+                .iter()
+                .any(|p| self.word(y).starts_with(p)),
+                Kind::Latin => [
+                    "wrong",
+                    "incorrect",
+                    "ignore",
+                    "disregard",
+                    "retract",
+                    "unverified",
+                ]
+                .iter()
+                .any(|w| self.word(y).eq_ignore_ascii_case(w)),
                 _ => false,
             })
     }
@@ -445,6 +508,15 @@ impl Ctx<'_> {
         {
             return true;
         }
+        // "정답은 ③이다(오답 예시)": a remark in brackets right after.
+        if self.tok(j + 1).is_some_and(|t| t.is_punct('(')) {
+            let close = (j + 2..self.toks.len().min(j + 17))
+                .take_while(|&x| self.toks[x].kind != Kind::Break)
+                .find(|&x| self.toks[x].is_punct(')'));
+            if close.is_some_and(|c| self.bracket_doubts(j + 1, c)) {
+                return true;
+            }
+        }
         let mut k = j + 1;
         let mut arrow = false;
         while let Some(t) = self.tok(k) {
@@ -548,6 +620,17 @@ impl Ctx<'_> {
             (self.is_hangul(x) && self.word(x).starts_with("동의하지"))
                 || (self.is_latin(x) && lower(self.word(x)) == "agree")
         });
-        points_back && ((wrong && !negated) || (disagreed && negated))
+        // "The above is a student's response", "위와 같은 답안이 제출되었으나 …": someone
+        // else's answer.
+        let attributed = words.iter().any(|&x| match self.toks[x].kind {
+            Kind::Hangul => ["제출", "학생", "수험생", "검증되지", "검토가"]
+                .iter()
+                .any(|p| self.word(x).starts_with(p)),
+            _ => matches!(
+                lower(self.word(x)).as_str(),
+                "student" | "response" | "submitted" | "unverified" | "someone"
+            ),
+        });
+        points_back && ((wrong && !negated) || (disagreed && negated) || attributed)
     }
 }

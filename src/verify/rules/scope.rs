@@ -155,11 +155,33 @@ impl Ctx<'_> {
                     ["초안", "가답", "임시답"].iter().any(|p| w.starts_with(p))
                         || matches!(w, "임시" | "임시로" | "잠정" | "잠정적" | "잠정적인")
                         || (x + 1 == first && matches!(w, "처음" | "첫"))
+                        // "함정 답: ③", "가정: 정답은 ③", "기각된 답: ③": a trap, a
+                        // hypothesis or a rejected answer heads the line.
+                        || matches!(
+                            w,
+                            "함정" | "가정" | "가설" | "기각된" | "기각" | "탈락" | "배제된"
+                        )
                 }
-                Kind::Latin => matches!(
-                    lower(self.word(x)).as_str(),
-                    "initial" | "draft" | "preliminary" | "tentative" | "provisional"
-                ),
+                Kind::Latin => {
+                    matches!(
+                        lower(self.word(x)).as_str(),
+                        "initial"
+                            | "draft"
+                            | "preliminary"
+                            | "tentative"
+                            | "provisional"
+                            | "rejected"
+                            | "discarded"
+                            | "eliminated"
+                            | "trap"
+                            | "hypothesis"
+                            | "assumption"
+                    ) || (matches!(lower(self.word(x)).as_str(), "previous" | "old")
+                    // "Previous answer: B", `{"previous_answer": "C"}`; not "ignore previous
+                    // \boxed{B}".
+                    && self.is_latin(first)
+                    && self.word(first).eq_ignore_ascii_case("answer"))
+                }
                 Kind::Number => self.word(x) == "1" && self.next_word(x).starts_with('차'),
                 _ => false,
             })

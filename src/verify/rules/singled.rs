@@ -149,6 +149,11 @@ impl Ctx<'_> {
             return None;
         }
         let only = home.clone().any(|j| self.is_only_cue(j));
+        // "Only C remains uncertain", "C is the only option I can rule out": an "only" that
+        // judges nothing singles nothing out.
+        if only && !self.judges_something(&home) {
+            return None;
+        }
         // What is said of the other options: whole sentences about them, and the others'
         // part of the label's own sentence.
         let mut others: Vec<Range<usize>> = Vec::new();
@@ -448,16 +453,53 @@ impl Ctx<'_> {
         })
     }
 
+    /// Do the tokens `s` call something right or wrong, or the answer ("옳", "틀", "해당",
+    /// "correct", "wrong", "answer")?
+    fn judges_something(&self, s: &Range<usize>) -> bool {
+        s.clone().any(|j| match self.toks[j].kind {
+            Kind::Hangul => {
+                let w = self.word(j);
+                is_negative(w)
+                    || POSITIVE.iter().any(|p| w.starts_with(p))
+                    || ["해당", "정답", "답"].iter().any(|p| w.starts_with(p))
+            }
+            Kind::Latin => {
+                matches!(
+                    lower(self.word(j)).as_str(),
+                    "correct"
+                        | "true"
+                        | "right"
+                        | "appropriate"
+                        | "accurate"
+                        | "valid"
+                        | "answer"
+                        | "fits"
+                        | "matches"
+                        | "applies"
+                        | "consistent"
+                        | "satisfies"
+                ) || self.negative(&(j..j + 1))
+                    // "C is the only prime" for "Which … is a prime number?": the ask's word.
+                    || self.ask.iter().any(|a| a.eq_ignore_ascii_case(self.word(j)))
+            }
+            _ => false,
+        })
+    }
+
     /// "유일한", "유일하게", "only".
     fn is_only_cue(&self, j: usize) -> bool {
         match self.toks[j].kind {
             Kind::Hangul => self.word(j).starts_with("유일"),
-            // Not "If only the answer were C", a wish.
+            // Not "If only the answer were C", a wish, nor "C only if …", a condition.
             Kind::Latin => {
                 lower(self.word(j)) == "only"
                     && !(j > 0
                         && self.is_latin(j - 1)
                         && self.word(j - 1).eq_ignore_ascii_case("if"))
+                    && !(self.is_latin(j + 1)
+                        && ["if", "when"]
+                            .iter()
+                            .any(|w| self.word(j + 1).eq_ignore_ascii_case(w)))
             }
             _ => false,
         }
