@@ -4,7 +4,7 @@
 mod support;
 
 use serde_json::Value;
-use support::{grade, read_json, write};
+use support::{grade, read_json, root, write};
 
 /// A domain_eval dataset with four items per value of `domain`, and answers right for the
 /// values in `right`, wrong for the others.
@@ -67,4 +67,41 @@ fn group_values_that_fold_alike_keep_their_own_metrics() {
         run(&values, &right)["kgrade_group_keys"],
         r["kgrade_group_keys"]
     );
+}
+
+/// Audit 28, A5: with lm-eval's `--repeats 3` (8 documents, 24 answers) results.json said
+/// `sample_len: 24` and a standard error over 24 answers; lm-eval's own results file for the
+/// same run says 8 documents, and `report.json`'s interval is over the 8 items. The samples
+/// file and its results file were written by lm-eval (see tests/fixtures/lm_eval/README.md).
+#[test]
+fn repeats_count_documents_not_answers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = root().join("tests/fixtures/lm_eval/runs/3_maj3_public_safety");
+    let dataset = root().join("../shared/data/kmmlu/Public-Safety-test.csv");
+    grade(&[], &dataset, &run, tmp.path()).assert().success();
+    let ours = read_json(&tmp.path().join("results.json"));
+    let theirs_path = support::files_below(&run)
+        .into_iter()
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("results_")
+        })
+        .unwrap();
+    let theirs = read_json(&theirs_path);
+    let task = "kmmlu_direct_maj3_public_safety";
+    assert_eq!(theirs["results"][task]["sample_len"], 8);
+    assert_eq!(
+        ours["results"][task]["sample_len"],
+        theirs["results"][task]["sample_len"]
+    );
+    assert_eq!(ours["n-samples"][task], theirs["n-samples"][task]);
+    let report = read_json(&tmp.path().join("report.json"));
+    let overall = &report["metrics"]["overall"];
+    assert_eq!((&overall["n"], &overall["ci_n"]), (&24.into(), &8.into()));
+    let p = overall["accuracy"].as_f64().unwrap();
+    let se = ours["results"][task]["acc_stderr,none"].as_f64().unwrap();
+    assert!((se - (p * (1.0 - p) / 7.0).sqrt()).abs() < 1e-12, "{se}");
 }

@@ -13,13 +13,25 @@ use std::collections::BTreeMap;
 const GROUP: &str = "kgrade";
 
 /// lm-eval's `acc_stderr`: the standard error of a mean of 0/1 scores with the sample
-/// variance (n − 1), or "N/A" below two documents, as lm-eval writes it.
+/// variance (n − 1), or "N/A" below two documents, as lm-eval writes it. lm-eval's documents
+/// are items, so n is `ci_n`, the n of `report.json`'s interval: the items when items have
+/// several answers (answers to one item are not independent), else the answers.
 fn stderr(a: &Accuracy) -> Value {
-    if a.n < 2 {
+    let n = documents(a);
+    if n < 2 {
         return json!("N/A");
     }
     let p = a.accuracy;
-    json!((p * (1.0 - p) / (a.n as f64 - 1.0)).sqrt())
+    json!((p * (1.0 - p) / (n as f64 - 1.0)).sqrt())
+}
+
+/// The documents (items) behind an accuracy, as lm-eval's `sample_len` counts them.
+fn documents(a: &Accuracy) -> u64 {
+    if a.ci_n > 0 {
+        a.ci_n
+    } else {
+        a.n
+    }
 }
 
 /// A metric-name part: lower case, every run of characters other than letters, digits
@@ -90,7 +102,7 @@ fn entry(task: &str, a: &Accuracy) -> Map<String, Value> {
     m.insert("alias".into(), json!(task));
     m.insert("acc,none".into(), json!(a.accuracy));
     m.insert("acc_stderr,none".into(), stderr(a));
-    m.insert("sample_len".into(), json!(a.n));
+    m.insert("sample_len".into(), json!(documents(a)));
     m
 }
 
@@ -147,10 +159,20 @@ pub fn results(metrics: &Metrics, join: Option<&JoinReport>, fallback_task: &str
         .iter()
         .map(|t| ((*t).clone(), higher_one.clone()))
         .collect();
-    // lm-eval counts documents (items), not answers: `ci_n` is the task's item count.
+    // lm-eval counts documents (items), not answers: `effective` is the items graded,
+    // `original` the dataset's items (known per task only when there is one task).
     let n_samples: Map<String, Value> = tasks
         .iter()
-        .map(|(t, a)| (t.clone(), json!({"original": a.ci_n, "effective": a.ci_n})))
+        .map(|(t, a)| {
+            let original = match join {
+                Some(j) if tasks.len() == 1 => j.items as u64,
+                _ => documents(a),
+            };
+            (
+                t.clone(),
+                json!({"original": original, "effective": documents(a)}),
+            )
+        })
         .collect();
     let mut doc = Map::new();
     doc.insert("results".into(), Value::Object(results));
