@@ -54,6 +54,10 @@ pub struct CachedGeneration {
     pub reasoning_content: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub finish_reason: Option<String>,
+    /// The provider declined to answer (OpenAI's `message.refusal`, or `content_filter`
+    /// with no content): a final reply with an empty `response`, not a malformed one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt_tokens: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -92,10 +92,13 @@ fn failed_requests_are_request_errors_with_the_provider_s_message() {
         ],
     );
     let out = tmp.path().join("out");
+    // Only failed requests: nothing was graded (exit 3), and the verdicts are still written.
     grade(&[], &dataset(tmp.path()), &g, &out)
         .assert()
-        .success()
-        .stdout(predicate::str::contains("failed requests: 2"));
+        .code(3)
+        .stderr(predicate::str::contains(
+            "nothing was graded: every one of the 2 answers is a failed request",
+        ));
     let v = verdicts(&out);
     assert!(v.iter().all(|v| v["status"] == "request_error"));
     assert!(v[0]["note"]

@@ -531,3 +531,57 @@ fn batch_requests_map_back_to_item_sample_and_ordering() {
     assert_eq!(c["more"]["more_1"], 1.0);
     assert_eq!(c["perf_circular"], 0.0);
 }
+
+/// Audit 28, A4: item ids containing kgrade's own custom_id suffixes (`a#s=1`, `b#o=1,0,2,3`)
+/// gave duplicate custom_ids (`a#s=1` for item `a#s=1` and for sample 1 of item `a`), and a
+/// correct Batch output read back gave item `a` the other item's answer.
+#[test]
+fn batch_custom_ids_stay_distinct_when_ids_look_like_suffixes() {
+    let dir = tempfile::tempdir().unwrap();
+    let ids = ["a#s=1", "a", "b#o=1,0,2,3", "b", "c%23"];
+    let mut csv = String::from("id,question,answer,domain\n");
+    for (i, id) in ids.iter().enumerate() {
+        let gold = ["①", "②", "③", "④"][i % 4];
+        csv.push_str(&format!(
+            "\"{id}\",\"문제 {i}?\n① 가\n② 나\n③ 다\n④ 라\",{gold},d\n"
+        ));
+    }
+    let dataset = dir.path().join("hash.csv");
+    std::fs::write(&dataset, csv).unwrap();
+    let batch = dir.path().join("batch.jsonl");
+    let o = kgrade()
+        .arg("generate")
+        .arg("--dataset")
+        .arg(&dataset)
+        .args(["--model", "m", "--n", "2", "--write-batch"])
+        .arg(&batch)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let requests = lines(&batch);
+    let mut custom: Vec<&str> = requests
+        .iter()
+        .map(|r| r["custom_id"].as_str().unwrap())
+        .collect();
+    custom.sort();
+    custom.dedup();
+    assert_eq!(custom.len(), 10, "custom_ids unique: {custom:?}");
+    // A correct model, in the Batch API's own order (not the input's).
+    let mut text = String::new();
+    for r in requests.iter().rev() {
+        let prompt = r["body"]["messages"][0]["content"].as_str().unwrap();
+        let i: usize = prompt.split("문제 ").nth(1).unwrap()[..1].parse().unwrap();
+        let answer = format!("정답은 {}입니다.", ["①", "②", "③", "④"][i % 4]);
+        let line = json!({"id": "batch_req_x", "custom_id": r["custom_id"], "error": null,
+            "response": {"status_code": 200, "body": {"choices": [{"index": 0, "finish_reason": "stop",
+                "message": {"role": "assistant", "content": answer}}]}}});
+        text.push_str(&format!("{line}\n"));
+    }
+    let output = dir.path().join("batch_output.jsonl");
+    std::fs::write(&output, text).unwrap();
+    let report = grade(&dataset, &output, &dir.path().join("graded"));
+    assert_eq!(report["join"]["unknown_ids"], 0);
+    assert_eq!(report["metrics"]["overall"]["n"], 10);
+    assert_eq!(report["metrics"]["overall"]["correct"], 10);
+    assert_eq!(report["metrics"]["samples"]["max_samples_per_item"], 2);
+}

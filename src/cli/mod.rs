@@ -114,7 +114,7 @@ pub fn is_bad_data(err: &anyhow::Error) -> bool {
         e.downcast_ref::<DatasetError>().is_some_and(bad)
             || matches!(
                 e.downcast_ref::<ReportError>(),
-                Some(ReportError::BadLine { .. })
+                Some(ReportError::BadLine { .. } | ReportError::NothingGraded { .. })
             )
             || matches!(
                 e.downcast_ref::<GradeError>(),
@@ -127,7 +127,9 @@ pub fn is_bad_data(err: &anyhow::Error) -> bool {
                         | GradeError::NothingGraded(_)
                         | GradeError::QuestionsDiffer(_)
                         | GradeError::Ordering { .. }
-                ) | Some(GradeError::Report(ReportError::BadLine { .. }))
+                ) | Some(GradeError::Report(
+                    ReportError::BadLine { .. } | ReportError::NothingGraded { .. }
+                ))
             )
             || matches!(
                 e.downcast_ref::<kgrade::stages::generate::GenerateError>(),

@@ -39,6 +39,9 @@ pub enum ReportError {
     },
     #[error("{path}: {error}")]
     Io { path: PathBuf, error: io::Error },
+    /// The verdicts hold no graded answer (the reports were still written).
+    #[error("{path}: nothing was graded: {message}")]
+    NothingGraded { path: PathBuf, message: String },
     /// `--by` names columns no verdict has.
     #[error("--by: no verdict has the column {} (columns present: {})", .unknown.join(", "), .available.join(", "))]
     UnknownColumns {
@@ -382,5 +385,27 @@ pub fn build(
     }
     let built = builder.finish(&verdicts.display().to_string(), join, &mut staging)?;
     staging.commit().map_err(io_err(out_dir))?;
+    if let Some(message) = nothing_graded(&built.metrics) {
+        return Err(ReportError::NothingGraded {
+            path: verdicts.to_path_buf(),
+            message,
+        });
+    }
     Ok(built)
+}
+
+/// Why a run with these metrics graded nothing, if it did: no answers at all, or only
+/// failed requests (an OpenAI batch error file, every request expired), which have no
+/// answer to grade. Such a run is not a 0% model, so `grade` and `report` fail on it.
+pub fn nothing_graded(m: &Metrics) -> Option<String> {
+    let n = m.overall.n;
+    if n == 0 {
+        Some("no verdicts".to_string())
+    } else if m.request_errors == n {
+        Some(format!(
+            "every one of the {n} answers is a failed request (request_error: no answer was given; the provider's messages are in the audit of report.md)"
+        ))
+    } else {
+        None
+    }
 }

@@ -7,18 +7,31 @@
 use super::metrics::{Accuracy, Metrics};
 use crate::types::JoinReport;
 use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 
 /// The name of the aggregate group over several tasks.
 const GROUP: &str = "kgrade";
 
 /// lm-eval's `acc_stderr`: the standard error of a mean of 0/1 scores with the sample
-/// variance (n − 1), or "N/A" below two documents, as lm-eval writes it.
+/// variance (n − 1), or "N/A" below two documents, as lm-eval writes it. lm-eval's documents
+/// are items, so n is `ci_n`, the n of `report.json`'s interval: the items when items have
+/// several answers (answers to one item are not independent), else the answers.
 fn stderr(a: &Accuracy) -> Value {
-    if a.n < 2 {
+    let n = documents(a);
+    if n < 2 {
         return json!("N/A");
     }
     let p = a.accuracy;
-    json!((p * (1.0 - p) / (a.n as f64 - 1.0)).sqrt())
+    json!((p * (1.0 - p) / (n as f64 - 1.0)).sqrt())
+}
+
+/// The documents (items) behind an accuracy, as lm-eval's `sample_len` counts them.
+fn documents(a: &Accuracy) -> u64 {
+    if a.ci_n > 0 {
+        a.ci_n
+    } else {
+        a.n
+    }
 }
 
 /// A metric-name part: lower case, every run of characters other than letters, digits
@@ -35,12 +48,61 @@ fn name_part(s: &str, keep_underscore: bool) -> String {
     out.trim_end_matches('_').to_string()
 }
 
+/// One metric name per (column, value) of the groupings other than `task`, unique among
+/// themselves and against the metrics already in `taken`. Names are lower-cased and
+/// punctuation is folded (`금융 보험` and `금융/보험` both read `acc_domain_금융_보험`), so
+/// values that fold to the same name, or onto another metric's name (`y stderr` onto
+/// `y`'s stderr), each get a suffix from a hash of their column and value: deterministic,
+/// independent of the other values, and never merging two groups.
+fn group_keys(metrics: &Metrics, taken: &Map<String, Value>) -> BTreeMap<String, (String, String)> {
+    let mut wanted: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    for (col, g) in &metrics.groups {
+        if col == "task" {
+            continue;
+        }
+        for value in g.values.keys() {
+            let key = format!("acc_{}_{}", name_part(col, false), name_part(value, true));
+            wanted
+                .entry(key)
+                .or_default()
+                .push((col.clone(), value.clone()));
+        }
+    }
+    let clashes = |key: &str, others: &BTreeMap<String, Vec<(String, String)>>| {
+        let metric = format!("{key},none");
+        let err = format!("{key}_stderr,none");
+        taken.contains_key(&metric)
+            || taken.contains_key(&err)
+            || key
+                .strip_suffix("_stderr")
+                .is_some_and(|base| others.contains_key(base))
+    };
+    let mut out = BTreeMap::new();
+    for (key, owners) in &wanted {
+        if owners.len() == 1 && !clashes(key, &wanted) {
+            out.insert(key.clone(), owners[0].clone());
+            continue;
+        }
+        for (col, value) in owners {
+            let hash = blake3::hash(format!("{col}\0{value}").as_bytes()).to_hex();
+            let mut len = 8;
+            let mut unique = format!("{key}_{}", &hash[..len]);
+            while (out.contains_key(&unique) || wanted.contains_key(&unique)) && len < 64 {
+                len += 8;
+                unique = format!("{key}_{}", &hash[..len]);
+            }
+            out.insert(unique, (col.clone(), value.clone()));
+        }
+    }
+    out
+}
+
 fn entry(task: &str, a: &Accuracy) -> Map<String, Value> {
     let mut m = Map::new();
     m.insert("alias".into(), json!(task));
     m.insert("acc,none".into(), json!(a.accuracy));
     m.insert("acc_stderr,none".into(), stderr(a));
-    m.insert("sample_len".into(), json!(a.n));
+    m.insert("sample_len".into(), json!(documents(a)));
     m
 }
 
@@ -69,15 +131,11 @@ pub fn results(metrics: &Metrics, join: Option<&JoinReport>, fallback_task: &str
         aggregate.insert("acc_norm,none".into(), json!(norm.accuracy));
         aggregate.insert("acc_norm_stderr,none".into(), stderr(norm));
     }
-    for (col, g) in &metrics.groups {
-        if col == "task" {
-            continue;
-        }
-        for (value, a) in &g.values {
-            let key = format!("acc_{}_{}", name_part(col, false), name_part(value, true));
-            aggregate.insert(format!("{key},none"), json!(a.accuracy));
-            aggregate.insert(format!("{key}_stderr,none"), stderr(a));
-        }
+    let group_keys = group_keys(metrics, &aggregate);
+    for (key, (col, value)) in &group_keys {
+        let a = &metrics.groups[col.as_str()].values[value.as_str()];
+        aggregate.insert(format!("{key},none"), json!(a.accuracy));
+        aggregate.insert(format!("{key}_stderr,none"), stderr(a));
     }
     let mut groups = Map::new();
     let mut group_subtasks = Map::new();
@@ -101,10 +159,20 @@ pub fn results(metrics: &Metrics, join: Option<&JoinReport>, fallback_task: &str
         .iter()
         .map(|t| ((*t).clone(), higher_one.clone()))
         .collect();
-    // lm-eval counts documents (items), not answers: `ci_n` is the task's item count.
+    // lm-eval counts documents (items), not answers: `effective` is the items graded,
+    // `original` the dataset's items (known per task only when there is one task).
     let n_samples: Map<String, Value> = tasks
         .iter()
-        .map(|(t, a)| (t.clone(), json!({"original": a.ci_n, "effective": a.ci_n})))
+        .map(|(t, a)| {
+            let original = match join {
+                Some(j) if tasks.len() == 1 => j.items as u64,
+                _ => documents(a),
+            };
+            (
+                t.clone(),
+                json!({"original": original, "effective": documents(a)}),
+            )
+        })
         .collect();
     let mut doc = Map::new();
     doc.insert("results".into(), Value::Object(results));
@@ -123,6 +191,12 @@ pub fn results(metrics: &Metrics, join: Option<&JoinReport>, fallback_task: &str
             "generations": join.map(|j| j.generations.clone()),
         }),
     );
+    // The column and value behind each grouped metric, exactly as the dataset has them.
+    let faithful: Map<String, Value> = group_keys
+        .iter()
+        .map(|(k, (col, value))| (k.clone(), json!({"column": col, "value": value})))
+        .collect();
+    doc.insert("kgrade_group_keys".into(), Value::Object(faithful));
     doc.insert("kgrade_version".into(), json!(env!("CARGO_PKG_VERSION")));
     Value::Object(doc)
 }

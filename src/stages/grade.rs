@@ -290,6 +290,12 @@ pub fn run_grade(
     if join.answers == 0 {
         return Err(nothing_graded(&join, &dataset));
     }
+    if let Some(message) = crate::report::nothing_graded(&built.metrics) {
+        return Err(GradeError::NothingGraded(format!(
+            "{message} (generations {})",
+            join.generations
+        )));
+    }
     if opts.strict {
         strict_check(&join)?;
     }

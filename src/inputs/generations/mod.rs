@@ -151,9 +151,12 @@ pub struct Generation {
 
 /// The `custom_id` of a batch request for one answer: the item id, then `#s=SAMPLE` for
 /// samples after the first and `#o=2,3,0,1` for a circular ordering, so that batch output
-/// maps back to the item ([`split_custom_id`]). Ids must be unique within a batch file.
+/// maps back to the item ([`split_custom_id`]). In the id, `%` is written `%25` and `#` is
+/// written `%23`, so an id that itself contains `#s=1` (`a#s=1`, sample 0) cannot read as
+/// another item's sample (`a`, sample 1): distinct (id, sample, ordering) triples give
+/// distinct custom_ids, as the Batch API requires. Ids without `#` or `%` are unchanged.
 pub fn custom_id(id: &str, sample: u32, ordering: Option<&[u8]>) -> String {
-    let mut s = id.to_string();
+    let mut s = id.replace('%', "%25").replace('#', "%23");
     if sample > 0 {
         s.push_str(&format!("#s={sample}"));
     }
@@ -164,8 +167,9 @@ pub fn custom_id(id: &str, sample: u32, ordering: Option<&[u8]>) -> String {
     s
 }
 
-/// The item id, sample and ordering a [`custom_id`] names. Suffixes that do not parse stay
-/// part of the id, so ids that merely contain `#` are read unchanged.
+/// The item id, sample and ordering a [`custom_id`] names, with `%23` and `%25` in the id
+/// read back as `#` and `%`. Suffixes that do not parse stay part of the id, so ids that
+/// merely contain `#` (custom_ids another tool wrote) are read unchanged.
 pub fn split_custom_id(custom_id: &str) -> (String, Option<u32>, Option<Vec<u8>>) {
     let mut id = custom_id;
     let mut ordering = None;
@@ -183,7 +187,32 @@ pub fn split_custom_id(custom_id: &str) -> (String, Option<u32>, Option<Vec<u8>>
             id = head;
         }
     }
-    (id.to_string(), sample, ordering)
+    (unescape_id(id), sample, ordering)
+}
+
+/// `%23` → `#`, `%25` → `%`; every other `%` stays as it is.
+fn unescape_id(id: &str) -> String {
+    if !id.contains('%') {
+        return id.to_string();
+    }
+    let mut out = String::with_capacity(id.len());
+    let mut rest = id;
+    while let Some(at) = rest.find('%') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at..];
+        if let Some(tail) = after.strip_prefix("%23") {
+            out.push('#');
+            rest = tail;
+        } else if let Some(tail) = after.strip_prefix("%25") {
+            out.push('%');
+            rest = tail;
+        } else {
+            out.push('%');
+            rest = &after[1..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 impl Generation {

@@ -58,7 +58,9 @@ fn message_reply(message: &Value) -> Option<Reply> {
             .join(""),
         _ => return None,
     };
-    if message.get("content").is_none() && reasoning_of(message).is_none() {
+    // OpenAI's refusal (`content: null`, `refusal: "…"`) is a final, empty answer.
+    let refused = message.get("refusal").and_then(Value::as_str).is_some();
+    if message.get("content").is_none() && reasoning_of(message).is_none() && !refused {
         return None;
     }
     Some(Reply {

@@ -110,11 +110,48 @@ fn bad_lines_are_located_and_the_stream_goes_on() {
     assert_eq!(ok(&out, 3)[0].id, "c");
 }
 
+/// Audit 28, A4: item `a#s=1` (sample 0) and item `a` (sample 1) both had the custom_id
+/// `a#s=1`, and `b#o=1,0,2,3` read back as an unknown item `b`.
+#[test]
+fn custom_ids_of_ids_with_kgrade_s_suffixes_are_distinct_and_read_back() {
+    let ids = [
+        "a#s=1",
+        "a",
+        "b#o=1,0,2,3",
+        "b",
+        "50%",
+        "50%25",
+        "%23",
+        "#",
+        "",
+    ];
+    let mut seen = std::collections::HashSet::new();
+    for id in ids {
+        for sample in 0..3 {
+            for ordering in [None, Some(vec![1u8, 0, 2, 3])] {
+                let c = custom_id(id, sample, ordering.as_deref());
+                assert!(seen.insert(c.clone()), "{c} twice");
+                let expected_sample = (sample > 0).then_some(sample);
+                assert_eq!(
+                    split_custom_id(&c),
+                    (id.to_string(), expected_sample, ordering.clone()),
+                    "{c}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn custom_ids_map_back_to_item_and_ordering() {
     assert_eq!(custom_id("q1", 0, None), "q1");
     let id = custom_id("a#b", 2, Some(&[3, 0, 1, 2]));
-    assert_eq!(id, "a#b#s=2#o=3,0,1,2");
+    assert_eq!(id, "a%23b#s=2#o=3,0,1,2");
+    // Another tool's custom_id with a `#` in it reads as it did.
+    assert_eq!(
+        split_custom_id("a#b#s=2#o=3,0,1,2"),
+        ("a#b".into(), Some(2), Some(vec![3, 0, 1, 2]))
+    );
     assert_eq!(
         split_custom_id(&id),
         ("a#b".into(), Some(2), Some(vec![3, 0, 1, 2]))

@@ -230,6 +230,8 @@ struct Line<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     reasoning_content: Option<&'a str>,
     finish_reason: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    refusal: Option<&'a str>,
     usage: Usage,
     model: &'a str,
 }
@@ -248,6 +250,7 @@ fn write_line(out: &mut impl Write, task: &Task, g: &CachedGeneration) -> io::Re
         response: &g.response,
         reasoning_content: g.reasoning_content.as_deref(),
         finish_reason: g.finish_reason.as_deref(),
+        refusal: g.refusal.as_deref(),
         usage: Usage {
             prompt_tokens: g.prompt_tokens,
             completion_tokens: g.completion_tokens,

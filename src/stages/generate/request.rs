@@ -106,6 +106,7 @@ pub fn answer(api: Api, reply: &Value, model: &str) -> Result<CachedGeneration, 
         .get("choices")
         .and_then(|c| c.get(0))
         .ok_or("no choices[0]")?;
+    let mut refusal = None;
     let (response, reasoning) = match api {
         Api::Chat => {
             let message = choice.get("message").ok_or("no choices[0].message")?;
@@ -114,10 +115,15 @@ pub fn answer(api: Api, reply: &Value, model: &str) -> Result<CachedGeneration, 
                 .or_else(|| message.get("reasoning"))
                 .and_then(Value::as_str)
                 .map(str::to_string);
+            refusal = refusal_of(choice, message);
             let content = match message.get("content") {
                 Some(Value::String(s)) => s.clone(),
-                // A reasoning model cut off before its answer has reasoning and no content.
-                Some(Value::Null) | None if reasoning.is_some() => String::new(),
+                // A reasoning model cut off before its answer has reasoning and no content;
+                // a refusal or a content filter is a final answer with none: retrying
+                // would ask again for ever.
+                Some(Value::Null) | None if reasoning.is_some() || refusal.is_some() => {
+                    String::new()
+                }
                 _ => return Err("no choices[0].message.content".into()),
             };
             (content, reasoning)
@@ -144,12 +150,32 @@ pub fn answer(api: Api, reply: &Value, model: &str) -> Result<CachedGeneration, 
             .get("finish_reason")
             .and_then(Value::as_str)
             .map(str::to_string),
+        refusal,
         prompt_tokens: usage("prompt_tokens"),
         completion_tokens: usage("completion_tokens"),
         model: model.to_string(),
         latency_ms: 0,
         time: 0,
     })
+}
+
+/// Why a chat reply declines to answer: OpenAI's `message.refusal` text, or
+/// `finish_reason: "content_filter"` (Azure, OpenAI) when the content is empty.
+fn refusal_of(choice: &Value, message: &Value) -> Option<String> {
+    if let Some(r) = message
+        .get("refusal")
+        .and_then(Value::as_str)
+        .filter(|r| !r.trim().is_empty())
+    {
+        return Some(r.to_string());
+    }
+    let empty = match message.get("content") {
+        Some(Value::String(s)) => s.is_empty(),
+        Some(Value::Null) | None => true,
+        _ => false,
+    };
+    (empty && choice.get("finish_reason").and_then(Value::as_str) == Some("content_filter"))
+        .then(|| "content_filter".to_string())
 }
 
 #[cfg(test)]
@@ -178,6 +204,26 @@ mod tests {
         let c = body(Api::Completions, "m", None, "q", &decoding(), 0);
         assert_eq!(c["prompt"], "q");
         assert!(c.get("messages").is_none());
+    }
+
+    /// Audit 28, C1: a refusal or a content filter was "malformed" and retried for ever.
+    #[test]
+    fn refusals_and_content_filters_are_final_empty_answers() {
+        let refusal = json!({"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":null,"refusal":"I'm sorry, I can't help with that."}}]});
+        let a = answer(Api::Chat, &refusal, "m").unwrap();
+        assert_eq!(
+            (a.response.as_str(), a.refusal.as_deref()),
+            ("", Some("I'm sorry, I can't help with that."))
+        );
+        let filtered = json!({"choices":[{"index":0,"finish_reason":"content_filter","message":{"role":"assistant","content":null}}]});
+        let a = answer(Api::Chat, &filtered, "m").unwrap();
+        assert_eq!(
+            (a.refusal.as_deref(), a.finish_reason.as_deref()),
+            (Some("content_filter"), Some("content_filter"))
+        );
+        // A null content with no reason given is still malformed, and retried.
+        let broken = json!({"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":null}}]});
+        assert!(answer(Api::Chat, &broken, "m").is_err());
     }
 
     #[test]
