@@ -29,6 +29,11 @@ pub struct CompareArgs {
     /// Compare on the items every run has, instead of refusing runs whose item sets differ.
     #[arg(long)]
     common_items: bool,
+    /// How circular runs are ranked: `all-orderings` (an item is right when it is right in
+    /// every ordering; circular runs only) or `original` (the original ordering only, which
+    /// compares with plain runs).
+    #[arg(long, default_value = "all-orderings")]
+    circular_outcome: kgrade::report::leaderboard::CircularOutcome,
 }
 
 /// The top-level entry point for `kgrade compare`.
@@ -39,6 +44,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         elo: args.elo,
         common_items: args.common_items,
+        circular: args.circular_outcome,
     };
     let board = kgrade::report::leaderboard::compare(&args.runs, &opts)?;
     kgrade::report::staging::create_out_dir(&args.out)

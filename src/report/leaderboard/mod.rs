@@ -1,13 +1,18 @@
 //! `kgrade compare`: several graded runs of different models on the same dataset, side by
 //! side. Reads each run's `verdicts.jsonl` and `run.json` (nothing else, and nothing is
-//! graded again), scores every item per run as the mean of `correct` over its samples, and
-//! builds a [`Leaderboard`]: accuracy with Wilson intervals, Bradley–Terry ratings with
-//! bootstrap intervals, optional online Elo, per-group accuracy, and exact McNemar tests
-//! between every pair. Runs over different datasets or item sets are refused, naming the
-//! difference. The statistics live in [`stats`], the renderers in [`render`].
+//! graded again), reduces every run's answers to one item to one right or wrong
+//! ([`outcome`]: majority vote over samples, all orderings of a circular run), and builds a
+//! [`Leaderboard`]: accuracy with Wilson intervals, Bradley–Terry ratings with bootstrap
+//! intervals, optional online Elo, per-group accuracy, and exact McNemar tests between every
+//! pair. Runs over different datasets or item sets, and circular runs beside plain ones, are
+//! refused, naming the difference. The statistics live in [`stats`], the renderers in
+//! [`render`].
 
+pub mod outcome;
 pub mod render;
 pub mod stats;
+
+pub use outcome::{CircularOutcome, Outcome};
 
 use super::accuracy::wilson_of;
 use super::{for_each_verdict, ReportError};
@@ -17,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 /// The `schema` value of `leaderboard.json`.
 pub const LEADERBOARD_SCHEMA: &str = "kgrade.leaderboard";
-pub const LEADERBOARD_VERSION: u32 = 1;
+pub const LEADERBOARD_VERSION: u32 = 2;
 /// Shuffled match orders averaged by `--elo`.
 pub const ELO_ORDERS: u32 = 100;
 
@@ -46,6 +51,17 @@ pub enum CompareError {
     ItemsDiffer(String),
     #[error("the runs share no items")]
     NoCommonItems,
+    #[error(
+        "{circular} is a circular run (items shown in up to {orderings} orderings, ranked on \
+         items right in all of them) and {plain} is not: the two outcomes are not alike. \
+         Compare circular runs with circular runs, or pass --circular-outcome original to rank \
+         circular runs on their original ordering only (OpenCompass's acc_origin)"
+    )]
+    MixedCircular {
+        circular: String,
+        orderings: u64,
+        plain: String,
+    },
     #[error(transparent)]
     Report(#[from] ReportError),
 }
@@ -62,6 +78,8 @@ pub struct CompareOptions {
     pub elo: bool,
     /// Compare on the items every run has instead of refusing different item sets.
     pub common_items: bool,
+    /// How circular runs are read.
+    pub circular: CircularOutcome,
 }
 
 /// One run on the leaderboard.
@@ -74,8 +92,11 @@ pub struct ModelRow {
     /// Items compared, and the answers behind them.
     pub items: u64,
     pub answers: u64,
-    /// Mean over items of the per-item accuracy (mean `correct` over samples), with its
-    /// Wilson 95% interval over items.
+    /// What each item's right or wrong is ([`outcome`]), and the most samples (or
+    /// orderings) one item's outcome was reduced from.
+    pub outcome: Outcome,
+    pub answers_per_item: u64,
+    /// Share of items right under `outcome`, with its Wilson 95% interval over items.
     pub accuracy: f64,
     pub ci_low: f64,
     pub ci_high: f64,
@@ -95,10 +116,10 @@ pub struct ModelRow {
 pub struct PairRow {
     pub a: String,
     pub b: String,
-    /// Items `a` scored higher on (with one sample each: `a` right and `b` wrong).
+    /// Items `a` got right and `b` wrong (under each run's outcome).
     pub a_only: u64,
     pub b_only: u64,
-    /// Items both scored the same on (both right, both wrong, or equal means).
+    /// Items both got right or both wrong.
     pub ties: u64,
     /// Exact two-sided McNemar p-value on `a_only` against `b_only`.
     pub mcnemar_p: f64,
@@ -124,14 +145,14 @@ pub struct Leaderboard {
     pub pairs: Vec<PairRow>,
 }
 
-/// One run, read: per-item (correct, samples) and the item's grouping fields.
+/// One run, read: its answers per item and the items' grouping fields.
 struct Run {
     dir: String,
     model: String,
     dataset: Option<String>,
     /// `dataset_blake3` from run.json (runs graded before it was recorded have none).
     dataset_hash: Option<String>,
-    items: BTreeMap<String, (u64, u64)>,
+    items: outcome::ItemAnswers,
     fields: BTreeMap<String, BTreeMap<String, String>>,
 }
 
@@ -165,12 +186,10 @@ fn read_run_dir(dir: &Path, by: &[String]) -> Result<Run, CompareError> {
             |n| n.to_string_lossy().into_owned(),
         )
     });
-    let mut items: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    let mut items = outcome::RunAnswers::default();
     let mut fields: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for_each_verdict(&verdicts, |_, v| {
-        let e = items.entry(v.id.clone()).or_default();
-        e.0 += u64::from(v.correct);
-        e.1 += 1;
+        items.add(&v);
         fields.entry(v.id).or_insert_with(|| {
             by.iter()
                 .filter_map(|c| v.fields.get(c).map(|x| (c.clone(), x.clone())))
@@ -183,7 +202,7 @@ fn read_run_dir(dir: &Path, by: &[String]) -> Result<Run, CompareError> {
         model,
         dataset: field("dataset"),
         dataset_hash: field("dataset_blake3"),
-        items,
+        items: items.finish(),
         fields,
     })
 }
@@ -199,11 +218,7 @@ fn same_path(a: &str, b: &str) -> bool {
 
 fn describe_difference(a: &Run, b: &Run) -> String {
     let only = |x: &Run, y: &Run| -> (usize, Vec<String>) {
-        let ids: Vec<&String> = x
-            .items
-            .keys()
-            .filter(|k| !y.items.contains_key(*k))
-            .collect();
+        let ids: Vec<&String> = x.items.ids().filter(|k| !y.items.contains(k)).collect();
         (
             ids.len(),
             ids.iter().take(5).map(|s| format!("`{s}`")).collect(),
@@ -265,15 +280,31 @@ pub fn compare(dirs: &[PathBuf], opts: &CompareOptions) -> Result<Leaderboard, C
             }
         }
     }
-    let mut common: BTreeSet<&String> = first.items.keys().collect();
+    let mut common: BTreeSet<&String> = first.items.ids().collect();
     for r in &runs[1..] {
-        let differ = r.items.len() != first.items.len()
-            || r.items.keys().any(|k| !first.items.contains_key(k));
+        let differ =
+            r.items.len() != first.items.len() || r.items.ids().any(|k| !first.items.contains(k));
         if differ && !opts.common_items {
             return Err(CompareError::ItemsDiffer(describe_difference(first, r)));
         }
-        common.retain(|k| r.items.contains_key(*k));
+        common.retain(|k| r.items.contains(k));
     }
+    if opts.circular == CircularOutcome::AllOrderings {
+        if let (Some(c), Some(p)) = (
+            runs.iter().find(|r| r.items.is_circular()),
+            runs.iter().find(|r| !r.items.is_circular()),
+        ) {
+            return Err(CompareError::MixedCircular {
+                circular: c.dir.clone(),
+                orderings: c.items.orderings,
+                plain: p.dir.clone(),
+            });
+        }
+    }
+    let outcomes: Vec<(Outcome, u64)> = runs
+        .iter()
+        .map(|r| r.items.outcome(opts.circular))
+        .collect();
     if common.is_empty() {
         return Err(CompareError::NoCommonItems);
     }
@@ -283,10 +314,8 @@ pub fn compare(dirs: &[PathBuf], opts: &CompareOptions) -> Result<Leaderboard, C
         .iter()
         .map(|id| {
             runs.iter()
-                .map(|r| {
-                    let (c, n) = r.items[*id];
-                    c as f64 / n.max(1) as f64
-                })
+                .zip(&outcomes)
+                .map(|(r, &(o, _))| f64::from(u8::from(r.items.right(id, o))))
                 .collect()
         })
         .collect();
@@ -317,7 +346,9 @@ pub fn compare(dirs: &[PathBuf], opts: &CompareOptions) -> Result<Leaderboard, C
             run: run.dir.clone(),
             model: run.model.clone(),
             items: n,
-            answers: ids.iter().map(|id| run.items[*id].1).sum(),
+            answers: ids.iter().map(|id| run.items.answers(id)).sum(),
+            outcome: outcomes[k].0,
+            answers_per_item: outcomes[k].1,
             accuracy,
             ci_low,
             ci_high,

@@ -41,12 +41,12 @@ pub fn markdown(b: &Leaderboard) -> String {
     let _ = writeln!(s, "# kgrade leaderboard\n\n{}\n", md_cell(&intro(b)));
     let _ = writeln!(
         s,
-        "Accuracy is the mean over items of each item's accuracy (mean over its samples), with a 95% Wilson interval. Ratings are Bradley–Terry on per-item head-to-head outcomes (ties skipped), Elo-scaled (mean 1000), with 95% bootstrap intervals over items ({} resamples, seed {}).\n",
+        "Each run's answers to an item count as one right or wrong (the outcome column: one answer; a majority vote over samples; for a circular run, right in every ordering or in the original one). Accuracy is the share of items right, with a 95% Wilson interval. Ratings are Bradley–Terry on per-item head-to-head outcomes (ties skipped), Elo-scaled (mean 1000), with 95% bootstrap intervals over items ({} resamples, seed {}).\n",
         b.bootstrap, b.seed
     );
     let _ = writeln!(
         s,
-        "| rank | model | accuracy | 95% CI | BT rating | 95% CI |{}\n|---|---|---|---|---|---|{}",
+        "| rank | model | outcome | accuracy | 95% CI | BT rating | 95% CI |{}\n|---|---|---|---|---|---|---|{}",
         if elo { " online Elo |" } else { "" },
         if elo { "---|" } else { "" }
     );
@@ -54,9 +54,10 @@ pub fn markdown(b: &Leaderboard) -> String {
         let (r, ci) = rating(m.bt_rating, m.bt_ci_low, m.bt_ci_high);
         let _ = write!(
             s,
-            "| {} | {} | {} | {}–{} | {r} | {ci} |",
+            "| {} | {} | {} | {} | {}–{} | {r} | {ci} |",
             k + 1,
             md_cell(&m.model),
+            m.outcome.describe(m.answers_per_item),
             pct(m.accuracy),
             pct(m.ci_low),
             pct(m.ci_high)
@@ -134,7 +135,7 @@ figure{margin:.5rem 0}figcaption{font-weight:600}.meta{color:#666}@media print{b
     s.push_str("</style></head><body>\n<h1>kgrade leaderboard</h1>\n");
     let _ = writeln!(s, "<p class=\"meta\">{}</p>", escape(&intro(b)));
     let elo = b.models.iter().any(|m| m.elo.is_some());
-    s.push_str("<table id=\"leaderboard\"><tr><th>rank</th><th>model</th><th>accuracy</th><th>95% CI</th><th>BT rating</th><th>95% CI</th>");
+    s.push_str("<table id=\"leaderboard\"><tr><th>rank</th><th>model</th><th>outcome</th><th>accuracy</th><th>95% CI</th><th>BT rating</th><th>95% CI</th>");
     if elo {
         s.push_str("<th>online Elo</th>");
     }
@@ -143,9 +144,10 @@ figure{margin:.5rem 0}figcaption{font-weight:600}.meta{color:#666}@media print{b
         let (r, ci) = rating(m.bt_rating, m.bt_ci_low, m.bt_ci_high);
         let _ = write!(
             s,
-            "<tr class=\"model\"><td class=\"n\">{}</td><td><b>{}</b></td><td class=\"n\">{}</td><td class=\"n\">{}–{}</td><td class=\"n\">{r}</td><td class=\"n\">{ci}</td>",
+            "<tr class=\"model\"><td class=\"n\">{}</td><td><b>{}</b></td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}–{}</td><td class=\"n\">{r}</td><td class=\"n\">{ci}</td>",
             k + 1,
             escape(&m.model),
+            m.outcome.describe(m.answers_per_item),
             pct(m.accuracy),
             pct(m.ci_low),
             pct(m.ci_high)
@@ -224,7 +226,15 @@ pub fn terminal(b: &Leaderboard) -> String {
     let mut t = Table::new();
     t.load_preset(UTF8_FULL);
     let elo = b.models.iter().any(|m| m.elo.is_some());
-    let mut header = vec!["rank", "model", "accuracy", "95% CI", "BT rating", "95% CI"];
+    let mut header = vec![
+        "rank",
+        "model",
+        "outcome",
+        "accuracy",
+        "95% CI",
+        "BT rating",
+        "95% CI",
+    ];
     if elo {
         header.push("online Elo");
     }
@@ -234,6 +244,7 @@ pub fn terminal(b: &Leaderboard) -> String {
         let mut row = vec![
             (k + 1).to_string(),
             m.model.clone(),
+            m.outcome.describe(m.answers_per_item),
             pct(m.accuracy),
             format!("{}–{}", pct(m.ci_low), pct(m.ci_high)),
             r,

@@ -1,8 +1,8 @@
 //! The statistics behind `kgrade compare`, pure and deterministic: Bradley–Terry ratings
 //! fitted by Hunter's MM algorithm and put on the Elo scale, bootstrap intervals over items,
 //! online Elo averaged over shuffled orders, and the exact McNemar test. Inputs are
-//! per-item scores (a run's mean accuracy on each item), one row per item, one column per
-//! run; nothing here reads files.
+//! per-item outcomes (1.0 right, 0.0 wrong; see [`super::outcome`]), one row per item, one
+//! column per run; nothing here reads files.
 
 /// Elo scale: 400 points per factor of 10 in odds, mean rating 1000.
 pub const ELO_SCALE: f64 = 400.0;

@@ -1,0 +1,253 @@
+//! `kgrade compare` on runs that differ in how they were made (audit 28): circular against
+//! plain runs, runs without `run.json`, model names, bootstrap counts and ties. Every run is
+//! a real `kgrade grade` output directory: prompts come from `kgrade generate --write-batch`
+//! over the bundled KMMLU sample (12 items, ids 0–11), and the batch output lines answer them
+//! as a model would (`정답은 (N)입니다.`), so `grade` reads them through its OpenAI batch shape.
+
+mod support;
+
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use support::{kgrade, read_json, root};
+
+fn kmmlu() -> PathBuf {
+    root().join("data/kmmlu_sample.csv")
+}
+
+/// The gold answer (1-based, as the CSV has it) of each item of the KMMLU sample.
+fn golds() -> Vec<usize> {
+    let mut r = csv::Reader::from_path(kmmlu()).unwrap();
+    let answer = r
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == "answer")
+        .unwrap();
+    r.records()
+        .map(|rec| rec.unwrap()[answer].parse().unwrap())
+        .collect()
+}
+
+/// `kgrade generate --write-batch` for the KMMLU sample (`extra`: `--circular circular`,
+/// `--n 3`), then a batch output answering each request with `answer(item, ordering, sample,
+/// gold position shown)`, graded into `cwd/out`. `model` goes into each reply's body.
+fn batch_run(
+    cwd: &Path,
+    out: &str,
+    extra: &[&str],
+    model: &str,
+    answer: impl Fn(usize, &[usize], u32, usize) -> usize,
+) {
+    let requests = cwd.join(format!("{out}.requests.jsonl"));
+    kgrade()
+        .args(["generate", "--dataset"])
+        .arg(kmmlu())
+        .args(["--model", model, "--write-batch"])
+        .arg(&requests)
+        .args(extra)
+        .assert()
+        .success();
+    let golds = golds();
+    let lines: String = std::fs::read_to_string(&requests)
+        .unwrap()
+        .lines()
+        .enumerate()
+        .map(|(k, line)| {
+            let req: Value = serde_json::from_str(line).unwrap();
+            let custom_id = req["custom_id"].as_str().unwrap();
+            let (head, ordering) = match custom_id.split_once("#o=") {
+                Some((h, o)) => (h, o.split(',').map(|x| x.parse().unwrap()).collect()),
+                None => (custom_id, vec![0, 1, 2, 3]),
+            };
+            let (id, sample) = match head.split_once("#s=") {
+                Some((i, s)) => (i, s.parse().unwrap()),
+                None => (head, 0),
+            };
+            let item: usize = id.parse().unwrap();
+            let shown = ordering.iter().position(|&o| o == golds[item] - 1).unwrap() + 1;
+            let a = answer(item, &ordering, sample, shown);
+            let body = json!({"id": format!("chatcmpl-{k}"), "object": "chat.completion",
+                "model": model, "choices": [{"index": 0, "finish_reason": "stop",
+                "message": {"role": "assistant", "content": format!("정답은 ({a})입니다.")}}]});
+            format!(
+                "{}\n",
+                json!({"id": format!("batch_req_{k}"), "custom_id": custom_id,
+                    "response": {"status_code": 200, "body": body}, "error": null})
+            )
+        })
+        .collect();
+    let output = cwd.join(format!("{out}.output.jsonl"));
+    std::fs::write(&output, lines).unwrap();
+    kgrade()
+        .current_dir(cwd)
+        .args(["grade", "--dataset"])
+        .arg(kmmlu())
+        .arg("--generations")
+        .arg(&output)
+        .args(["--out", out])
+        .assert()
+        .success();
+}
+
+/// Another shown position than `shown` (a wrong answer).
+fn other(shown: usize) -> usize {
+    shown % 4 + 1
+}
+
+fn compare(cwd: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
+    kgrade().current_dir(cwd).arg("compare").args(args).assert()
+}
+
+fn model<'a>(board: &'a Value, run: &str) -> &'a Value {
+    board["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["run"] == run)
+        .unwrap()
+}
+
+/// Audit 28, A2: a circular run beside a plain one was scored as its mean over orderings,
+/// and Bradley–Terry and McNemar counted an item at 1/4 as beating an item at 0, which
+/// ranked the run with the lower accuracy first. Now the mix is refused; with
+/// `--circular-outcome original` the circular run is ranked on its original ordering
+/// (its report's `acc_origin`), and circular runs among themselves on all orderings
+/// (`perf_circular`), each row saying which.
+#[test]
+fn circular_runs_are_compared_like_for_like() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    // Plain: right on 9 of 12 items.
+    batch_run(cwd, "plain", &[], "m-plain", |i, _, _, shown| {
+        if i % 4 == 3 {
+            other(shown)
+        } else {
+            shown
+        }
+    });
+    // Circular: items 0, 3, 6, 9 right in every ordering; the rest right only as shown
+    // originally (acc_origin 100%, perf_circular 33%, acc_circular 50%).
+    batch_run(
+        cwd,
+        "circ",
+        &["--circular", "circular"],
+        "m-circ",
+        |i, o, _, shown| {
+            if i % 3 == 0 || o[0] == 0 {
+                shown
+            } else {
+                other(shown)
+            }
+        },
+    );
+    // A second circular run: every even item right in every ordering.
+    batch_run(
+        cwd,
+        "circ2",
+        &["--circular", "circular"],
+        "m-circ2",
+        |i, _, _, shown| {
+            if i % 2 == 0 {
+                shown
+            } else {
+                other(shown)
+            }
+        },
+    );
+    let circular = |run: &str| {
+        read_json(&cwd.join(run).join("report.json"))["metrics"]["circular"]["overall"].clone()
+    };
+    assert_eq!(circular("circ")["acc_circular"], 0.5);
+
+    compare(cwd, &["plain", "circ", "--out", "lb"])
+        .code(2)
+        .stderr(predicates::str::contains(
+            "circ is a circular run (items shown in up to 4 orderings",
+        ))
+        .stderr(predicates::str::contains("--circular-outcome original"));
+    assert!(!cwd.join("lb").exists());
+
+    compare(
+        cwd,
+        &[
+            "plain",
+            "circ",
+            "--circular-outcome",
+            "original",
+            "--out",
+            "lb",
+        ],
+    )
+    .success()
+    .stdout(predicates::str::contains("original ordering only"));
+    let board = read_json(&cwd.join("lb/leaderboard.json"));
+    let (p, c) = (model(&board, "plain"), model(&board, "circ"));
+    assert_eq!(
+        (p["outcome"].as_str(), c["outcome"].as_str()),
+        (Some("answer"), Some("original_ordering"))
+    );
+    assert_eq!(c["accuracy"], circular("circ")["acc_origin"]);
+    assert_eq!(p["accuracy"], 0.75);
+    assert_eq!(board["models"][0]["run"], "circ");
+    // Whole items: the circular run is right on the 3 items the plain run got wrong.
+    let pair = &board["pairs"][0];
+    assert_eq!(
+        (
+            pair["a_only"].as_u64(),
+            pair["b_only"].as_u64(),
+            pair["ties"].as_u64()
+        ),
+        (Some(3), Some(0), Some(9))
+    );
+
+    compare(cwd, &["circ", "circ2", "--out", "lb2"])
+        .success()
+        .stdout(predicates::str::contains(
+            "right in all (up to 4) orderings",
+        ));
+    let board = read_json(&cwd.join("lb2/leaderboard.json"));
+    for run in ["circ", "circ2"] {
+        let m = model(&board, run);
+        assert_eq!(m["outcome"], "all_orderings");
+        assert_eq!(m["accuracy"], circular(run)["perf_circular"], "{run}");
+    }
+    let md = std::fs::read_to_string(cwd.join("lb2/leaderboard.md")).unwrap();
+    assert!(md.contains("| outcome |"), "{md}");
+}
+
+/// Several samples per item are one outcome each: the majority vote, as the report's
+/// `samples.majority_vote_accuracy`; McNemar counts whole items.
+#[test]
+fn samples_are_reduced_by_majority_vote() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    // Three samples: items 0–5 right in 2 of 3 (majority right), 6–11 in 1 of 3 (wrong).
+    batch_run(cwd, "n3", &["--n", "3"], "m3", |i, _, s, shown| {
+        let right = if i < 6 { s < 2 } else { s == 0 };
+        if right {
+            shown
+        } else {
+            other(shown)
+        }
+    });
+    batch_run(cwd, "one", &[], "m1", |i, _, _, shown| {
+        if i < 3 {
+            shown
+        } else {
+            other(shown)
+        }
+    });
+    compare(cwd, &["n3", "one", "--out", "lb"]).success();
+    let board = read_json(&cwd.join("lb/leaderboard.json"));
+    let m = model(&board, "n3");
+    let samples = &read_json(&cwd.join("n3/report.json"))["metrics"]["samples"];
+    assert_eq!(m["outcome"], "majority_vote");
+    assert_eq!(m["answers_per_item"], 3);
+    assert_eq!(m["accuracy"], samples["majority_vote_accuracy"]);
+    assert_eq!(m["accuracy"], 0.5);
+    let pair = &board["pairs"][0];
+    assert_eq!(
+        (pair["a_only"].as_u64(), pair["b_only"].as_u64()),
+        (Some(3), Some(0))
+    );
+}
