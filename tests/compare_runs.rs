@@ -251,3 +251,81 @@ fn samples_are_reduced_by_majority_vote() {
         (Some(3), Some(0))
     );
 }
+
+/// Grade plain generations (`{"id", "response"}`, one answer per item: `answers[i]` for item
+/// `i`) against `dataset` into `cwd/out`.
+fn plain_run(cwd: &Path, out: &str, dataset: &Path, answers: &[usize]) {
+    let lines: String = answers
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            format!(
+                "{}\n",
+                json!({"id": i, "response": format!("정답은 ({a})입니다.")})
+            )
+        })
+        .collect();
+    let generations = cwd.join(format!("{out}.jsonl"));
+    std::fs::write(&generations, lines).unwrap();
+    kgrade()
+        .current_dir(cwd)
+        .args(["grade", "--dataset"])
+        .arg(dataset)
+        .arg("--generations")
+        .arg(&generations)
+        .args(["--out", out])
+        .assert()
+        .success();
+}
+
+/// Audit 28, A3: two directories holding only `verdicts.jsonl`, one graded against one KMMLU
+/// subject and one against another (both numbering items 0–11), were compared as "2 runs on
+/// 12 items of ``". Without run.json the items themselves (gold answers, columns) must agree,
+/// and the leaderboard says the dataset could not be established.
+#[test]
+fn runs_without_run_json_are_checked_by_their_items() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    // Another subject with the same ids: other answers and another Category.
+    let mut other = csv::Writer::from_path(cwd.join("other.csv")).unwrap();
+    let mut r = csv::Reader::from_path(kmmlu()).unwrap();
+    let headers = r.headers().unwrap().clone();
+    other.write_record(&headers).unwrap();
+    for rec in r.records() {
+        let rec = rec.unwrap();
+        let row: Vec<String> = headers
+            .iter()
+            .zip(rec.iter())
+            .map(|(h, x)| match h {
+                "answer" => (x.parse::<usize>().unwrap() % 4 + 1).to_string(),
+                "Category" => "Law".to_string(),
+                _ => x.to_string(),
+            })
+            .collect();
+        other.write_record(&row).unwrap();
+    }
+    other.flush().unwrap();
+    let answers: Vec<usize> = golds();
+    plain_run(cwd, "a", &kmmlu(), &answers);
+    plain_run(cwd, "b", &kmmlu(), &vec![1; answers.len()]);
+    plain_run(cwd, "law", &cwd.join("other.csv"), &answers);
+    for run in ["a", "b", "law"] {
+        std::fs::remove_file(cwd.join(run).join("run.json")).unwrap();
+    }
+    compare(cwd, &["a", "law", "--out", "lb"])
+        .code(2)
+        .stderr(predicates::str::contains(
+            "the runs are over different datasets: 12 of the 12 items they share differ between a and law",
+        ))
+        .stderr(predicates::str::contains("first `0`:"));
+    assert!(!cwd.join("lb").exists());
+
+    compare(cwd, &["a", "b", "--out", "lb"])
+        .success()
+        .stdout(predicates::str::contains(
+            "2 runs on 12 items of a dataset no run records (no run.json in a, b: the dataset cannot be established",
+        ));
+    let board = read_json(&cwd.join("lb/leaderboard.json"));
+    assert_eq!(board["dataset_identity"], "items");
+    assert_eq!(board["runs_without_run_json"], json!(["a", "b"]));
+}

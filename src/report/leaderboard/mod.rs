@@ -8,10 +8,12 @@
 //! refused, naming the difference. The statistics live in [`stats`], the renderers in
 //! [`render`].
 
+mod identity;
 pub mod outcome;
 pub mod render;
 pub mod stats;
 
+pub use identity::DatasetIdentity;
 pub use outcome::{CircularOutcome, Outcome};
 
 use super::accuracy::wilson_of;
@@ -46,6 +48,17 @@ pub enum CompareError {
         dataset_a: String,
         b: String,
         dataset_b: String,
+    },
+    #[error(
+        "the runs are over different datasets: {differing} of the {shared} items they share differ \
+         between {a} and {b} (first {first})"
+    )]
+    ItemsContentDiffer {
+        a: String,
+        b: String,
+        differing: usize,
+        shared: usize,
+        first: String,
     },
     #[error("the runs cover different items: {0} (pass --common-items to compare on the items they share)")]
     ItemsDiffer(String),
@@ -130,7 +143,13 @@ pub struct PairRow {
 pub struct Leaderboard {
     pub schema: String,
     pub version: u32,
+    /// The dataset `run.json` names (empty when no run has one).
     pub dataset: String,
+    /// How the runs were found to be over one dataset.
+    pub dataset_identity: DatasetIdentity,
+    /// Runs without a `run.json` (their dataset is known only by their items).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs_without_run_json: Vec<String>,
     /// Items compared (every run has all of them).
     pub items: u64,
     /// Items left out by `--common-items`, per run directory.
@@ -154,6 +173,9 @@ struct Run {
     dataset_hash: Option<String>,
     items: outcome::ItemAnswers,
     fields: BTreeMap<String, BTreeMap<String, String>>,
+    /// Each item's gold answer and columns, to tell datasets apart without run.json.
+    keys: BTreeMap<String, identity::ItemKey>,
+    has_run_json: bool,
 }
 
 fn read_run_dir(dir: &Path, by: &[String]) -> Result<Run, CompareError> {
@@ -188,8 +210,11 @@ fn read_run_dir(dir: &Path, by: &[String]) -> Result<Run, CompareError> {
     });
     let mut items = outcome::RunAnswers::default();
     let mut fields: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let mut keys = BTreeMap::new();
     for_each_verdict(&verdicts, |_, v| {
         items.add(&v);
+        keys.entry(v.id.clone())
+            .or_insert_with(|| identity::ItemKey::of(&v));
         fields.entry(v.id).or_insert_with(|| {
             by.iter()
                 .filter_map(|c| v.fields.get(c).map(|x| (c.clone(), x.clone())))
@@ -204,6 +229,8 @@ fn read_run_dir(dir: &Path, by: &[String]) -> Result<Run, CompareError> {
         dataset_hash: field("dataset_blake3"),
         items: items.finish(),
         fields,
+        keys,
+        has_run_json: run_json.is_some(),
     })
 }
 
@@ -262,32 +289,20 @@ pub fn compare(dirs: &[PathBuf], opts: &CompareOptions) -> Result<Leaderboard, C
         .map(|d| read_run_dir(d, &opts.by))
         .collect::<Result<_, _>>()?;
     let first = &runs[0];
-    for r in &runs[1..] {
-        if let (Some(a), Some(b)) = (&first.dataset, &r.dataset) {
-            // By content when both runs recorded it (a copy at another path, another
-            // machine's checkout), else by path.
-            let same = match (&first.dataset_hash, &r.dataset_hash) {
-                (Some(x), Some(y)) => x == y,
-                _ => same_path(a, b),
-            };
-            if !same {
-                return Err(CompareError::DatasetsDiffer {
-                    a: first.dir.clone(),
-                    dataset_a: a.clone(),
-                    b: r.dir.clone(),
-                    dataset_b: b.clone(),
-                });
-            }
-        }
-    }
     let mut common: BTreeSet<&String> = first.items.ids().collect();
+    let mut items_differ = None;
     for r in &runs[1..] {
         let differ =
             r.items.len() != first.items.len() || r.items.ids().any(|k| !first.items.contains(k));
-        if differ && !opts.common_items {
-            return Err(CompareError::ItemsDiffer(describe_difference(first, r)));
+        if differ && !opts.common_items && items_differ.is_none() {
+            items_differ = Some(CompareError::ItemsDiffer(describe_difference(first, r)));
         }
         common.retain(|k| r.items.contains(k));
+    }
+    // Different datasets first: different item sets are then no surprise.
+    let dataset_identity = identity::check(&runs, &common)?;
+    if let Some(e) = items_differ {
+        return Err(e);
     }
     if opts.circular == CircularOutcome::AllOrderings {
         if let (Some(c), Some(p)) = (
@@ -418,7 +433,16 @@ pub fn compare(dirs: &[PathBuf], opts: &CompareOptions) -> Result<Leaderboard, C
     Ok(Leaderboard {
         schema: LEADERBOARD_SCHEMA.to_string(),
         version: LEADERBOARD_VERSION,
-        dataset: first.dataset.clone().unwrap_or_default(),
+        dataset: runs
+            .iter()
+            .find_map(|r| r.dataset.clone())
+            .unwrap_or_default(),
+        dataset_identity,
+        runs_without_run_json: runs
+            .iter()
+            .filter(|r| !r.has_run_json)
+            .map(|r| r.dir.clone())
+            .collect(),
         items: n,
         dropped_items,
         bootstrap: opts.bootstrap,

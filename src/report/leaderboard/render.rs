@@ -5,7 +5,7 @@
 use super::super::escape::escape;
 use super::super::markdown::{md_cell, pct};
 use super::super::svg;
-use super::Leaderboard;
+use super::{DatasetIdentity, Leaderboard};
 use comfy_table::{presets::UTF8_FULL, Table};
 use std::fmt::Write as _;
 
@@ -22,12 +22,26 @@ fn rating(r: f64, lo: f64, hi: f64) -> (String, String) {
 }
 
 fn intro(b: &Leaderboard) -> String {
-    let mut s = format!(
-        "{} runs on {} items of `{}`.",
-        b.models.len(),
-        b.items,
-        b.dataset
-    );
+    let mut s = format!("{} runs on {} items of ", b.models.len(), b.items);
+    if b.dataset.is_empty() {
+        s.push_str("a dataset no run records");
+    } else {
+        let _ = write!(s, "`{}`", b.dataset);
+    }
+    if b.dataset_identity == DatasetIdentity::Items {
+        let _ = write!(
+            s,
+            " (no run.json in {}: {}; the runs agree on every item's gold answer and columns, \
+             which is all that was checked)",
+            b.runs_without_run_json.join(", "),
+            if b.dataset.is_empty() {
+                "the dataset cannot be established"
+            } else {
+                "its dataset is not recorded"
+            }
+        );
+    }
+    s.push('.');
     for (run, n) in &b.dropped_items {
         let _ = write!(s, " Left out by --common-items: {n} of {run}'s items.");
     }
