@@ -242,6 +242,7 @@ fn common_items_and_refusals() {
         .args(["compare", "r", "--out", "lb3"])
         .assert()
         .code(2);
+    std::fs::create_dir(cwd.join("nothing")).unwrap();
     kgrade()
         .current_dir(cwd)
         .args(["compare", "r", "nothing", "--out", "lb3"])

@@ -329,3 +329,52 @@ fn runs_without_run_json_are_checked_by_their_items() {
     assert_eq!(board["dataset_identity"], "items");
     assert_eq!(board["runs_without_run_json"], json!(["a", "b"]));
 }
+
+/// Audit 28, E5: `compare` took only run directories ("…/verdicts.jsonl: no verdicts.jsonl
+/// here") and a bad verdict line exited 2, where `report` takes either and exits 3 naming the
+/// file and line.
+#[test]
+fn runs_are_given_as_report_takes_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    let answers = golds();
+    plain_run(cwd, "a", &kmmlu(), &answers);
+    plain_run(cwd, "b", &kmmlu(), &vec![1; answers.len()]);
+    compare(
+        cwd,
+        &["a/verdicts.jsonl", "b/verdicts.jsonl", "--out", "lb"],
+    )
+    .success();
+    let board = read_json(&cwd.join("lb/leaderboard.json"));
+    assert_eq!(board["models"][0]["run"], "a");
+    assert_eq!(board["models"][0]["model"], "a");
+    // The same run, once as a directory and once as its file, is still the same run.
+    compare(cwd, &["a", "a/verdicts.jsonl", "--out", "lb2"])
+        .code(2)
+        .stderr(predicates::str::contains("are the same run"));
+    compare(cwd, &["a", "b/nothing.jsonl", "--out", "lb2"])
+        .code(2)
+        .stderr(predicates::str::contains(
+            "b/nothing.jsonl: no such run directory or verdicts file",
+        ));
+
+    // One verdict line cut short: the same exit code and message as `report`.
+    let verdicts = cwd.join("b/verdicts.jsonl");
+    let text = std::fs::read_to_string(&verdicts).unwrap();
+    let cut: Vec<&str> = text.lines().collect();
+    let broken = format!("{}\n{}\n", cut[..4].join("\n"), &cut[4][..cut[4].len() / 2]);
+    std::fs::write(&verdicts, broken).unwrap();
+    let report = kgrade()
+        .current_dir(cwd)
+        .args(["report", "b", "--out", "rb"])
+        .assert()
+        .code(3);
+    let message = String::from_utf8_lossy(&report.get_output().stderr).into_owned();
+    assert!(
+        message.contains("b/verdicts.jsonl:5: not a verdict"),
+        "{message}"
+    );
+    compare(cwd, &["a", "b", "--out", "lb3"])
+        .code(3)
+        .stderr(predicates::str::contains(message.trim()));
+}

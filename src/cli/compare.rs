@@ -8,7 +8,8 @@ use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct CompareArgs {
-    /// Run directories written by `kgrade grade` (each with verdicts.jsonl and run.json).
+    /// Run directories written by `kgrade grade` (each with verdicts.jsonl and run.json), or
+    /// the verdicts.jsonl in one.
     #[arg(required = true, num_args = 2..)]
     runs: Vec<PathBuf>,
     /// Where to write leaderboard.json, leaderboard.md and leaderboard.html.

@@ -37,6 +37,8 @@ pub enum CompareError {
     SameRun { a: String, b: String },
     #[error("{dir}: no verdicts.jsonl here; run `kgrade grade` first")]
     NotARun { dir: PathBuf },
+    #[error("{path}: no such run directory or verdicts file")]
+    NotFound { path: PathBuf },
     #[error("{dir}/run.json: {message}")]
     BadRunJson { dir: PathBuf, message: String },
     #[error(
@@ -178,13 +180,31 @@ struct Run {
     has_run_json: bool,
 }
 
-fn read_run_dir(dir: &Path, by: &[String]) -> Result<Run, CompareError> {
-    let verdicts = dir.join("verdicts.jsonl");
-    if !verdicts.is_file() {
-        return Err(CompareError::NotARun {
-            dir: dir.to_path_buf(),
+/// A run as given on the command line, as `kgrade report` takes it: a run directory, or the
+/// verdicts file in one. Returns the directory and the verdicts file.
+fn run_paths(path: &Path) -> Result<(PathBuf, PathBuf), CompareError> {
+    if path.is_dir() {
+        let verdicts = path.join("verdicts.jsonl");
+        if !verdicts.is_file() {
+            return Err(CompareError::NotARun {
+                dir: path.to_path_buf(),
+            });
+        }
+        return Ok((path.to_path_buf(), verdicts));
+    }
+    if !path.is_file() {
+        return Err(CompareError::NotFound {
+            path: path.to_path_buf(),
         });
     }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Ok((dir, path.to_path_buf()))
+}
+
+fn read_run_dir(dir: &Path, verdicts: &Path, by: &[String]) -> Result<Run, CompareError> {
     // run.json is read loosely: `model` is not written by every producer of a run.
     let run_json: Option<serde_json::Value> = match std::fs::read_to_string(dir.join("run.json")) {
         Ok(text) => Some(
@@ -203,7 +223,12 @@ fn read_run_dir(dir: &Path, by: &[String]) -> Result<Run, CompareError> {
             .map(str::to_string)
     };
     let model = field("model").unwrap_or_else(|| {
-        dir.file_name().map_or_else(
+        // `.` (a verdicts file given in the current directory) names no directory itself.
+        let named = match dir.file_name() {
+            Some(_) => dir.to_path_buf(),
+            None => std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()),
+        };
+        named.file_name().map_or_else(
             || dir.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         )
@@ -211,7 +236,7 @@ fn read_run_dir(dir: &Path, by: &[String]) -> Result<Run, CompareError> {
     let mut items = outcome::RunAnswers::default();
     let mut fields: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     let mut keys = BTreeMap::new();
-    for_each_verdict(&verdicts, |_, v| {
+    for_each_verdict(verdicts, |_, v| {
         items.add(&v);
         keys.entry(v.id.clone())
             .or_insert_with(|| identity::ItemKey::of(&v));
@@ -274,19 +299,23 @@ pub fn compare(dirs: &[PathBuf], opts: &CompareOptions) -> Result<Leaderboard, C
     if dirs.len() < 2 {
         return Err(CompareError::TooFewRuns(dirs.len()));
     }
-    for (i, a) in dirs.iter().enumerate() {
-        for b in &dirs[i + 1..] {
+    let paths: Vec<(PathBuf, PathBuf)> = dirs
+        .iter()
+        .map(|d| run_paths(d))
+        .collect::<Result<_, _>>()?;
+    for (i, (_, a)) in paths.iter().enumerate() {
+        for (k, (_, b)) in paths.iter().enumerate().skip(i + 1) {
             if same_path(&a.display().to_string(), &b.display().to_string()) {
                 return Err(CompareError::SameRun {
-                    a: a.display().to_string(),
-                    b: b.display().to_string(),
+                    a: dirs[i].display().to_string(),
+                    b: dirs[k].display().to_string(),
                 });
             }
         }
     }
-    let runs: Vec<Run> = dirs
+    let runs: Vec<Run> = paths
         .iter()
-        .map(|d| read_run_dir(d, &opts.by))
+        .map(|(dir, verdicts)| read_run_dir(dir, verdicts, &opts.by))
         .collect::<Result<_, _>>()?;
     let first = &runs[0];
     let mut common: BTreeSet<&String> = first.items.ids().collect();
