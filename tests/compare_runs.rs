@@ -378,3 +378,66 @@ fn runs_are_given_as_report_takes_them() {
         .code(3)
         .stderr(predicates::str::contains(message.trim()));
 }
+
+/// Audit 28, E6: every line `kgrade generate` writes names its `model`, but `grade` did not
+/// record it, so the leaderboard always showed directory names. run.json now has `model`
+/// (or `models` when the lines name several, which `grade` warns about), read from plain
+/// lines and from batch output bodies alike.
+#[test]
+fn the_leaderboard_names_the_models() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    let golds = golds();
+    // As `kgrade generate` writes them: one model on every line.
+    let lines = |model: &dyn Fn(usize) -> &'static str| -> String {
+        golds
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let line = json!({"id": i.to_string(), "sample": 0, "response": format!("정답은 ({g})입니다."),
+                    "finish_reason": "stop", "model": model(i)});
+                format!("{line}\n")
+            })
+            .collect()
+    };
+    std::fs::write(
+        cwd.join("qwen.jsonl"),
+        lines(&|_| "Qwen/Qwen2.5-7B-Instruct"),
+    )
+    .unwrap();
+    std::fs::write(
+        cwd.join("mixed.jsonl"),
+        lines(&|i| if i < 6 { "llama-a" } else { "llama-b" }),
+    )
+    .unwrap();
+    for (out, generations) in [("r1", "qwen.jsonl"), ("r2", "mixed.jsonl")] {
+        let assert = kgrade()
+            .current_dir(cwd)
+            .args(["grade", "--dataset"])
+            .arg(kmmlu())
+            .args(["--generations", generations, "--out", out])
+            .assert()
+            .success();
+        if out == "r2" {
+            let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+            assert!(
+                stderr.contains("the generations name 2 models: llama-a, llama-b"),
+                "{stderr}"
+            );
+        }
+    }
+    let r1 = read_json(&cwd.join("r1/run.json"));
+    assert_eq!(r1["model"], "Qwen/Qwen2.5-7B-Instruct");
+    let r2 = read_json(&cwd.join("r2/run.json"));
+    assert!(r2.get("model").is_none());
+    assert_eq!(r2["models"], json!(["llama-a", "llama-b"]));
+    // Batch output: the model in each response body.
+    batch_run(cwd, "r3", &[], "gpt-4o-mini-2024-07-18", |_, _, _, _| 1);
+    compare(cwd, &["r1", "r2", "r3", "--out", "lb"])
+        .success()
+        .stdout(predicates::str::contains("Qwen/Qwen2.5-7B-Instruct"))
+        .stdout(predicates::str::contains("llama-a, llama-b (2 models)"));
+    let board = read_json(&cwd.join("lb/leaderboard.json"));
+    assert_eq!(model(&board, "r3")["model"], "gpt-4o-mini-2024-07-18");
+    assert_eq!(model(&board, "r1")["model"], "Qwen/Qwen2.5-7B-Instruct");
+}

@@ -222,7 +222,16 @@ fn read_run_dir(dir: &Path, verdicts: &Path, by: &[String]) -> Result<Run, Compa
             .and_then(serde_json::Value::as_str)
             .map(str::to_string)
     };
-    let model = field("model").unwrap_or_else(|| {
+    // Generations naming several models are one run of all of them, and named so.
+    let models: Vec<&str> = run_json
+        .as_ref()
+        .and_then(|v| v.get("models"))
+        .and_then(serde_json::Value::as_array)
+        .map(|a| a.iter().filter_map(serde_json::Value::as_str).collect())
+        .unwrap_or_default();
+    let several =
+        (models.len() > 1).then(|| format!("{} ({} models)", models.join(", "), models.len()));
+    let model = field("model").or(several).unwrap_or_else(|| {
         // `.` (a verdicts file given in the current directory) names no directory itself.
         let named = match dir.file_name() {
             Some(_) => dir.to_path_buf(),
