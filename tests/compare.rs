@@ -219,9 +219,9 @@ fn common_items_and_refusals() {
     let board = read_json(&cwd.join("lb/leaderboard.json"));
     assert_eq!(board["items"], 59);
     assert_eq!(board["dropped_items"]["t"], 1);
-    // No bootstrap: the interval is the point.
+    // No bootstrap: no interval (not a zero-width one that reads as certainty).
     let m = &board["models"][0];
-    assert_eq!(m["bt_ci_low"], m["bt_rating"]);
+    assert!(m["bt_ci_low"].is_null() && m["bt_ci_high"].is_null(), "{m}");
 
     // A run over another dataset (another path and another content) is refused, naming both.
     let run_json = cwd.join("t59/run.json");

@@ -441,3 +441,78 @@ fn the_leaderboard_names_the_models() {
     assert_eq!(model(&board, "r3")["model"], "gpt-4o-mini-2024-07-18");
     assert_eq!(model(&board, "r1")["model"], "Qwen/Qwen2.5-7B-Instruct");
 }
+
+/// Audit 28, E2 and F: `--bootstrap 0` printed a zero-width interval, `--bootstrap 1` one
+/// that need not hold the estimate, and there was no upper bound; identical runs got ranks 2
+/// and 3.
+#[test]
+fn bootstrap_counts_are_bounded_and_ties_share_a_rank() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    let golds = golds();
+    plain_run(cwd, "best", &kmmlu(), &golds);
+    let half: Vec<usize> = golds
+        .iter()
+        .enumerate()
+        .map(|(i, &g)| if i % 2 == 0 { g } else { g % 4 + 1 })
+        .collect();
+    plain_run(cwd, "twin1", &kmmlu(), &half);
+    plain_run(cwd, "twin2", &kmmlu(), &half);
+    for n in ["1", "99", "100001"] {
+        compare(cwd, &["best", "twin1", "--bootstrap", n, "--out", "lb"])
+            .code(2)
+            .stderr(predicates::str::contains(format!(
+                "--bootstrap {n}: give 0 (no rating intervals) or 100 to 100000 resamples"
+            )));
+    }
+    compare(
+        cwd,
+        &["twin1", "best", "twin2", "--bootstrap", "0", "--out", "lb"],
+    )
+    .success()
+    .stdout(predicates::str::contains("—"));
+    let board = read_json(&cwd.join("lb/leaderboard.json"));
+    let ranks: Vec<(String, u64)> = board["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["run"].as_str().unwrap().to_string(),
+                m["rank"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        ranks,
+        [("best".into(), 1), ("twin1".into(), 2), ("twin2".into(), 2)]
+    );
+    assert!(board["models"][1]["bt_ci_low"].is_null());
+    let md = std::fs::read_to_string(cwd.join("lb/leaderboard.md")).unwrap();
+    assert!(md.contains("no intervals (--bootstrap 0)"), "{md}");
+    assert_eq!(md.matches("| 2 | twin").count(), 2, "{md}");
+
+    compare(
+        cwd,
+        &["best", "twin1", "--bootstrap", "100", "--out", "lb2"],
+    )
+    .success();
+    let board = read_json(&cwd.join("lb2/leaderboard.json"));
+    for m in board["models"].as_array().unwrap() {
+        let (lo, r, hi) = (
+            m["bt_ci_low"].as_f64().unwrap(),
+            m["bt_rating"].as_f64().unwrap(),
+            m["bt_ci_high"].as_f64().unwrap(),
+        );
+        assert!(lo <= r && r <= hi, "{lo} {r} {hi}");
+    }
+    let md = std::fs::read_to_string(cwd.join("lb2/leaderboard.md")).unwrap();
+    assert!(
+        md.contains(&format!(
+            "[{:.0}, {:.0}]",
+            board["models"][0]["bt_ci_low"].as_f64().unwrap(),
+            board["models"][0]["bt_ci_high"].as_f64().unwrap()
+        )),
+        "{md}"
+    );
+}

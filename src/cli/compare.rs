@@ -18,7 +18,8 @@ pub struct CompareArgs {
     /// Group by these columns (comma-separated); default as for `grade`.
     #[arg(long, value_delimiter = ',')]
     by: Option<Vec<String>>,
-    /// Bootstrap resamples of the items for the rating intervals (0: none).
+    /// Bootstrap resamples of the items for the rating intervals: 100 to 100000, or 0 for
+    /// no intervals.
     #[arg(long, default_value_t = 1000)]
     bootstrap: u32,
     /// Seed for the bootstrap and the Elo shuffles: the same seed gives the same numbers.

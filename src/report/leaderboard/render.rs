@@ -17,8 +17,25 @@ fn p_value(p: f64) -> String {
     }
 }
 
-fn rating(r: f64, lo: f64, hi: f64) -> (String, String) {
-    (format!("{r:.0}"), format!("{lo:.0}–{hi:.0}"))
+/// A rating and its interval, `[lo, hi]` so that negative ratings read plainly (`[-113, -55]`,
+/// not `-113–-55`); `—` without an interval (`--bootstrap 0`).
+fn rating(r: f64, lo: Option<f64>, hi: Option<f64>) -> (String, String) {
+    let ci = match (lo, hi) {
+        (Some(lo), Some(hi)) => format!("[{lo:.0}, {hi:.0}]"),
+        _ => "—".to_string(),
+    };
+    (format!("{r:.0}"), ci)
+}
+
+fn bootstrap_note(b: &Leaderboard) -> String {
+    if b.bootstrap == 0 {
+        "no intervals (--bootstrap 0)".to_string()
+    } else {
+        format!(
+            "95% bootstrap intervals over items ({} resamples, seed {})",
+            b.bootstrap, b.seed
+        )
+    }
 }
 
 fn intro(b: &Leaderboard) -> String {
@@ -55,8 +72,8 @@ pub fn markdown(b: &Leaderboard) -> String {
     let _ = writeln!(s, "# kgrade leaderboard\n\n{}\n", md_cell(&intro(b)));
     let _ = writeln!(
         s,
-        "Each run's answers to an item count as one right or wrong (the outcome column: one answer; a majority vote over samples; for a circular run, right in every ordering or in the original one). Accuracy is the share of items right, with a 95% Wilson interval. Ratings are Bradley–Terry on per-item head-to-head outcomes (ties skipped), Elo-scaled (mean 1000), with 95% bootstrap intervals over items ({} resamples, seed {}).\n",
-        b.bootstrap, b.seed
+        "Each run's answers to an item count as one right or wrong (the outcome column: one answer; a majority vote over samples; for a circular run, right in every ordering or in the original one). Accuracy is the share of items right, with a 95% Wilson interval. Ratings are Bradley–Terry on per-item head-to-head outcomes (ties skipped), Elo-scaled (mean 1000), with {}.\n",
+        bootstrap_note(b)
     );
     let _ = writeln!(
         s,
@@ -64,12 +81,12 @@ pub fn markdown(b: &Leaderboard) -> String {
         if elo { " online Elo |" } else { "" },
         if elo { "---|" } else { "" }
     );
-    for (k, m) in b.models.iter().enumerate() {
+    for m in &b.models {
         let (r, ci) = rating(m.bt_rating, m.bt_ci_low, m.bt_ci_high);
         let _ = write!(
             s,
             "| {} | {} | {} | {} | {}–{} | {r} | {ci} |",
-            k + 1,
+            m.rank,
             md_cell(&m.model),
             m.outcome.describe(m.answers_per_item),
             pct(m.accuracy),
@@ -154,12 +171,12 @@ figure{margin:.5rem 0}figcaption{font-weight:600}.meta{color:#666}@media print{b
         s.push_str("<th>online Elo</th>");
     }
     s.push_str("<th>run</th></tr>");
-    for (k, m) in b.models.iter().enumerate() {
+    for m in &b.models {
         let (r, ci) = rating(m.bt_rating, m.bt_ci_low, m.bt_ci_high);
         let _ = write!(
             s,
             "<tr class=\"model\"><td class=\"n\">{}</td><td><b>{}</b></td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}–{}</td><td class=\"n\">{r}</td><td class=\"n\">{ci}</td>",
-            k + 1,
+            m.rank,
             escape(&m.model),
             m.outcome.describe(m.answers_per_item),
             pct(m.accuracy),
@@ -175,7 +192,11 @@ figure{margin:.5rem 0}figcaption{font-weight:600}.meta{color:#666}@media print{b
     let ratings: Vec<(String, f64, f64, f64)> = b
         .models
         .iter()
-        .map(|m| (m.model.clone(), m.bt_rating, m.bt_ci_low, m.bt_ci_high))
+        .map(|m| {
+            let (lo, hi) = (m.bt_ci_low, m.bt_ci_high);
+            let r = m.bt_rating;
+            (m.model.clone(), r, lo.unwrap_or(r), hi.unwrap_or(r))
+        })
         .collect();
     let accuracies: Vec<(String, f64, f64, f64)> = b
         .models
@@ -184,7 +205,8 @@ figure{margin:.5rem 0}figcaption{font-weight:600}.meta{color:#666}@media print{b
         .collect();
     let _ = writeln!(
         s,
-        "<figure id=\"rating-chart\"><figcaption>Bradley–Terry rating with 95% bootstrap interval</figcaption>{}</figure><figure id=\"accuracy-chart\"><figcaption>Accuracy with 95% Wilson interval</figcaption>{}</figure>",
+        "<figure id=\"rating-chart\"><figcaption>Bradley–Terry rating, {}</figcaption>{}</figure><figure id=\"accuracy-chart\"><figcaption>Accuracy with 95% Wilson interval</figcaption>{}</figure>",
+        bootstrap_note(b),
         svg::intervals("Bradley–Terry ratings", &ratings),
         svg::intervals("Accuracy", &accuracies)
     );
@@ -253,10 +275,10 @@ pub fn terminal(b: &Leaderboard) -> String {
         header.push("online Elo");
     }
     t.set_header(header);
-    for (k, m) in b.models.iter().enumerate() {
+    for m in &b.models {
         let (r, ci) = rating(m.bt_rating, m.bt_ci_low, m.bt_ci_high);
         let mut row = vec![
-            (k + 1).to_string(),
+            m.rank.to_string(),
             m.model.clone(),
             m.outcome.describe(m.answers_per_item),
             pct(m.accuracy),
@@ -284,4 +306,18 @@ pub fn terminal(b: &Leaderboard) -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rating;
+
+    #[test]
+    fn rating_intervals_read_plainly_when_negative_or_absent() {
+        assert_eq!(
+            rating(-84.4, Some(-113.2), Some(-55.0)),
+            ("-84".to_string(), "[-113, -55]".to_string())
+        );
+        assert_eq!(rating(1000.0, None, None).1, "—");
+    }
 }

@@ -114,7 +114,7 @@ impl Rng {
 }
 
 /// 2.5th and 97.5th percentiles of each run's rating over `rounds` bootstrap resamples of
-/// the items (with replacement, refitted each time).
+/// the items (with replacement, refitted each time); NaN with no rounds or no items.
 pub fn bootstrap_intervals(
     scores: &[Vec<f64>],
     runs: usize,
@@ -122,8 +122,7 @@ pub fn bootstrap_intervals(
     seed: u64,
 ) -> Vec<(f64, f64)> {
     if rounds == 0 || scores.is_empty() {
-        let r = bradley_terry(&win_matrix(scores, runs));
-        return r.iter().map(|&x| (x, x)).collect();
+        return vec![(f64::NAN, f64::NAN); runs];
     }
     let mut rng = Rng::new(seed);
     let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(rounds as usize); runs];
