@@ -4,10 +4,10 @@
 //!
 //! Exit codes: 0 everything was processed; 1 (`extract`) some input lines could not be read
 //! (they are reported and the rest processed); 2 the command could not run (bad arguments,
-//! unreadable file, I/O error); 3 (`grade`, `report`) the input data is bad: a dataset row, a
-//! generation line or a verdict line names the file, line and field, or `--strict` found join
-//! trouble (reports are still written when only generation lines were bad), or nothing was
-//! graded; 4 (`grade --judge`, `judge`) answers remain unresolved after the judge and
+//! unreadable file, I/O error); 3 (`grade`, `report`, `compare`) the input data is bad: a
+//! dataset row, a generation line or a verdict line names the file, line and field, or
+//! `--strict` found join trouble (reports are still written when only generation lines were
+//! bad), or nothing was graded; 4 (`grade --judge`, `judge`) answers remain unresolved after the judge and
 //! `--allow-unresolved` was not given, or (`generate`) some answers failed after every
 //! retry (a rerun asks only for those); 130 (`generate`, `grade --judge`, `judge`) Ctrl-C
 //! ended the run early: what was saved is said on stderr, and the same command resumes it. A

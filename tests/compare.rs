@@ -126,9 +126,11 @@ fn leaderboard_of_the_bundled_runs() {
     for m in models {
         let run = m["run"].as_str().unwrap();
         let metrics = &read_json(&cwd.join(run).join("report.json"))["metrics"];
-        // Mean over items of the per-item accuracy: with one sample per item this is the
-        // overall accuracy, with several it is the report's `samples.mean_accuracy`.
-        let want = metrics["samples"]["mean_accuracy"].as_f64().unwrap();
+        // Each item is one outcome: with one sample per item this is the overall accuracy,
+        // with several the report's majority vote (`samples.majority_vote_accuracy`).
+        let want = metrics["samples"]["majority_vote_accuracy"]
+            .as_f64()
+            .unwrap();
         let got = m["accuracy"].as_f64().unwrap();
         assert!((got - want).abs() < 1e-12, "{run}: {got} vs {want}");
         if metrics["samples"]["max_samples_per_item"] == 1 {
@@ -171,10 +173,10 @@ fn leaderboard_of_the_bundled_runs() {
     // McNemar against the hand computation, and the value measured on this sample.
     let p = pair["mcnemar_p"].as_f64().unwrap();
     assert!((p - mcnemar_by_hand(a_only, b_only)).abs() < 1e-12, "{p}");
-    assert_eq!((a_only, b_only), (24, 9));
-    // 2 · Σ_{k≤9} C(33, k) / 2^33 = 2 · 58_115_146 / 8_589_934_592.
+    assert_eq!((a_only, b_only), (23, 9));
+    // 2 · Σ_{k≤9} C(32, k) / 2^32 = 2 · 43_081_973 / 4_294_967_296.
     assert!(
-        (p - 2.0 * 58_115_146.0 / 8_589_934_592.0).abs() < 1e-15,
+        (p - 2.0 * 43_081_973.0 / 4_294_967_296.0).abs() < 1e-15,
         "{p}"
     );
 
@@ -217,9 +219,9 @@ fn common_items_and_refusals() {
     let board = read_json(&cwd.join("lb/leaderboard.json"));
     assert_eq!(board["items"], 59);
     assert_eq!(board["dropped_items"]["t"], 1);
-    // No bootstrap: the interval is the point.
+    // No bootstrap: no interval (not a zero-width one that reads as certainty).
     let m = &board["models"][0];
-    assert_eq!(m["bt_ci_low"], m["bt_rating"]);
+    assert!(m["bt_ci_low"].is_null() && m["bt_ci_high"].is_null(), "{m}");
 
     // A run over another dataset (another path and another content) is refused, naming both.
     let run_json = cwd.join("t59/run.json");
@@ -240,6 +242,7 @@ fn common_items_and_refusals() {
         .args(["compare", "r", "--out", "lb3"])
         .assert()
         .code(2);
+    std::fs::create_dir(cwd.join("nothing")).unwrap();
     kgrade()
         .current_dir(cwd)
         .args(["compare", "r", "nothing", "--out", "lb3"])

@@ -14,6 +14,7 @@ mod progress;
 mod report;
 
 use clap::{Parser, Subcommand};
+use kgrade::report::leaderboard::CompareError;
 use kgrade::report::ReportError;
 use kgrade::stages::GradeError;
 use std::io;
@@ -115,6 +116,10 @@ pub fn is_bad_data(err: &anyhow::Error) -> bool {
             || matches!(
                 e.downcast_ref::<ReportError>(),
                 Some(ReportError::BadLine { .. } | ReportError::NothingGraded { .. })
+            )
+            || matches!(
+                e.downcast_ref::<CompareError>(),
+                Some(CompareError::Report(ReportError::BadLine { .. }))
             )
             || matches!(
                 e.downcast_ref::<GradeError>(),

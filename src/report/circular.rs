@@ -41,6 +41,16 @@ pub struct CircularMetrics {
     pub single_ordering_items: u64,
 }
 
+/// One draw of one item: its answers over the orderings it was shown in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DrawOutcome {
+    /// Answers (one per ordering shown), and how many were right.
+    pub orderings: u64,
+    pub correct: u64,
+    /// Whether the answer in the original ordering was right (`None`: not shown in it).
+    pub origin: Option<bool>,
+}
+
 #[derive(Default)]
 struct Unit {
     n: u64,
@@ -98,6 +108,22 @@ impl CircularAccumulator {
         if ordering.iter().enumerate().all(|(i, &o)| o as usize == i) {
             unit.origin = Some(v.correct);
         }
+    }
+
+    /// Each item's draws, for `kgrade compare`'s per-item outcome: item id → one
+    /// [`DrawOutcome`] per draw, in the order the draws were first seen.
+    pub fn draws_by_item(&self) -> BTreeMap<String, Vec<DrawOutcome>> {
+        let mut items: BTreeMap<String, Vec<DrawOutcome>> = BTreeMap::new();
+        for key in &self.order {
+            if let Some(u) = self.units.get(key) {
+                items.entry(key.0.clone()).or_default().push(DrawOutcome {
+                    orderings: u.n,
+                    correct: u.correct,
+                    origin: u.origin,
+                });
+            }
+        }
+        items
     }
 
     /// The metrics, or `None` when no verdict recorded an ordering.

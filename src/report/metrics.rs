@@ -108,6 +108,24 @@ pub struct Disagreement {
     pub judge_reason: Option<String>,
 }
 
+/// Whether the label voted for most often among an item's answers is `gold`: `votes` is
+/// (chosen label, answers naming it), undecided answers left out. A tie for the most votes
+/// is not right. Both the report's `majority_vote_accuracy` and `kgrade compare`'s per-item
+/// outcome for runs with several samples read an item this way.
+pub fn majority_vote_right(votes: &[(String, u64)], gold: &str) -> bool {
+    let best = votes.iter().map(|(_, n)| *n).max().unwrap_or(0);
+    let mut winners = votes.iter().filter(|(_, n)| *n == best);
+    matches!((winners.next(), winners.next()), (Some((label, _)), None) if label == gold)
+}
+
+/// Count one answer's vote: `label` gets one more.
+pub fn add_vote(votes: &mut Vec<(String, u64)>, label: &str) {
+    match votes.iter_mut().find(|(l, _)| l == label) {
+        Some((_, n)) => *n += 1,
+        None => votes.push((label.to_string(), 1)),
+    }
+}
+
 #[derive(Default)]
 struct ItemTally {
     n: u64,
@@ -264,10 +282,7 @@ impl Accumulator {
         t.correct += hit;
         t.gold.clone_from(&v.gold);
         if v.chosen.is_some() {
-            match t.votes.iter_mut().find(|(l, _)| *l == predicted) {
-                Some((_, n)) => *n += 1,
-                None => t.votes.push((predicted, 1)),
-            }
+            add_vote(&mut t.votes, &predicted);
         }
     }
 
@@ -315,16 +330,11 @@ impl Accumulator {
             items: self.items.len() as u64,
             max_samples_per_item: self.items.values().map(|t| t.n).max().unwrap_or(0),
             mean_accuracy: mean(self.items.values().map(|t| t.correct as f64 / t.n as f64)),
-            majority_vote_accuracy: mean(self.items.values().map(|t| {
-                let best = t.votes.iter().map(|(_, n)| *n).max().unwrap_or(0);
-                let winners: Vec<&String> = t
-                    .votes
-                    .iter()
-                    .filter(|(_, n)| *n == best)
-                    .map(|(l, _)| l)
-                    .collect();
-                f64::from(u8::from(winners.len() == 1 && *winners[0] == t.gold))
-            })),
+            majority_vote_accuracy: mean(
+                self.items
+                    .values()
+                    .map(|t| f64::from(u8::from(majority_vote_right(&t.votes, &t.gold)))),
+            ),
         };
         Metrics {
             overall: Accuracy::over_items(self.overall.0, self.overall.1, samples.items),

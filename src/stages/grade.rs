@@ -211,6 +211,13 @@ fn join_warnings(join: &JoinReport) -> Vec<String> {
             first_ids(&join.duplicate_dataset_ids)
         ));
     }
+    if join.models.len() > 1 {
+        out.push(format!(
+            "the generations name {} models: {} (one run is usually one model)",
+            join.models.len(),
+            join.models.join(", ")
+        ));
+    }
     out
 }
 

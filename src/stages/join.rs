@@ -9,6 +9,8 @@ use crate::types::JoinReport;
 
 /// How many unknown ids and unreadable lines are listed by name.
 const LISTED: usize = 200;
+/// Models kept for run.json when generations name several.
+const MODELS_LISTED: usize = 20;
 
 /// Letters and digits of a question's first line compared with the question a generation
 /// line carries: enough to tell two questions apart, few enough that a template's wording
@@ -111,6 +113,7 @@ impl<'a> Joiner<'a> {
                     continue;
                 };
                 self.check_question(index, &g);
+                self.note_model(g.model.as_deref());
                 let sample = self.samples[index];
                 self.samples[index] += 1;
                 self.join.answers += 1;
@@ -131,6 +134,14 @@ impl<'a> Joiner<'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// Remember the model an answer names; run.json records it, or all of them when several.
+    fn note_model(&mut self, model: Option<&str>) {
+        let Some(model) = model else { return };
+        if self.join.models.len() < MODELS_LISTED && !self.join.models.iter().any(|m| m == model) {
+            self.join.models.push(model.to_string());
         }
     }
 
@@ -169,6 +180,9 @@ impl<'a> Joiner<'a> {
         observer.bytes_read(self.reader.bytes_read());
         self.join.tasks.clone_from(&self.reader.tasks);
         self.join.lm_eval = self.reader.lm_eval().means();
+        if self.join.models.len() == 1 {
+            self.join.model = self.join.models.pop();
+        }
         self.join.items_without_generations = self
             .dataset
             .items

@@ -16,6 +16,14 @@ pub struct JoinReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dataset_blake3: Option<String>,
     pub generations: String,
+    /// The model the generations name, when they all name one (`model` on kgrade's lines,
+    /// in saved replies and batch output); absent when none names one or they name several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Every model the generations name, in the order first seen (up to 20), when they name
+    /// more than one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<String>,
     pub items: usize,
     pub answers: u64,
     /// Generations whose id is not in the dataset (count, and the first ids).

@@ -147,6 +147,9 @@ pub struct Generation {
     /// `custom_id` has none), a plain line's `sample`. Circular metrics group a draw's
     /// orderings by it, so that line order does not matter.
     pub sample: Option<u32>,
+    /// The model the line says answered (`model` on the line, in its saved reply, or in a
+    /// batch output's response body), as `kgrade generate` and the APIs write it.
+    pub model: Option<String>,
 }
 
 /// The `custom_id` of a batch request for one answer: the item id, then `#s=SAMPLE` for
@@ -230,6 +233,7 @@ impl Generation {
             loglik: None,
             ordering: None,
             sample: None,
+            model: None,
         }
     }
 }
@@ -385,7 +389,11 @@ impl<R: BufRead> GenerationReader<R> {
             let parsed = format.0.parse(&value, &mut self.state);
             return Some(match parsed {
                 Ok(mut generations) => {
+                    let model = model_of(&value);
                     for g in &mut generations {
+                        if g.model.is_none() {
+                            g.model.clone_from(&model);
+                        }
                         if g.task.is_none() {
                             g.task.clone_from(&self.state.task);
                         }
@@ -414,6 +422,21 @@ fn id_of(v: Option<&Value>) -> Option<String> {
         Value::Number(n) => Some(n.to_string()),
         _ => None,
     }
+}
+
+/// The model a line names: its own `model` (kgrade's plain lines, Ollama replies), or the
+/// saved reply's (`response.model`; a batch output's `response.body.model`).
+fn model_of(v: &Value) -> Option<String> {
+    [
+        v.get("model"),
+        v.pointer("/response/model"),
+        v.pointer("/response/body/model"),
+    ]
+    .into_iter()
+    .flatten()
+    .find_map(Value::as_str)
+    .filter(|m| !m.trim().is_empty())
+    .map(str::to_string)
 }
 
 /// The prompt a line carries: a chat `messages` list (the last user message), or a

@@ -1,13 +1,20 @@
 //! `kgrade compare`: several graded runs of different models on the same dataset, side by
 //! side. Reads each run's `verdicts.jsonl` and `run.json` (nothing else, and nothing is
-//! graded again), scores every item per run as the mean of `correct` over its samples, and
-//! builds a [`Leaderboard`]: accuracy with Wilson intervals, Bradley–Terry ratings with
-//! bootstrap intervals, optional online Elo, per-group accuracy, and exact McNemar tests
-//! between every pair. Runs over different datasets or item sets are refused, naming the
-//! difference. The statistics live in [`stats`], the renderers in [`render`].
+//! graded again), reduces every run's answers to one item to one right or wrong
+//! ([`outcome`]: majority vote over samples, all orderings of a circular run), and builds a
+//! [`Leaderboard`]: accuracy with Wilson intervals, Bradley–Terry ratings with bootstrap
+//! intervals, optional online Elo, per-group accuracy, and exact McNemar tests between every
+//! pair. Runs over different datasets or item sets, and circular runs beside plain ones, are
+//! refused, naming the difference. The statistics live in [`stats`], the renderers in
+//! [`render`].
 
+mod identity;
+pub mod outcome;
 pub mod render;
 pub mod stats;
+
+pub use identity::DatasetIdentity;
+pub use outcome::{CircularOutcome, Outcome};
 
 use super::accuracy::wilson_of;
 use super::{for_each_verdict, ReportError};
@@ -17,7 +24,13 @@ use std::path::{Path, PathBuf};
 
 /// The `schema` value of `leaderboard.json`.
 pub const LEADERBOARD_SCHEMA: &str = "kgrade.leaderboard";
-pub const LEADERBOARD_VERSION: u32 = 1;
+pub const LEADERBOARD_VERSION: u32 = 2;
+/// Bootstrap resamples allowed besides 0 (no intervals): fewer put the 2.5th and 97.5th
+/// percentiles on the one or two most extreme resamples (with 1 the "interval" is a single
+/// resample, which may not even hold the estimate); more take long for no visible gain
+/// (10,000,000 took 21 s on two runs of 100 items, growing with items × runs²).
+pub const BOOTSTRAP_MIN: u32 = 100;
+pub const BOOTSTRAP_MAX: u32 = 100_000;
 /// Shuffled match orders averaged by `--elo`.
 pub const ELO_ORDERS: u32 = 100;
 
@@ -26,10 +39,14 @@ pub const ELO_ORDERS: u32 = 100;
 pub enum CompareError {
     #[error("compare needs at least two runs, got {0}")]
     TooFewRuns(usize),
+    #[error("--bootstrap {0}: give 0 (no rating intervals) or {BOOTSTRAP_MIN} to {BOOTSTRAP_MAX} resamples")]
+    Bootstrap(u32),
     #[error("{a} and {b} are the same run; compare different runs")]
     SameRun { a: String, b: String },
     #[error("{dir}: no verdicts.jsonl here; run `kgrade grade` first")]
     NotARun { dir: PathBuf },
+    #[error("{path}: no such run directory or verdicts file")]
+    NotFound { path: PathBuf },
     #[error("{dir}/run.json: {message}")]
     BadRunJson { dir: PathBuf, message: String },
     #[error(
@@ -42,10 +59,32 @@ pub enum CompareError {
         b: String,
         dataset_b: String,
     },
+    #[error(
+        "the runs are over different datasets: {differing} of the {shared} items they share differ \
+         between {a} and {b} (first {first})"
+    )]
+    ItemsContentDiffer {
+        a: String,
+        b: String,
+        differing: usize,
+        shared: usize,
+        first: String,
+    },
     #[error("the runs cover different items: {0} (pass --common-items to compare on the items they share)")]
     ItemsDiffer(String),
     #[error("the runs share no items")]
     NoCommonItems,
+    #[error(
+        "{circular} is a circular run (items shown in up to {orderings} orderings, ranked on \
+         items right in all of them) and {plain} is not: the two outcomes are not alike. \
+         Compare circular runs with circular runs, or pass --circular-outcome original to rank \
+         circular runs on their original ordering only (OpenCompass's acc_origin)"
+    )]
+    MixedCircular {
+        circular: String,
+        orderings: u64,
+        plain: String,
+    },
     #[error(transparent)]
     Report(#[from] ReportError),
 }
@@ -62,6 +101,8 @@ pub struct CompareOptions {
     pub elo: bool,
     /// Compare on the items every run has instead of refusing different item sets.
     pub common_items: bool,
+    /// How circular runs are read.
+    pub circular: CircularOutcome,
 }
 
 /// One run on the leaderboard.
@@ -74,15 +115,21 @@ pub struct ModelRow {
     /// Items compared, and the answers behind them.
     pub items: u64,
     pub answers: u64,
-    /// Mean over items of the per-item accuracy (mean `correct` over samples), with its
-    /// Wilson 95% interval over items.
+    /// What each item's right or wrong is ([`outcome`]), and the most samples (or
+    /// orderings) one item's outcome was reduced from.
+    pub outcome: Outcome,
+    pub answers_per_item: u64,
+    /// Share of items right under `outcome`, with its Wilson 95% interval over items.
     pub accuracy: f64,
     pub ci_low: f64,
     pub ci_high: f64,
-    /// Bradley–Terry rating (Elo scale, mean 1000) and its bootstrap 95% interval.
+    /// Rank by `bt_rating`, 1 best; equal ratings share a rank (1, 2, 2, 4).
+    pub rank: u32,
+    /// Bradley–Terry rating (Elo scale, mean 1000) and its bootstrap 95% interval (null
+    /// with `--bootstrap 0`).
     pub bt_rating: f64,
-    pub bt_ci_low: f64,
-    pub bt_ci_high: f64,
+    pub bt_ci_low: Option<f64>,
+    pub bt_ci_high: Option<f64>,
     /// Online Elo averaged over shuffled orders (only with `--elo`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub elo: Option<f64>,
@@ -95,10 +142,10 @@ pub struct ModelRow {
 pub struct PairRow {
     pub a: String,
     pub b: String,
-    /// Items `a` scored higher on (with one sample each: `a` right and `b` wrong).
+    /// Items `a` got right and `b` wrong (under each run's outcome).
     pub a_only: u64,
     pub b_only: u64,
-    /// Items both scored the same on (both right, both wrong, or equal means).
+    /// Items both got right or both wrong.
     pub ties: u64,
     /// Exact two-sided McNemar p-value on `a_only` against `b_only`.
     pub mcnemar_p: f64,
@@ -109,7 +156,13 @@ pub struct PairRow {
 pub struct Leaderboard {
     pub schema: String,
     pub version: u32,
+    /// The dataset `run.json` names (empty when no run has one).
     pub dataset: String,
+    /// How the runs were found to be over one dataset.
+    pub dataset_identity: DatasetIdentity,
+    /// Runs without a `run.json` (their dataset is known only by their items).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs_without_run_json: Vec<String>,
     /// Items compared (every run has all of them).
     pub items: u64,
     /// Items left out by `--common-items`, per run directory.
@@ -124,24 +177,45 @@ pub struct Leaderboard {
     pub pairs: Vec<PairRow>,
 }
 
-/// One run, read: per-item (correct, samples) and the item's grouping fields.
+/// One run, read: its answers per item and the items' grouping fields.
 struct Run {
     dir: String,
     model: String,
     dataset: Option<String>,
     /// `dataset_blake3` from run.json (runs graded before it was recorded have none).
     dataset_hash: Option<String>,
-    items: BTreeMap<String, (u64, u64)>,
+    items: outcome::ItemAnswers,
     fields: BTreeMap<String, BTreeMap<String, String>>,
+    /// Each item's gold answer and columns, to tell datasets apart without run.json.
+    keys: BTreeMap<String, identity::ItemKey>,
+    has_run_json: bool,
 }
 
-fn read_run_dir(dir: &Path, by: &[String]) -> Result<Run, CompareError> {
-    let verdicts = dir.join("verdicts.jsonl");
-    if !verdicts.is_file() {
-        return Err(CompareError::NotARun {
-            dir: dir.to_path_buf(),
+/// A run as given on the command line, as `kgrade report` takes it: a run directory, or the
+/// verdicts file in one. Returns the directory and the verdicts file.
+fn run_paths(path: &Path) -> Result<(PathBuf, PathBuf), CompareError> {
+    if path.is_dir() {
+        let verdicts = path.join("verdicts.jsonl");
+        if !verdicts.is_file() {
+            return Err(CompareError::NotARun {
+                dir: path.to_path_buf(),
+            });
+        }
+        return Ok((path.to_path_buf(), verdicts));
+    }
+    if !path.is_file() {
+        return Err(CompareError::NotFound {
+            path: path.to_path_buf(),
         });
     }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Ok((dir, path.to_path_buf()))
+}
+
+fn read_run_dir(dir: &Path, verdicts: &Path, by: &[String]) -> Result<Run, CompareError> {
     // run.json is read loosely: `model` is not written by every producer of a run.
     let run_json: Option<serde_json::Value> = match std::fs::read_to_string(dir.join("run.json")) {
         Ok(text) => Some(
@@ -159,18 +233,33 @@ fn read_run_dir(dir: &Path, by: &[String]) -> Result<Run, CompareError> {
             .and_then(serde_json::Value::as_str)
             .map(str::to_string)
     };
-    let model = field("model").unwrap_or_else(|| {
-        dir.file_name().map_or_else(
+    // Generations naming several models are one run of all of them, and named so.
+    let models: Vec<&str> = run_json
+        .as_ref()
+        .and_then(|v| v.get("models"))
+        .and_then(serde_json::Value::as_array)
+        .map(|a| a.iter().filter_map(serde_json::Value::as_str).collect())
+        .unwrap_or_default();
+    let several =
+        (models.len() > 1).then(|| format!("{} ({} models)", models.join(", "), models.len()));
+    let model = field("model").or(several).unwrap_or_else(|| {
+        // `.` (a verdicts file given in the current directory) names no directory itself.
+        let named = match dir.file_name() {
+            Some(_) => dir.to_path_buf(),
+            None => std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()),
+        };
+        named.file_name().map_or_else(
             || dir.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         )
     });
-    let mut items: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    let mut items = outcome::RunAnswers::default();
     let mut fields: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
-    for_each_verdict(&verdicts, |_, v| {
-        let e = items.entry(v.id.clone()).or_default();
-        e.0 += u64::from(v.correct);
-        e.1 += 1;
+    let mut keys = BTreeMap::new();
+    for_each_verdict(verdicts, |_, v| {
+        items.add(&v);
+        keys.entry(v.id.clone())
+            .or_insert_with(|| identity::ItemKey::of(&v));
         fields.entry(v.id).or_insert_with(|| {
             by.iter()
                 .filter_map(|c| v.fields.get(c).map(|x| (c.clone(), x.clone())))
@@ -183,8 +272,10 @@ fn read_run_dir(dir: &Path, by: &[String]) -> Result<Run, CompareError> {
         model,
         dataset: field("dataset"),
         dataset_hash: field("dataset_blake3"),
-        items,
+        items: items.finish(),
         fields,
+        keys,
+        has_run_json: run_json.is_some(),
     })
 }
 
@@ -199,11 +290,7 @@ fn same_path(a: &str, b: &str) -> bool {
 
 fn describe_difference(a: &Run, b: &Run) -> String {
     let only = |x: &Run, y: &Run| -> (usize, Vec<String>) {
-        let ids: Vec<&String> = x
-            .items
-            .keys()
-            .filter(|k| !y.items.contains_key(*k))
-            .collect();
+        let ids: Vec<&String> = x.items.ids().filter(|k| !y.items.contains(k)).collect();
         (
             ids.len(),
             ids.iter().take(5).map(|s| format!("`{s}`")).collect(),
@@ -232,48 +319,59 @@ pub fn compare(dirs: &[PathBuf], opts: &CompareOptions) -> Result<Leaderboard, C
     if dirs.len() < 2 {
         return Err(CompareError::TooFewRuns(dirs.len()));
     }
-    for (i, a) in dirs.iter().enumerate() {
-        for b in &dirs[i + 1..] {
+    if opts.bootstrap != 0 && !(BOOTSTRAP_MIN..=BOOTSTRAP_MAX).contains(&opts.bootstrap) {
+        return Err(CompareError::Bootstrap(opts.bootstrap));
+    }
+    let paths: Vec<(PathBuf, PathBuf)> = dirs
+        .iter()
+        .map(|d| run_paths(d))
+        .collect::<Result<_, _>>()?;
+    for (i, (_, a)) in paths.iter().enumerate() {
+        for (k, (_, b)) in paths.iter().enumerate().skip(i + 1) {
             if same_path(&a.display().to_string(), &b.display().to_string()) {
                 return Err(CompareError::SameRun {
-                    a: a.display().to_string(),
-                    b: b.display().to_string(),
+                    a: dirs[i].display().to_string(),
+                    b: dirs[k].display().to_string(),
                 });
             }
         }
     }
-    let runs: Vec<Run> = dirs
+    let runs: Vec<Run> = paths
         .iter()
-        .map(|d| read_run_dir(d, &opts.by))
+        .map(|(dir, verdicts)| read_run_dir(dir, verdicts, &opts.by))
         .collect::<Result<_, _>>()?;
     let first = &runs[0];
+    let mut common: BTreeSet<&String> = first.items.ids().collect();
+    let mut items_differ = None;
     for r in &runs[1..] {
-        if let (Some(a), Some(b)) = (&first.dataset, &r.dataset) {
-            // By content when both runs recorded it (a copy at another path, another
-            // machine's checkout), else by path.
-            let same = match (&first.dataset_hash, &r.dataset_hash) {
-                (Some(x), Some(y)) => x == y,
-                _ => same_path(a, b),
-            };
-            if !same {
-                return Err(CompareError::DatasetsDiffer {
-                    a: first.dir.clone(),
-                    dataset_a: a.clone(),
-                    b: r.dir.clone(),
-                    dataset_b: b.clone(),
-                });
-            }
+        let differ =
+            r.items.len() != first.items.len() || r.items.ids().any(|k| !first.items.contains(k));
+        if differ && !opts.common_items && items_differ.is_none() {
+            items_differ = Some(CompareError::ItemsDiffer(describe_difference(first, r)));
+        }
+        common.retain(|k| r.items.contains(k));
+    }
+    // Different datasets first: different item sets are then no surprise.
+    let dataset_identity = identity::check(&runs, &common)?;
+    if let Some(e) = items_differ {
+        return Err(e);
+    }
+    if opts.circular == CircularOutcome::AllOrderings {
+        if let (Some(c), Some(p)) = (
+            runs.iter().find(|r| r.items.is_circular()),
+            runs.iter().find(|r| !r.items.is_circular()),
+        ) {
+            return Err(CompareError::MixedCircular {
+                circular: c.dir.clone(),
+                orderings: c.items.orderings,
+                plain: p.dir.clone(),
+            });
         }
     }
-    let mut common: BTreeSet<&String> = first.items.keys().collect();
-    for r in &runs[1..] {
-        let differ = r.items.len() != first.items.len()
-            || r.items.keys().any(|k| !first.items.contains_key(k));
-        if differ && !opts.common_items {
-            return Err(CompareError::ItemsDiffer(describe_difference(first, r)));
-        }
-        common.retain(|k| r.items.contains_key(*k));
-    }
+    let outcomes: Vec<(Outcome, u64)> = runs
+        .iter()
+        .map(|r| r.items.outcome(opts.circular))
+        .collect();
     if common.is_empty() {
         return Err(CompareError::NoCommonItems);
     }
@@ -283,15 +381,14 @@ pub fn compare(dirs: &[PathBuf], opts: &CompareOptions) -> Result<Leaderboard, C
         .iter()
         .map(|id| {
             runs.iter()
-                .map(|r| {
-                    let (c, n) = r.items[*id];
-                    c as f64 / n.max(1) as f64
-                })
+                .zip(&outcomes)
+                .map(|(r, &(o, _))| f64::from(u8::from(r.items.right(id, o))))
                 .collect()
         })
         .collect();
     let ratings = stats::bradley_terry(&stats::win_matrix(&scores, m));
-    let intervals = stats::bootstrap_intervals(&scores, m, opts.bootstrap, opts.seed);
+    let intervals = (opts.bootstrap > 0)
+        .then(|| stats::bootstrap_intervals(&scores, m, opts.bootstrap, opts.seed));
     let elo = opts
         .elo
         .then(|| stats::online_elo(&scores, m, ELO_ORDERS, opts.seed));
@@ -317,13 +414,16 @@ pub fn compare(dirs: &[PathBuf], opts: &CompareOptions) -> Result<Leaderboard, C
             run: run.dir.clone(),
             model: run.model.clone(),
             items: n,
-            answers: ids.iter().map(|id| run.items[*id].1).sum(),
+            answers: ids.iter().map(|id| run.items.answers(id)).sum(),
+            outcome: outcomes[k].0,
+            answers_per_item: outcomes[k].1,
             accuracy,
             ci_low,
             ci_high,
             bt_rating: ratings[k],
-            bt_ci_low: intervals[k].0,
-            bt_ci_high: intervals[k].1,
+            rank: 0,
+            bt_ci_low: intervals.as_ref().map(|i| i[k].0),
+            bt_ci_high: intervals.as_ref().map(|i| i[k].1),
             elo: elo.as_ref().map(|e| e[k]),
             groups: groups
                 .into_iter()
@@ -383,11 +483,21 @@ pub fn compare(dirs: &[PathBuf], opts: &CompareOptions) -> Result<Leaderboard, C
         .filter(|c| models.iter().any(|m: &ModelRow| m.groups.contains_key(*c)))
         .cloned()
         .collect();
-    let models = order.into_iter().map(|i| models[i].clone()).collect();
+    let mut models: Vec<ModelRow> = order.into_iter().map(|i| models[i].clone()).collect();
+    rank_by_rating(&mut models);
     Ok(Leaderboard {
         schema: LEADERBOARD_SCHEMA.to_string(),
         version: LEADERBOARD_VERSION,
-        dataset: first.dataset.clone().unwrap_or_default(),
+        dataset: runs
+            .iter()
+            .find_map(|r| r.dataset.clone())
+            .unwrap_or_default(),
+        dataset_identity,
+        runs_without_run_json: runs
+            .iter()
+            .filter(|r| !r.has_run_json)
+            .map(|r| r.dir.clone())
+            .collect(),
         items: n,
         dropped_items,
         bootstrap: opts.bootstrap,
@@ -396,6 +506,19 @@ pub fn compare(dirs: &[PathBuf], opts: &CompareOptions) -> Result<Leaderboard, C
         models,
         pairs,
     })
+}
+
+/// Standard competition ranking of rows sorted best first: a row ties the one above when the
+/// ratings agree to within 1e-6 points (identical runs fit to the same rating up to the
+/// last bits of the iteration).
+fn rank_by_rating(models: &mut [ModelRow]) {
+    for k in 0..models.len() {
+        models[k].rank = if k > 0 && (models[k - 1].bt_rating - models[k].bt_rating).abs() < 1e-6 {
+            models[k - 1].rank
+        } else {
+            k as u32 + 1
+        };
+    }
 }
 
 /// Write `leaderboard.json`, `leaderboard.md` and `leaderboard.html` into `out`.

@@ -5,7 +5,7 @@
 use super::super::escape::escape;
 use super::super::markdown::{md_cell, pct};
 use super::super::svg;
-use super::Leaderboard;
+use super::{DatasetIdentity, Leaderboard};
 use comfy_table::{presets::UTF8_FULL, Table};
 use std::fmt::Write as _;
 
@@ -17,17 +17,48 @@ fn p_value(p: f64) -> String {
     }
 }
 
-fn rating(r: f64, lo: f64, hi: f64) -> (String, String) {
-    (format!("{r:.0}"), format!("{lo:.0}–{hi:.0}"))
+/// A rating and its interval, `[lo, hi]` so that negative ratings read plainly (`[-113, -55]`,
+/// not `-113–-55`); `—` without an interval (`--bootstrap 0`).
+fn rating(r: f64, lo: Option<f64>, hi: Option<f64>) -> (String, String) {
+    let ci = match (lo, hi) {
+        (Some(lo), Some(hi)) => format!("[{lo:.0}, {hi:.0}]"),
+        _ => "—".to_string(),
+    };
+    (format!("{r:.0}"), ci)
+}
+
+fn bootstrap_note(b: &Leaderboard) -> String {
+    if b.bootstrap == 0 {
+        "no intervals (--bootstrap 0)".to_string()
+    } else {
+        format!(
+            "95% bootstrap intervals over items ({} resamples, seed {})",
+            b.bootstrap, b.seed
+        )
+    }
 }
 
 fn intro(b: &Leaderboard) -> String {
-    let mut s = format!(
-        "{} runs on {} items of `{}`.",
-        b.models.len(),
-        b.items,
-        b.dataset
-    );
+    let mut s = format!("{} runs on {} items of ", b.models.len(), b.items);
+    if b.dataset.is_empty() {
+        s.push_str("a dataset no run records");
+    } else {
+        let _ = write!(s, "`{}`", b.dataset);
+    }
+    if b.dataset_identity == DatasetIdentity::Items {
+        let _ = write!(
+            s,
+            " (no run.json in {}: {}; the runs agree on every item's gold answer and columns, \
+             which is all that was checked)",
+            b.runs_without_run_json.join(", "),
+            if b.dataset.is_empty() {
+                "the dataset cannot be established"
+            } else {
+                "its dataset is not recorded"
+            }
+        );
+    }
+    s.push('.');
     for (run, n) in &b.dropped_items {
         let _ = write!(s, " Left out by --common-items: {n} of {run}'s items.");
     }
@@ -41,22 +72,23 @@ pub fn markdown(b: &Leaderboard) -> String {
     let _ = writeln!(s, "# kgrade leaderboard\n\n{}\n", md_cell(&intro(b)));
     let _ = writeln!(
         s,
-        "Accuracy is the mean over items of each item's accuracy (mean over its samples), with a 95% Wilson interval. Ratings are Bradley–Terry on per-item head-to-head outcomes (ties skipped), Elo-scaled (mean 1000), with 95% bootstrap intervals over items ({} resamples, seed {}).\n",
-        b.bootstrap, b.seed
+        "Each run's answers to an item count as one right or wrong (the outcome column: one answer; a majority vote over samples; for a circular run, right in every ordering or in the original one). Accuracy is the share of items right, with a 95% Wilson interval. Ratings are Bradley–Terry on per-item head-to-head outcomes (ties skipped), Elo-scaled (mean 1000), with {}.\n",
+        bootstrap_note(b)
     );
     let _ = writeln!(
         s,
-        "| rank | model | accuracy | 95% CI | BT rating | 95% CI |{}\n|---|---|---|---|---|---|{}",
+        "| rank | model | outcome | accuracy | 95% CI | BT rating | 95% CI |{}\n|---|---|---|---|---|---|---|{}",
         if elo { " online Elo |" } else { "" },
         if elo { "---|" } else { "" }
     );
-    for (k, m) in b.models.iter().enumerate() {
+    for m in &b.models {
         let (r, ci) = rating(m.bt_rating, m.bt_ci_low, m.bt_ci_high);
         let _ = write!(
             s,
-            "| {} | {} | {} | {}–{} | {r} | {ci} |",
-            k + 1,
+            "| {} | {} | {} | {} | {}–{} | {r} | {ci} |",
+            m.rank,
             md_cell(&m.model),
+            m.outcome.describe(m.answers_per_item),
             pct(m.accuracy),
             pct(m.ci_low),
             pct(m.ci_high)
@@ -134,18 +166,19 @@ figure{margin:.5rem 0}figcaption{font-weight:600}.meta{color:#666}@media print{b
     s.push_str("</style></head><body>\n<h1>kgrade leaderboard</h1>\n");
     let _ = writeln!(s, "<p class=\"meta\">{}</p>", escape(&intro(b)));
     let elo = b.models.iter().any(|m| m.elo.is_some());
-    s.push_str("<table id=\"leaderboard\"><tr><th>rank</th><th>model</th><th>accuracy</th><th>95% CI</th><th>BT rating</th><th>95% CI</th>");
+    s.push_str("<table id=\"leaderboard\"><tr><th>rank</th><th>model</th><th>outcome</th><th>accuracy</th><th>95% CI</th><th>BT rating</th><th>95% CI</th>");
     if elo {
         s.push_str("<th>online Elo</th>");
     }
     s.push_str("<th>run</th></tr>");
-    for (k, m) in b.models.iter().enumerate() {
+    for m in &b.models {
         let (r, ci) = rating(m.bt_rating, m.bt_ci_low, m.bt_ci_high);
         let _ = write!(
             s,
-            "<tr class=\"model\"><td class=\"n\">{}</td><td><b>{}</b></td><td class=\"n\">{}</td><td class=\"n\">{}–{}</td><td class=\"n\">{r}</td><td class=\"n\">{ci}</td>",
-            k + 1,
+            "<tr class=\"model\"><td class=\"n\">{}</td><td><b>{}</b></td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}–{}</td><td class=\"n\">{r}</td><td class=\"n\">{ci}</td>",
+            m.rank,
             escape(&m.model),
+            m.outcome.describe(m.answers_per_item),
             pct(m.accuracy),
             pct(m.ci_low),
             pct(m.ci_high)
@@ -159,7 +192,11 @@ figure{margin:.5rem 0}figcaption{font-weight:600}.meta{color:#666}@media print{b
     let ratings: Vec<(String, f64, f64, f64)> = b
         .models
         .iter()
-        .map(|m| (m.model.clone(), m.bt_rating, m.bt_ci_low, m.bt_ci_high))
+        .map(|m| {
+            let (lo, hi) = (m.bt_ci_low, m.bt_ci_high);
+            let r = m.bt_rating;
+            (m.model.clone(), r, lo.unwrap_or(r), hi.unwrap_or(r))
+        })
         .collect();
     let accuracies: Vec<(String, f64, f64, f64)> = b
         .models
@@ -168,7 +205,8 @@ figure{margin:.5rem 0}figcaption{font-weight:600}.meta{color:#666}@media print{b
         .collect();
     let _ = writeln!(
         s,
-        "<figure id=\"rating-chart\"><figcaption>Bradley–Terry rating with 95% bootstrap interval</figcaption>{}</figure><figure id=\"accuracy-chart\"><figcaption>Accuracy with 95% Wilson interval</figcaption>{}</figure>",
+        "<figure id=\"rating-chart\"><figcaption>Bradley–Terry rating, {}</figcaption>{}</figure><figure id=\"accuracy-chart\"><figcaption>Accuracy with 95% Wilson interval</figcaption>{}</figure>",
+        bootstrap_note(b),
         svg::intervals("Bradley–Terry ratings", &ratings),
         svg::intervals("Accuracy", &accuracies)
     );
@@ -224,16 +262,25 @@ pub fn terminal(b: &Leaderboard) -> String {
     let mut t = Table::new();
     t.load_preset(UTF8_FULL);
     let elo = b.models.iter().any(|m| m.elo.is_some());
-    let mut header = vec!["rank", "model", "accuracy", "95% CI", "BT rating", "95% CI"];
+    let mut header = vec![
+        "rank",
+        "model",
+        "outcome",
+        "accuracy",
+        "95% CI",
+        "BT rating",
+        "95% CI",
+    ];
     if elo {
         header.push("online Elo");
     }
     t.set_header(header);
-    for (k, m) in b.models.iter().enumerate() {
+    for m in &b.models {
         let (r, ci) = rating(m.bt_rating, m.bt_ci_low, m.bt_ci_high);
         let mut row = vec![
-            (k + 1).to_string(),
+            m.rank.to_string(),
             m.model.clone(),
+            m.outcome.describe(m.answers_per_item),
             pct(m.accuracy),
             format!("{}–{}", pct(m.ci_low), pct(m.ci_high)),
             r,
@@ -259,4 +306,18 @@ pub fn terminal(b: &Leaderboard) -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rating;
+
+    #[test]
+    fn rating_intervals_read_plainly_when_negative_or_absent() {
+        assert_eq!(
+            rating(-84.4, Some(-113.2), Some(-55.0)),
+            ("-84".to_string(), "[-113, -55]".to_string())
+        );
+        assert_eq!(rating(1000.0, None, None).1, "—");
+    }
 }

@@ -1,8 +1,8 @@
 //! The statistics behind `kgrade compare`, pure and deterministic: Bradley–Terry ratings
 //! fitted by Hunter's MM algorithm and put on the Elo scale, bootstrap intervals over items,
 //! online Elo averaged over shuffled orders, and the exact McNemar test. Inputs are
-//! per-item scores (a run's mean accuracy on each item), one row per item, one column per
-//! run; nothing here reads files.
+//! per-item outcomes (1.0 right, 0.0 wrong; see [`super::outcome`]), one row per item, one
+//! column per run; nothing here reads files.
 
 /// Elo scale: 400 points per factor of 10 in odds, mean rating 1000.
 pub const ELO_SCALE: f64 = 400.0;
@@ -114,7 +114,7 @@ impl Rng {
 }
 
 /// 2.5th and 97.5th percentiles of each run's rating over `rounds` bootstrap resamples of
-/// the items (with replacement, refitted each time).
+/// the items (with replacement, refitted each time); NaN with no rounds or no items.
 pub fn bootstrap_intervals(
     scores: &[Vec<f64>],
     runs: usize,
@@ -122,8 +122,7 @@ pub fn bootstrap_intervals(
     seed: u64,
 ) -> Vec<(f64, f64)> {
     if rounds == 0 || scores.is_empty() {
-        let r = bradley_terry(&win_matrix(scores, runs));
-        return r.iter().map(|&x| (x, x)).collect();
+        return vec![(f64::NAN, f64::NAN); runs];
     }
     let mut rng = Rng::new(seed);
     let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(rounds as usize); runs];
