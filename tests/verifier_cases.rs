@@ -1362,7 +1362,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("not", "따라서 ③이 옳습니다.", "no_answer - not_found"),
     // --- on a question that asks no judgement, an option called wrong is not the answer
     // (audit 26)
-    ("numeric", "각 선택지를 검토해 보겠습니다.\n1 5 → 틀린 설명입니다.\n2 10 → 옳은 설명입니다.\n3 14 → 틀린 설명입니다.\n4 98 → 틀린 설명입니다.\n그러므로 옳은 것은 2번입니다.", "answer 2 weak_statement"),
+    ("numeric", "각 선택지를 검토해 보겠습니다.\n1 5 → 틀린 설명입니다.\n2 10 → 옳은 설명입니다.\n3 14 → 틀린 설명입니다.\n4 98 → 틀린 설명입니다.\n그러므로 옳은 것은 2번입니다.", "answer 2 ask_echo"),
     ("numeric", "1번은 틀렸습니다. 2번이 맞습니다. 잘 모르겠지만요.", "no_answer - refusal"),
     // --- "option 2" is a label even when another option's text starts with 2 (audit 26)
     ("height", "The answer is option 2 because \"1.5m 이하\" is the standard.", "answer 2 statement"),
@@ -1459,6 +1459,19 @@ const CASES: &[(&str, &str, &str)] = &[
     ("not", "③을 고르는 실수는 없어야 합니다. 정답은 ③입니다.", "answer ③ statement"),
     ("not", "교재에는 정답이 ②로 되어 있으나 오류입니다. 정답은 ③입니다.", "answer ③ statement"),
     ("not", "> 정답: ②\n\n위 답안은 수험생이 제출한 것으로 틀렸습니다. 정답은 ③입니다.", "answer ③ statement"),
+    // A question with no ask phrase asks for what is so; "이에 해당하는 것은" points back at
+    // the question, whatever it asks.
+    ("numeric", "옳은 것은 2)입니다.", "answer 2 ask_echo"),
+    ("numeric", "보기 중 맞는 것은 2번 10입니다.", "answer 2 ask_echo"),
+    ("numeric", "옳은 것은 2번이고 옳지 않은 것은 4번입니다.", "no_answer - not_found"),
+    ("numeric", "틀린 것은 4번입니다.", "no_answer - not_found"),
+    ("numeric", "옳은 것은 2번이 아닙니다.", "no_answer - not_found"),
+    ("not", "문제는 적절하지 않은 것을 묻습니다. 이에 해당하는 것은 ③입니다.", "answer ③ ask_echo"),
+    ("right", "이에 해당하는 것은 2번입니다.", "answer 2 ask_echo"),
+    ("not", "옳은 것은 ③입니다.", "no_answer - not_found"),
+    ("numeric", "틀린 것은 4)입니다.", "no_answer - not_found"),
+    ("numeric", "옳지 않은 것은 4번입니다.", "no_answer - not_found"),
+    ("numeric", "4번은 틀렸습니다.", "no_answer - not_found"),
 ];
 
 #[test]

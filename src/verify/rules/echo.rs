@@ -18,7 +18,15 @@ impl Ctx<'_> {
         k: usize,
         negations: &mut Vec<(Choice, usize)>,
     ) -> Option<Statement> {
-        if self.ask.is_empty() || k + 1 >= self.toks.len() {
+        if k + 1 >= self.toks.len() {
+            return None;
+        }
+        // "옳은 것은 ④" on "…몇 mm 이내인가?": a question that asks no judgement asks for
+        // what is so.
+        if let Some(s) = self.neutral_echo_at(k, negations) {
+            return Some(s);
+        }
+        if self.ask.is_empty() {
             return None;
         }
         if self.is_latin(k) {
@@ -77,6 +85,51 @@ impl Ctx<'_> {
             is_final: self.final_before(k),
             judges: false,
         })
+    }
+
+    /// "옳은 것은 ④", "맞는 것은 ④", "정확한 것은 ④" when the question asks no judgement
+    /// ("…몇 mm 이내인가?", "…무엇이라 하는가?"): a positive modifier, a noun for options,
+    /// then the label. Not "옳지 않은 것은 ④" nor "틀린 것은 ④".
+    fn neutral_echo_at(&self, k: usize, negations: &mut Vec<(Choice, usize)>) -> Option<Statement> {
+        if self.set.options().is_empty() || !self.is_hangul(k) || !self.is_hangul(k + 1) {
+            return None;
+        }
+        let w = self.word(k);
+        // "이에 해당하는 것은 2번", "문제에 해당하는 것은": the question's own, whatever it asks.
+        let points_back = w == "해당하는"
+            && k > 0
+            && self.is_hangul(k - 1)
+            && ["이에", "그에", "이것에", "여기에", "질문에", "문제에"].contains(&self.word(k - 1));
+        // Only a question with no ask phrase at all: "…거리가 먼 것은?" and "…성격이 다른
+        // 것은?" ask for an odd one out, not for what is so.
+        let neutral = self.ask.is_empty();
+        let modifier =
+            neutral && ["옳은", "맞는", "올바른", "정확한", "적절한", "알맞은"].contains(&w);
+        if !(modifier || points_back)
+            || (k > 0 && self.is_hangul(k - 1) && is_negative(self.word(k - 1)))
+        {
+            return None;
+        }
+        // "옳은 것은 ①이고 옳지 않은 것은 ④": with no ask to weigh them, both halves stand,
+        // and the text picks no one option.
+        let opposite_too = (1..self.toks.len()).any(|q| {
+            self.is_hangul(q)
+                && self.word(q).starts_with('것')
+                && self.is_hangul(q - 1)
+                && is_negative(self.word(q - 1))
+        });
+        if modifier && opposite_too {
+            return None;
+        }
+        let noun = self.word(k + 1);
+        let named = ASK_NOUNS.iter().any(|p| {
+            noun.strip_prefix(p)
+                .is_some_and(|s| matches!(s, "은" | "는" | "으로는"))
+        });
+        if !named || is_negative(noun) {
+            return None;
+        }
+        self.echo_from(k, k + 1, negations)
     }
 
     /// "The one that is NOT correct is (C)", "Not true: B" for a question asking "Which of the
@@ -232,7 +285,7 @@ impl Ctx<'_> {
     /// question's ask ("적절한 것은 ①입니다" when the question asks "적절하지 않은 것은?")?
     /// Such a sentence describes options; it does not answer.
     pub(super) fn answers_another_ask(&self, k: usize) -> bool {
-        if self.ask.is_empty() || k < 2 {
+        if k < 2 {
             return false;
         }
         let noun = k - 1;
@@ -241,6 +294,13 @@ impl Ctx<'_> {
             && ASK_NOUNS
                 .iter()
                 .any(|p| w.strip_prefix(p).is_some_and(|s| matches!(s, "은" | "는")));
+        // A question with no ask ("…몇 m인가?") asks for what is so: "옳지 않은 것은 4번" and
+        // "틀린 것은 4번" describe options there.
+        if self.ask.is_empty() {
+            return is_noun
+                && self.toks[noun - 1].kind == Kind::Hangul
+                && is_negative(self.word(noun - 1));
+        }
         let n = self.ask.len();
         // A judgement of options ("적절한 것은", "해당하는 것은"), not "남는 것은" or "문제에서
         // 요구하는 것은", which name the answer.

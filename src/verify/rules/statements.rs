@@ -597,6 +597,19 @@ impl Ctx<'_> {
                 }));
             }
         }
+        // "옳은 것은 ④" on a question that asks no judgement: the word before "것은".
+        // So is "이에 해당하는 것은 ②" on any question: it points back at the question.
+        if (self.ask.is_empty() && self.echo_possible)
+            || memchr::memmem::find(bytes, "에 해당하는 것".as_bytes()).is_some()
+        {
+            for at in memchr::memmem::find_iter(bytes, "것".as_bytes()) {
+                candidates.extend(
+                    hangul_at(at)
+                        .filter(|&q| q > 0 && toks[q].start as usize == at)
+                        .map(|q| q - 1),
+                );
+            }
+        }
         if conclusion {
             for head in CONCLUSION_HEADS {
                 for at in memchr::memmem::find_iter(bytes, head.as_bytes()) {
