@@ -1472,6 +1472,13 @@ const CASES: &[(&str, &str, &str)] = &[
     ("numeric", "틀린 것은 4)입니다.", "no_answer - not_found"),
     ("numeric", "옳지 않은 것은 4번입니다.", "no_answer - not_found"),
     ("numeric", "4번은 틀렸습니다.", "no_answer - not_found"),
+    // A request not to count the answer; what a lettered item (ㄱ, ㄴ) matches.
+    ("en", "Answer: A. Confidence: 10%. A guess; treat it as no answer.", "no_answer - not_found"),
+    ("en", "{\"answer\": \"A\", \"note\": \"do not grade\"}", "no_answer - not_found"),
+    ("en", "The answer is C. The options do not grade smoothly.", "answer C statement"),
+    ("right", "정답은 1)입니다. 확신이 없어 무응답으로 처리해 주세요.", "no_answer - not_found"),
+    ("right", "ㄱ에 해당하는 것은 2번입니다.", "no_answer - not_found"),
+    ("not", "ㄴ에 해당하는 것은 ③입니다.", "no_answer - not_found"),
 ];
 
 #[test]

@@ -1,8 +1,11 @@
 //! What stands right around a statement's label: a closing quotation after it ("정답은
 //! ③입니다, 라고", "\"정답은 ③입니다\"는"), its predicate after an ellipsis ("③... 이
-//! 아니겠죠"), a question the response poses itself before it ("옳은 것은? 답: ③").
+//! 아니겠죠"), a question the response poses itself before it ("옳은 것은? 답: ③"), a
+//! correction or a request not to count it after it ("다시 보니 틀렸네요", "treat as no
+//! answer").
 
-use super::words::is_negation_word;
+use super::denial::is_denial;
+use super::words::{is_correction, is_negation_word, lower};
 use super::Ctx;
 use crate::verify::scan::Kind;
 
@@ -53,5 +56,68 @@ impl Ctx<'_> {
             n += 1;
         }
         self.is_hangul(n) && is_negation_word(self.word(n))
+    }
+
+    /// A sentence of a correction that calls something wrong or gives no answer, with no
+    /// label: "다시 생각해보니 틀렸네요", "(정정) 답 없음", "Correction: no answer". Not "다시
+    /// 검토해도 …" (even on a second look) nor a sentence about the other options.
+    pub(super) fn corrected_to_wrong(&self, words: &[usize]) -> bool {
+        let correction = words.iter().enumerate().any(|(i, &x)| {
+            let next = words.get(i + 1).map_or("", |&y| self.word(y));
+            is_correction(&self.toks[x], next, self.text)
+                && !self.word(x).ends_with('도')
+                && !matches!(lower(self.word(x)).as_str(), "but" | "however")
+                && !matches!(self.word(x), "하지만" | "그러나")
+        });
+        correction
+            && words.iter().all(|&x| self.toks[x].mark().is_none())
+            && !words.iter().any(|&x| {
+                self.is_hangul(x)
+                    && ["다른", "나머지"]
+                        .iter()
+                        .any(|o| self.word(x).starts_with(o))
+            })
+            && words.iter().any(|&x| match self.toks[x].kind {
+                Kind::Hangul => {
+                    let w = self.word(x);
+                    is_denial(w) && !w.contains("틀림없")
+                }
+                Kind::Latin => {
+                    matches!(lower(self.word(x)).as_str(), "wrong" | "incorrect" | "none")
+                }
+                _ => false,
+            })
+    }
+
+    /// After token `j`, does the text ask that its answer not count: "treat as no answer",
+    /// "treat this as no answer", "do not grade", "무응답으로 처리"?
+    pub(super) fn asks_not_to_count(&self, j: usize) -> bool {
+        let Some(t) = self.tok(j + 1) else {
+            return false;
+        };
+        let rest = &self.text.as_bytes()[t.start as usize..];
+        const PHRASES: [&[u8]; 6] = [
+            b"as no answer",
+            b"do not grade",
+            b"don't grade",
+            b"not be graded",
+            "무응답으로 처리".as_bytes(),
+            "답 없음으로 처리".as_bytes(),
+        ];
+        // The phrase must end its clause or name the answer: "do not grade this", not "do
+        // not grade smoothly".
+        let ends = |after: &[u8]| {
+            after
+                .first()
+                .is_none_or(|b| !b.is_ascii_alphanumeric() && *b != b' ')
+                || [&b" this"[..], b" it", b" my", b" the answer"]
+                    .iter()
+                    .any(|n| after.len() >= n.len() && after[..n.len()].eq_ignore_ascii_case(n))
+        };
+        PHRASES.iter().any(|p| {
+            rest.windows(p.len())
+                .enumerate()
+                .any(|(i, w)| w.eq_ignore_ascii_case(p) && ends(&rest[i + p.len()..]))
+        })
     }
 }

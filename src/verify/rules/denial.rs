@@ -69,6 +69,11 @@ impl Ctx<'_> {
         if (self.is_latin(first) || after_latin) && self.latin_denied_before(first) {
             return true;
         }
+        // "Answer: C. This is a guess; treat as no answer.", "… do not grade": the text asks
+        // for its answer not to count.
+        if self.asks_not_to_count(last) {
+            return true;
+        }
         // "문제: 옳은 것은? 답: ③" on a question asking which is not: another question's answer.
         if self.about_another_question(first)
             || self.drafted_before(first)

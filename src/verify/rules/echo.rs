@@ -56,6 +56,17 @@ impl Ctx<'_> {
         } else {
             self.synonyms.iter().find(|p| says(p))?.len()
         };
+        // "ㄱ에 해당하는 것은 ③": what a lettered item (ㄱ, ㄴ, …) matches, not the answer.
+        if k > 0
+            && self.is_hangul(k - 1)
+            && self
+                .word(k - 1)
+                .chars()
+                .next()
+                .is_some_and(|c| ('ㄱ'..='ㅎ').contains(&c))
+        {
+            return None;
+        }
         // "정답이 아닌 것: 3번" names what is not the answer.
         if k > 0 && self.is_hangul(k - 1) && answer_keyword(self.word(k - 1)).is_some() {
             return None;

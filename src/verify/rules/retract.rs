@@ -3,7 +3,7 @@
 //! 오답이다"), or quoted and then denied ("…라고 하고 싶지만 확신이 없습니다", "-> 틀렸습니다").
 
 use super::denial::is_denial;
-use super::words::{is_called_error, is_correction, is_negation_word, lower};
+use super::words::{is_called_error, is_negation_word, lower};
 use super::Ctx;
 use crate::verify::cues::Family;
 use crate::verify::scan::Kind;
@@ -222,37 +222,6 @@ impl Ctx<'_> {
                     || is_called_error(w)
                     || is_negation_word(w)
                     || matches!(lower(w).as_str(), "wrong" | "incorrect" | "not")
-            })
-    }
-
-    /// A sentence of a correction that calls something wrong or gives no answer, with no
-    /// label: "다시 생각해보니 틀렸네요", "(정정) 답 없음", "Correction: no answer". Not "다시
-    /// 검토해도 …" (even on a second look) nor a sentence about the other options.
-    fn corrected_to_wrong(&self, words: &[usize]) -> bool {
-        let correction = words.iter().enumerate().any(|(i, &x)| {
-            let next = words.get(i + 1).map_or("", |&y| self.word(y));
-            is_correction(&self.toks[x], next, self.text)
-                && !self.word(x).ends_with('도')
-                && !matches!(lower(self.word(x)).as_str(), "but" | "however")
-                && !matches!(self.word(x), "하지만" | "그러나")
-        });
-        correction
-            && words.iter().all(|&x| self.toks[x].mark().is_none())
-            && !words.iter().any(|&x| {
-                self.is_hangul(x)
-                    && ["다른", "나머지"]
-                        .iter()
-                        .any(|o| self.word(x).starts_with(o))
-            })
-            && words.iter().any(|&x| match self.toks[x].kind {
-                Kind::Hangul => {
-                    let w = self.word(x);
-                    is_denial(w) && !w.contains("틀림없")
-                }
-                Kind::Latin => {
-                    matches!(lower(self.word(x)).as_str(), "wrong" | "incorrect" | "none")
-                }
-                _ => false,
             })
     }
 
