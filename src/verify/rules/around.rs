@@ -95,17 +95,45 @@ impl Ctx<'_> {
         let Some(t) = self.tok(j + 1) else {
             return false;
         };
-        let rest = &self.text.as_bytes()[t.start as usize..];
-        const PHRASES: [&[u8]; 6] = [
-            b"as no answer",
-            b"do not grade",
-            b"don't grade",
-            b"not be graded",
-            "무응답으로 처리".as_bytes(),
-            "답 없음으로 처리".as_bytes(),
+        self.marks()
+            .not_count
+            .iter()
+            .any(|&at| at >= t.start as usize)
+    }
+
+    /// Does the text hold a '{' (JSON)?
+    pub(super) fn has_brace(&self) -> bool {
+        self.marks().brace
+    }
+
+    fn marks(&self) -> &Marks {
+        self.marks.get_or_init(|| Marks::of(self.text))
+    }
+}
+
+/// Rare marks of a whole answer, found once: where it asks not to be counted, and whether it
+/// holds JSON.
+pub(super) struct Marks {
+    not_count: Vec<usize>,
+    brace: bool,
+}
+
+impl Marks {
+    fn of(text: &str) -> Marks {
+        // Lower case, or capitalised at a sentence's start; the phrase must end its clause
+        // or name the answer: "do not grade this", not "do not grade smoothly".
+        const PHRASES: [&str; 9] = [
+            "as no answer",
+            "do not grade",
+            "Do not grade",
+            "don't grade",
+            "Don't grade",
+            "not be graded",
+            "DO NOT GRADE",
+            "무응답으로 처리",
+            "답 없음으로 처리",
         ];
-        // The phrase must end its clause or name the answer: "do not grade this", not "do
-        // not grade smoothly".
+        let bytes = text.as_bytes();
         let ends = |after: &[u8]| {
             after
                 .first()
@@ -114,10 +142,25 @@ impl Ctx<'_> {
                     .iter()
                     .any(|n| after.len() >= n.len() && after[..n.len()].eq_ignore_ascii_case(n))
         };
-        PHRASES.iter().any(|p| {
-            rest.windows(p.len())
-                .enumerate()
-                .any(|(i, w)| w.eq_ignore_ascii_case(p) && ends(&rest[i + p.len()..]))
-        })
+        // Every phrase holds "grade", "answer" or "처리": most texts hold none of them.
+        let may = [&b"grade"[..], b"GRADE", b"answer", "처리".as_bytes()]
+            .iter()
+            .any(|w| memchr::memmem::find(bytes, w).is_some());
+        let not_count = if may {
+            PHRASES
+                .iter()
+                .flat_map(|p| {
+                    memchr::memmem::find_iter(bytes, p.as_bytes())
+                        .filter(|&i| ends(&bytes[i + p.len()..]))
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Marks {
+            not_count,
+            brace: memchr::memchr(b'{', bytes).is_some(),
+        }
     }
 }

@@ -121,23 +121,26 @@ impl Ctx<'_> {
         {
             return None;
         }
-        // "옳은 것은 ①이고 옳지 않은 것은 ④": with no ask to weigh them, both halves stand,
-        // and the text picks no one option.
-        let opposite_too = (1..self.toks.len()).any(|q| {
-            self.is_hangul(q)
-                && self.word(q).starts_with('것')
-                && self.is_hangul(q - 1)
-                && is_negative(self.word(q - 1))
-        });
-        if modifier && opposite_too {
-            return None;
-        }
         let noun = self.word(k + 1);
         let named = ASK_NOUNS.iter().any(|p| {
             noun.strip_prefix(p)
                 .is_some_and(|s| matches!(s, "은" | "는" | "으로는"))
         });
         if !named || is_negative(noun) {
+            return None;
+        }
+        // "옳은 것은 ①이고 옳지 않은 것은 ④": with no ask to weigh them, both halves stand,
+        // and the text picks no one option.
+        let opposite_too = modifier
+            && memchr::memmem::find_iter(self.text.as_bytes(), "것".as_bytes()).any(|at| {
+                let q = self.toks.partition_point(|t| (t.end as usize) <= at);
+                q > 0
+                    && self.is_hangul(q)
+                    && self.toks[q].start as usize == at
+                    && self.is_hangul(q - 1)
+                    && is_negative(self.word(q - 1))
+            });
+        if opposite_too {
             return None;
         }
         self.echo_from(k, k + 1, negations)

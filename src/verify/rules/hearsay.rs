@@ -116,6 +116,9 @@ impl Ctx<'_> {
     /// `{"answer": "C", "valid": false}`, `{"answer": "B", "correct": false}`: the object
     /// that holds the answer flags it as not valid (or not correct, not final).
     fn json_flag_false(&self, from: usize) -> bool {
+        if !self.has_brace() {
+            return false;
+        }
         // The object around the answer: from its '{' to its '}' (on one line).
         let Some(open) = (from.saturating_sub(60)..from)
             .rev()

@@ -102,6 +102,8 @@ struct Ctx<'a> {
     /// The set's option texts squashed for matching (see `option_text::squash`), each once
     /// per answer when a rule first compares against them, and the longest one's length.
     squashed: OnceCell<(Vec<String>, usize)>,
+    /// Rare marks looked for once per answer when a statement needs them (see `around.rs`).
+    marks: OnceCell<around::Marks>,
 }
 
 impl Statement {
@@ -162,6 +164,7 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
         cues,
         statements: OnceCell::new(),
         squashed: OnceCell::new(),
+        marks: OnceCell::new(),
     };
     if let Some(e) = ctx.decide_by_statements(Strength::Strong) {
         return e;
