@@ -8,6 +8,8 @@ use super::denial::is_denial;
 use super::words::{is_correction, is_negation_word, lower};
 use super::Ctx;
 use crate::verify::scan::Kind;
+use memchr::memmem::Finder;
+use std::sync::OnceLock;
 
 impl Ctx<'_> {
     /// Is the token before `first` (past line breaks and a colon) a question mark or a
@@ -142,16 +144,25 @@ impl Marks {
                     .iter()
                     .any(|n| after.len() >= n.len() && after[..n.len()].eq_ignore_ascii_case(n))
         };
-        // Every phrase holds "grade", "answer" or "처리": most texts hold none of them.
-        let may = [&b"grade"[..], b"GRADE", b"answer", "처리".as_bytes()]
-            .iter()
-            .any(|w| memchr::memmem::find(bytes, w).is_some());
-        let not_count = if may {
-            PHRASES
+        // Every phrase holds "grade", "GRADE", "no answer" or "으로 처리": most texts hold
+        // none of them. The finders are built once.
+        static FINDERS: OnceLock<(Vec<Finder<'static>>, Vec<Finder<'static>>)> = OnceLock::new();
+        let (gates, phrases) = FINDERS.get_or_init(|| {
+            (
+                ["grade", "GRADE", "no answer", "으로 처리"]
+                    .iter()
+                    .map(|w| Finder::new(w.as_bytes()))
+                    .collect(),
+                PHRASES.iter().map(|p| Finder::new(p.as_bytes())).collect(),
+            )
+        });
+        let not_count = if gates.iter().any(|f| f.find(bytes).is_some()) {
+            phrases
                 .iter()
-                .flat_map(|p| {
-                    memchr::memmem::find_iter(bytes, p.as_bytes())
-                        .filter(|&i| ends(&bytes[i + p.len()..]))
+                .flat_map(|f| {
+                    let n = f.needle().len();
+                    f.find_iter(bytes)
+                        .filter(|&i| ends(&bytes[i + n..]))
                         .collect::<Vec<_>>()
                 })
                 .collect()
