@@ -479,6 +479,23 @@ impl Client {
     }
 }
 
+/// The URL of `path` (`/chat/completions`) under the base URL `base`: the path is joined to
+/// the base's path, before its query, which is kept (Azure's `?api-version=…`).
+///
+/// ```
+/// use kgrade::client::join_path;
+/// assert_eq!(join_path("http://h/v1/", "/completions"), "http://h/v1/completions");
+/// assert_eq!(
+///     join_path("http://h/openai/v1?api-version=2024-02-01", "/chat/completions"),
+///     "http://h/openai/v1/chat/completions?api-version=2024-02-01"
+/// );
+/// ```
+pub fn join_path(base: &str, path: &str) -> String {
+    let split = base.find(['?', '#']).unwrap_or(base.len());
+    let (before, after) = base.split_at(split);
+    format!("{}{path}{after}", before.trim_end_matches('/'))
+}
+
 /// Every credential a request to `url` carries: the bearer key and what the URL's user-info
 /// holds.
 fn secrets(key: Option<&str>, url: &str) -> Vec<String> {

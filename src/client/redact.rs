@@ -307,19 +307,44 @@ fn redact_pieces<'a>(text: &'a str, key: &str) -> Cow<'a, str> {
     replace_spans(text, spans)
 }
 
-/// `url` without its user-info (`http://user:key@host/v1` → `http://host/v1`), for messages
-/// and records; the request itself still goes to the URL as given.
+/// `url` as messages and records show it: without its user-info (`http://user:key@host/v1` →
+/// `http://host/v1`) and with the value of each credential query parameter replaced
+/// (`?api-version=1&key=…` → `?api-version=1&key=[redacted]`); the request itself still goes
+/// to the URL as given.
 ///
 /// ```
-/// use kgrade::client::redact::without_userinfo;
-/// assert_eq!(without_userinfo("http://u:sk-1@127.0.0.1:8000/v1"), "http://127.0.0.1:8000/v1");
-/// assert_eq!(without_userinfo("http://127.0.0.1:8000/v1"), "http://127.0.0.1:8000/v1");
+/// use kgrade::client::redact::shown_url;
+/// assert_eq!(shown_url("http://u:sk-1@127.0.0.1:8000/v1"), "http://127.0.0.1:8000/v1");
+/// assert_eq!(shown_url("http://127.0.0.1:8000/v1"), "http://127.0.0.1:8000/v1");
+/// assert_eq!(
+///     shown_url("https://h/v1?api-version=2024-02-01&api_key=sk-1"),
+///     "https://h/v1?api-version=2024-02-01&api_key=[redacted]"
+/// );
 /// ```
-pub fn without_userinfo(url: &str) -> Cow<'_, str> {
-    match userinfo_span(url) {
-        Some((scheme_end, at)) => Cow::Owned(format!("{}{}", &url[..scheme_end], &url[at + 1..])),
-        None => Cow::Borrowed(url),
+pub fn shown_url(url: &str) -> Cow<'_, str> {
+    let mut spans: Vec<(usize, usize)> = query_credentials(url)
+        .into_iter()
+        .map(|(_, value)| (value.start, value.end))
+        .collect();
+    let userinfo = userinfo_span(url);
+    if spans.is_empty() && userinfo.is_none() {
+        return Cow::Borrowed(url);
     }
+    let mut out = String::with_capacity(url.len());
+    let mut copied = 0;
+    if let Some((scheme_end, at)) = userinfo {
+        out.push_str(&url[..scheme_end]);
+        copied = at + 1;
+    }
+    spans.retain(|(s, _)| *s >= copied);
+    out.push_str(&replace_spans(
+        &url[copied..],
+        spans
+            .iter()
+            .map(|(s, e)| (s - copied, e - copied))
+            .collect(),
+    ));
+    Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -409,14 +434,22 @@ mod tests {
     }
 
     #[test]
-    fn userinfo_is_dropped_from_urls() {
+    fn userinfo_and_query_keys_are_dropped_from_urls() {
         assert_eq!(
-            without_userinfo("https://user:pw@example.com/v1?x=a@b"),
+            shown_url("https://user:pw@example.com/v1?x=a@b"),
             "https://example.com/v1?x=a@b"
         );
-        assert_eq!(without_userinfo("http://a@b@host:1"), "http://host:1");
-        assert_eq!(without_userinfo("notaurl"), "notaurl");
-        assert_eq!(without_userinfo("http://host/p@q"), "http://host/p@q");
+        assert_eq!(shown_url("http://a@b@host:1"), "http://host:1");
+        assert_eq!(shown_url("notaurl"), "notaurl");
+        assert_eq!(shown_url("http://host/p@q"), "http://host/p@q");
+        assert_eq!(
+            shown_url("http://u:p@h/v1?key=k1&api-version=2&access_token=t#frag"),
+            "http://h/v1?key=[redacted]&api-version=2&access_token=[redacted]#frag"
+        );
+        assert_eq!(
+            url_secrets("http://h/v1?apiKey=abc123&x=1&sig="),
+            ["abc123"]
+        );
         assert_eq!(
             url_secrets("http://user:pass@host/v1"),
             ["dXNlcjpwYXNz", "pass"]
