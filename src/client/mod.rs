@@ -391,6 +391,12 @@ impl Client {
             }
         };
         let status = response.status();
+        let content_type = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("no content type")
+            .to_string();
         let after = retry_after(
             response
                 .headers()
@@ -441,7 +447,7 @@ impl Client {
             Ok(v) => v,
             Err(e) => {
                 return Attempt::Retry {
-                    reason: format!("malformed response body: {e}"),
+                    reason: not_json(status, &content_type, &text, &e),
                     after: None,
                 }
             }
@@ -504,6 +510,31 @@ fn secrets(key: Option<&str>, url: &str) -> Vec<String> {
     out
 }
 
+/// How many characters of a reply that is not JSON an error shows.
+const BODY_SHOWN: usize = 200;
+
+/// Why a successful reply could not be read, with what came instead: the status, the content
+/// type and the start of the body (already scrubbed of keys), so that a proxy's HTML page or a
+/// streamed (SSE) reply is recognisable at a glance.
+fn not_json(
+    status: reqwest::StatusCode,
+    content_type: &str,
+    body: &str,
+    error: &serde_json::Error,
+) -> String {
+    let trimmed = body.trim();
+    let start = if trimmed.is_empty() {
+        "an empty body".to_string()
+    } else {
+        let mut shown: String = trimmed.chars().take(BODY_SHOWN).collect();
+        if shown.len() < trimmed.len() {
+            shown = format!("{}…", shown.trim_end());
+        }
+        format!("body: {}", shown.replace(['\n', '\r'], " "))
+    };
+    format!("reply is not JSON (HTTP {status}, {content_type}; {error}); {start}")
+}
+
 /// `what`, followed by the server's own explanation when its error body gives one
 /// (`{"error": {"message": …}}`, `{"error": "…"}`, `{"message": …}` or short plain text), so
 /// that a user sees why a server refused, not only its status.
@@ -546,6 +577,25 @@ mod tests {
         assert_eq!(retry_after(Some("0.5")), Some(Duration::from_millis(500)));
         assert_eq!(retry_after(Some("Wed, 21 Oct 2015 07:28:00 GMT")), None);
         assert_eq!(retry_after(None), None);
+    }
+
+    #[test]
+    fn replies_that_are_not_json_show_what_they_are() {
+        let error = serde_json::from_str::<Value>("<html>").unwrap_err();
+        let page = format!(
+            "<html><body>502 Bad Gateway{}</body></html>",
+            " x".repeat(150)
+        );
+        let reason = not_json(reqwest::StatusCode::OK, "text/html", &page, &error);
+        assert!(
+            reason.starts_with("reply is not JSON (HTTP 200 OK, text/html; expected value at line 1 column 1); body: <html><body>502 Bad Gateway x x"),
+            "{reason}"
+        );
+        assert!(reason.ends_with(" x…"), "{reason}");
+        assert!(
+            not_json(reqwest::StatusCode::OK, "no content type", " ", &error)
+                .ends_with("; an empty body")
+        );
     }
 
     #[test]
