@@ -527,19 +527,36 @@ fn build_item(
         }
     };
     // KMMLU's answer is the 1-based position of the right column, whatever notation the
-    // options are shown in.
+    // options are shown in; with `--choices letter:4` the column's letter (A–D) is read too.
+    let letters = choices.notation() == Notation::Letter;
     let gold = match format {
         DatasetFormat::Kmmlu => answer
             .parse::<usize>()
             .ok()
-            .and_then(|p| choices.at_position(p)),
+            .and_then(|p| choices.at_position(p))
+            .or_else(|| {
+                (letters && answer.len() == 1)
+                    .then(|| choices.parse_label(answer))
+                    .flatten()
+            }),
         _ => choices.parse_label(answer),
     };
     let gold = gold.ok_or_else(|| {
-        src.err(
-            Some(answer_col),
-            format!("unknown answer label {answer:?} for choices {choices}"),
-        )
+        let reason = match format {
+            DatasetFormat::Kmmlu if letters => format!(
+                "{answer:?} is neither an option's 1-based position (1–4) nor its letter (A–D)"
+            ),
+            DatasetFormat::Kmmlu => format!(
+                "{answer:?} is not an option's 1-based position (1–4), which KMMLU's answer is{}",
+                if matches!(answer, "A" | "B" | "C" | "D") {
+                    "; for letter answers give --choices letter:4"
+                } else {
+                    ""
+                }
+            ),
+            _ => format!("unknown answer label {answer:?} for choices {choices}"),
+        };
+        src.err(Some(answer_col), reason)
     })?;
     let excluded = |k: &str| {
         k == question_col
