@@ -339,3 +339,28 @@ fn circular_draws_follow_the_named_sample_not_the_line_order() {
         }
     }
 }
+
+/// Audit 28, E4: a bad answer after a question over several lines was named on the line the
+/// row starts on, not the line an editor shows it on. The bundled sample (every question
+/// spans lines) with fin-01's answer replaced by ⑦.
+#[test]
+fn a_bad_field_is_named_on_its_physical_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sample = support::root().join("data/domain_eval_sample.csv");
+    let text = std::fs::read_to_string(&sample).unwrap();
+    let start = text.find("\nfin-01,").unwrap() + 1;
+    let end = start + text[start..].find("\",").unwrap() + 2;
+    let answer_end = end + text[end..].find(',').unwrap();
+    let bad = format!("{}⑦{}", &text[..end], &text[answer_end..]);
+    let row_line = text[..start].matches('\n').count() + 1;
+    let answer_line = bad[..end].matches('\n').count() + 1;
+    assert!(answer_line > row_line + 3, "the question spans lines");
+    let dataset = support::write(tmp.path(), "bad.csv", &bad);
+    let g = support::root().join("data/generations_terse.jsonl");
+    grade(&[], &dataset, &g, &tmp.path().join("out"))
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(format!(
+            "bad.csv:{answer_line}: field `answer`: unknown answer label \"⑦\" for choices circled:4"
+        )));
+}
