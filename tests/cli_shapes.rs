@@ -236,6 +236,41 @@ fn choices_is_honoured_for_kmmlu_datasets() {
     );
     assert_eq!(v[1]["chosen"], "A");
     assert_eq!(v[0]["gold_index"], 2);
+
+    // Audit 28, E3: the same sample with its answers written as letters (B for 2) is read
+    // with --choices letter:4 (it said `unknown answer label "B" for choices letter:4`);
+    // without it the message says what KMMLU's answer is.
+    let mut reader = csv::Reader::from_path(&kmmlu).unwrap();
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(reader.headers().unwrap()).unwrap();
+    for record in reader.records() {
+        let mut cells: Vec<String> = record.unwrap().iter().map(String::from).collect();
+        let position: u8 = cells[1].parse().unwrap();
+        cells[1] = char::from(b'A' + position - 1).to_string();
+        writer.write_record(&cells).unwrap();
+    }
+    let lettered = writer.into_inner().unwrap();
+    let lettered = support::write(tmp.path(), "kmmlu_letters.csv", lettered);
+    let out2 = tmp.path().join("out2");
+    grade(&["--choices", "letter:4"], &lettered, &g, &out2)
+        .assert()
+        .success();
+    let v2 = verdicts(&out2);
+    assert_eq!(v2, v, "letters and positions give the same verdicts");
+    grade(&[], &lettered, &g, &tmp.path().join("out3"))
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "kmmlu_letters.csv:2: field `answer`: \"B\" is not an option's 1-based position (1–4), which KMMLU's answer is; for letter answers give --choices letter:4",
+        ));
+    grade(
+        &["--choices", "letter:4"],
+        &kmmlu,
+        &g,
+        &tmp.path().join("out4"),
+    )
+    .assert()
+    .success();
 }
 
 /// Audit 19, defect 2: with several samples per item and circular evaluation, draws were
@@ -303,4 +338,29 @@ fn circular_draws_follow_the_named_sample_not_the_line_order() {
             assert_eq!(draws, named, "{name}");
         }
     }
+}
+
+/// Audit 28, E4: a bad answer after a question over several lines was named on the line the
+/// row starts on, not the line an editor shows it on. The bundled sample (every question
+/// spans lines) with fin-01's answer replaced by ⑦.
+#[test]
+fn a_bad_field_is_named_on_its_physical_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sample = support::root().join("data/domain_eval_sample.csv");
+    let text = std::fs::read_to_string(&sample).unwrap();
+    let start = text.find("\nfin-01,").unwrap() + 1;
+    let end = start + text[start..].find("\",").unwrap() + 2;
+    let answer_end = end + text[end..].find(',').unwrap();
+    let bad = format!("{}⑦{}", &text[..end], &text[answer_end..]);
+    let row_line = text[..start].matches('\n').count() + 1;
+    let answer_line = bad[..end].matches('\n').count() + 1;
+    assert!(answer_line > row_line + 3, "the question spans lines");
+    let dataset = support::write(tmp.path(), "bad.csv", &bad);
+    let g = support::root().join("data/generations_terse.jsonl");
+    grade(&[], &dataset, &g, &tmp.path().join("out"))
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(format!(
+            "bad.csv:{answer_line}: field `answer`: unknown answer label \"⑦\" for choices circled:4"
+        )));
 }

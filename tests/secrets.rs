@@ -4,7 +4,10 @@
 //! (with a masked copy too) as some gateways write it, or a 500 whose plain-text body dumps
 //! the `Authorization` headers. The endpoint URLs carry a password in their user-info as
 //! well. `generate` and `grade --judge` then run against it, and the test reads every byte
-//! they printed or wrote (outputs, reports, verdicts, run record, cache).
+//! they printed or wrote (outputs, reports, verdicts, run record, cache). A third form (audit
+//! 28, D1) echoes the bearer key encoded as servers and proxies are seen to: base64 and
+//! base64url, as a Basic token of `user:KEY`, percent-encoded, in upper and lower case, and
+//! cut into the prefix and suffix fragments OpenAI-style messages print.
 
 mod support;
 
@@ -12,6 +15,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::post;
 use axum::{Json, Router};
+use base64::Engine;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -30,14 +34,56 @@ fn authorization(headers: &HeaderMap) -> String {
         .join(", ")
 }
 
-/// Start the echoing server; `unauthorized` picks the 401 form, else the 500 form. Returns
-/// `host:port`.
-fn serve(unauthorized: bool) -> String {
+/// How the echoing server answers.
+#[derive(Clone, Copy, PartialEq)]
+enum Echo {
+    /// 401 `Incorrect API key provided: KEY` with a masked copy and the cut Basic token.
+    Unauthorized,
+    /// 500 whose plain-text body dumps the `Authorization` headers.
+    Headers,
+    /// 401 with the bearer key in every encoding of [`encodings`].
+    Encoded,
+}
+
+/// The bearer key as an echoing server may print it: encoded whole, or cut into fragments.
+fn encodings(key: &str) -> Vec<String> {
+    use base64::engine::general_purpose::{STANDARD, URL_SAFE, URL_SAFE_NO_PAD};
+    let percent: String = key
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' => char::from(b).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect();
+    vec![
+        STANDARD.encode(key),
+        URL_SAFE_NO_PAD.encode(key),
+        STANDARD.encode(format!("user:{key}")),
+        URL_SAFE.encode(format!("apikey:{key}")),
+        percent,
+        key.to_lowercase(),
+        key.to_uppercase(),
+        key[..8].to_string(),
+        key[key.len() - 6..].to_string(),
+        key[5..15].to_string(),
+    ]
+}
+
+/// Start the echoing server. Returns `host:port`.
+fn serve(echo: Echo) -> String {
     let app = Router::new().route(
         "/v1/chat/completions",
         post(move |headers: HeaderMap, Json(_): Json<Value>| async move {
             let auth = authorization(&headers);
-            if unauthorized {
+            if echo == Echo::Encoded {
+                let key = auth.strip_prefix("Bearer ").unwrap_or(&auth);
+                let message = format!("Incorrect API key provided. Received: {}.", encodings(key).join(" / "));
+                (
+                    StatusCode::UNAUTHORIZED,
+                    Json(json!({"error": {"message": message}})),
+                )
+                    .into_response()
+            } else if echo == Echo::Unauthorized {
                 let key = auth
                     .split(", ")
                     .find_map(|a| a.strip_prefix("Bearer "))
@@ -80,7 +126,11 @@ fn data(name: &str) -> PathBuf {
 /// No credential in `bytes` (named `what` in the failure).
 fn assert_clean(what: &str, bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
-    for secret in [KEY, &KEY[..11], URL_PASSWORD, URL_BASIC, &URL_BASIC[1..]] {
+    let mut secrets: Vec<String> = [KEY, &KEY[..11], URL_PASSWORD, URL_BASIC, &URL_BASIC[1..]]
+        .map(String::from)
+        .to_vec();
+    secrets.extend(encodings(KEY));
+    for secret in &secrets {
         assert!(
             !text.contains(secret),
             "{what} holds the credential {secret:?}:\n{}",
@@ -102,7 +152,7 @@ fn assert_nothing_leaked(dir: &Path, output: &std::process::Output) {
 
 #[test]
 fn generate_never_prints_or_stores_a_key_the_server_echoes() {
-    let addr = serve(true);
+    let addr = serve(Echo::Unauthorized);
     let dir = tempfile::tempdir().unwrap();
     let output = support::kgrade()
         .arg("generate")
@@ -131,7 +181,7 @@ fn generate_never_prints_or_stores_a_key_the_server_echoes() {
 
 #[test]
 fn a_judge_that_echoes_the_authorization_header_leaks_nothing_into_verdicts_or_reports() {
-    let addr = serve(false);
+    let addr = serve(Echo::Headers);
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
     let output = support::grade(
@@ -167,4 +217,61 @@ fn a_judge_that_echoes_the_authorization_header_leaks_nothing_into_verdicts_or_r
         "{run}"
     );
     assert_nothing_leaked(dir.path(), &output);
+}
+
+#[test]
+fn a_key_echoed_encoded_or_in_fragments_is_redacted_in_stderr_verdicts_and_reports() {
+    let addr = serve(Echo::Encoded);
+    let dir = tempfile::tempdir().unwrap();
+    let generated = support::kgrade()
+        .arg("generate")
+        .arg("--dataset")
+        .arg(data("domain_eval_sample.csv"))
+        .args(["--model", "m", "--rps", "1000", "--max-retries", "0"])
+        .args(["--endpoint", &format!("http://{addr}/v1")])
+        .arg("--out")
+        .arg(dir.path().join("gen.jsonl"))
+        .arg("--cache")
+        .arg(dir.path().join("cache"))
+        .env("OPENAI_API_KEY", KEY)
+        .output()
+        .unwrap();
+    assert_eq!(generated.status.code(), Some(4), "{generated:?}");
+    let stderr = String::from_utf8_lossy(&generated.stderr);
+    // Ten echoes, ten redactions: the message itself is kept.
+    assert!(
+        stderr.contains(&format!(
+            "HTTP 401 Unauthorized: Incorrect API key provided. Received: {}",
+            ["[redacted]"; 10].join(" / ")
+        )),
+        "{stderr}"
+    );
+    assert_nothing_leaked(dir.path(), &generated);
+
+    let out = dir.path().join("run");
+    let graded = support::grade(
+        &[
+            "--judge",
+            &format!("openai:http://{addr}/v1#judge-model"),
+            "--max-retries",
+            "0",
+            "--rps",
+            "1000",
+            "--allow-unresolved",
+        ],
+        &data("domain_eval_sample.csv"),
+        &data("generations_reasoning.jsonl"),
+        &out,
+    )
+    .arg("--cache")
+    .arg(dir.path().join("cache"))
+    .env("OPENAI_API_KEY", KEY)
+    .output()
+    .unwrap();
+    assert!(graded.status.success(), "{graded:?}");
+    for file in ["verdicts.jsonl", "report.json", "report.html"] {
+        let text = std::fs::read_to_string(out.join(file)).unwrap();
+        assert!(text.contains("Received: [redacted] / [redacted]"), "{file}");
+    }
+    assert_nothing_leaked(dir.path(), &graded);
 }

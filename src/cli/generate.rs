@@ -223,7 +223,7 @@ fn thousands(n: u64) -> String {
 /// `--endpoint`: an http(s) URL with a host, checked when the arguments are parsed (a typo
 /// would otherwise be retried as a connection failure for half a minute).
 fn endpoint_url(s: &str) -> Result<String, String> {
-    let shown = kgrade::client::redact::without_userinfo(s);
+    let shown = kgrade::client::redact::shown_url(s);
     let rest = s
         .strip_prefix("http://")
         .or_else(|| s.strip_prefix("https://"))

@@ -391,6 +391,12 @@ impl Client {
             }
         };
         let status = response.status();
+        let content_type = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("no content type")
+            .to_string();
         let after = retry_after(
             response
                 .headers()
@@ -441,7 +447,7 @@ impl Client {
             Ok(v) => v,
             Err(e) => {
                 return Attempt::Retry {
-                    reason: format!("malformed response body: {e}"),
+                    reason: not_json(status, &content_type, &text, &e),
                     after: None,
                 }
             }
@@ -479,12 +485,54 @@ impl Client {
     }
 }
 
+/// The URL of `path` (`/chat/completions`) under the base URL `base`: the path is joined to
+/// the base's path, before its query, which is kept (Azure's `?api-version=…`).
+///
+/// ```
+/// use kgrade::client::join_path;
+/// assert_eq!(join_path("http://h/v1/", "/completions"), "http://h/v1/completions");
+/// assert_eq!(
+///     join_path("http://h/openai/v1?api-version=2024-02-01", "/chat/completions"),
+///     "http://h/openai/v1/chat/completions?api-version=2024-02-01"
+/// );
+/// ```
+pub fn join_path(base: &str, path: &str) -> String {
+    let split = base.find(['?', '#']).unwrap_or(base.len());
+    let (before, after) = base.split_at(split);
+    format!("{}{path}{after}", before.trim_end_matches('/'))
+}
+
 /// Every credential a request to `url` carries: the bearer key and what the URL's user-info
 /// holds.
 fn secrets(key: Option<&str>, url: &str) -> Vec<String> {
     let mut out: Vec<String> = key.map(str::to_string).into_iter().collect();
     out.extend(redact::url_secrets(url));
     out
+}
+
+/// How many characters of a reply that is not JSON an error shows.
+const BODY_SHOWN: usize = 200;
+
+/// Why a successful reply could not be read, with what came instead: the status, the content
+/// type and the start of the body (already scrubbed of keys), so that a proxy's HTML page or a
+/// streamed (SSE) reply is recognisable at a glance.
+fn not_json(
+    status: reqwest::StatusCode,
+    content_type: &str,
+    body: &str,
+    error: &serde_json::Error,
+) -> String {
+    let trimmed = body.trim();
+    let start = if trimmed.is_empty() {
+        "an empty body".to_string()
+    } else {
+        let mut shown: String = trimmed.chars().take(BODY_SHOWN).collect();
+        if shown.len() < trimmed.len() {
+            shown = format!("{}…", shown.trim_end());
+        }
+        format!("body: {}", shown.replace(['\n', '\r'], " "))
+    };
+    format!("reply is not JSON (HTTP {status}, {content_type}; {error}); {start}")
 }
 
 /// `what`, followed by the server's own explanation when its error body gives one
@@ -529,6 +577,25 @@ mod tests {
         assert_eq!(retry_after(Some("0.5")), Some(Duration::from_millis(500)));
         assert_eq!(retry_after(Some("Wed, 21 Oct 2015 07:28:00 GMT")), None);
         assert_eq!(retry_after(None), None);
+    }
+
+    #[test]
+    fn replies_that_are_not_json_show_what_they_are() {
+        let error = serde_json::from_str::<Value>("<html>").unwrap_err();
+        let page = format!(
+            "<html><body>502 Bad Gateway{}</body></html>",
+            " x".repeat(150)
+        );
+        let reason = not_json(reqwest::StatusCode::OK, "text/html", &page, &error);
+        assert!(
+            reason.starts_with("reply is not JSON (HTTP 200 OK, text/html; expected value at line 1 column 1); body: <html><body>502 Bad Gateway x x"),
+            "{reason}"
+        );
+        assert!(reason.ends_with(" x…"), "{reason}");
+        assert!(
+            not_json(reqwest::StatusCode::OK, "no content type", " ", &error)
+                .ends_with("; an empty body")
+        );
     }
 
     #[test]

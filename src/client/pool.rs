@@ -39,7 +39,7 @@ impl Lease<'_> {
 
     /// The base URL as messages show it: without user-info, which may hold a key.
     pub fn shown(&self) -> String {
-        super::redact::without_userinfo(self.base()).into_owned()
+        super::redact::shown_url(self.base()).into_owned()
     }
 
     /// Its position in the list given to [`Endpoints::new`].
@@ -146,7 +146,7 @@ impl Endpoints {
         }
         Some(format!(
             "endpoint {} taken out of rotation after {in_a_row} failed calls in a row (last: {reason}); {} left",
-            super::redact::without_userinfo(&e.base),
+            super::redact::shown_url(&e.base),
             self.live()
         ))
     }
@@ -156,7 +156,7 @@ impl Endpoints {
         self.list
             .iter()
             .map(|e| EndpointStats {
-                base: super::redact::without_userinfo(&e.base).into_owned(),
+                base: super::redact::shown_url(&e.base).into_owned(),
                 succeeded: e.succeeded.load(Ordering::Relaxed),
                 failed: e.failed.load(Ordering::Relaxed),
                 removed: e.removed.load(Ordering::Relaxed),

@@ -84,8 +84,8 @@ impl JudgeSpec {
     /// The URL requests go to.
     pub fn endpoint(&self) -> String {
         match &self.backend {
-            Backend::Ollama { host } => format!("{host}/api/chat"),
-            Backend::OpenAi { base_url } => format!("{base_url}/chat/completions"),
+            Backend::Ollama { host } => crate::client::join_path(host, "/api/chat"),
+            Backend::OpenAi { base_url } => crate::client::join_path(base_url, "/chat/completions"),
         }
     }
 
@@ -162,7 +162,7 @@ impl fmt::Display for JudgeSpec {
             Backend::OpenAi { base_url } => write!(
                 f,
                 "openai:{}#{}",
-                crate::client::redact::without_userinfo(base_url),
+                crate::client::redact::shown_url(base_url),
                 self.model
             ),
         }

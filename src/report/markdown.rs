@@ -17,8 +17,17 @@ pub(super) fn acc_cells(a: &metrics::Accuracy) -> [String; 3] {
     ]
 }
 
-/// Markdown cells: one line, pipes escaped, trimmed.
+/// Markdown cells: one line, pipes escaped, trimmed, and `& < >` written as entities, so that
+/// HTML in a group value, id or model name (`<img onerror=…>`) shows as text.
 pub(super) fn md_cell(s: &str) -> String {
+    md_line(s)
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// One line, pipes escaped, trimmed (inside a code span entities would show as written).
+fn md_line(s: &str) -> String {
     s.replace('|', "\\|")
         .replace(['\n', '\r'], " ")
         .trim()
@@ -29,7 +38,7 @@ pub(super) fn md_cell(s: &str) -> String {
 /// so that HTML and Markdown in it (`<script>`, links, `**bold**`) show as written instead of
 /// being rendered by whatever displays the file; one line, pipes escaped.
 pub(super) fn md_code(s: &str) -> String {
-    let cell = md_cell(s);
+    let cell = md_line(s);
     if cell.is_empty() {
         return cell;
     }
@@ -170,7 +179,8 @@ pub(super) fn markdown(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
         );
         for (value, a) in &g.values {
             let [c, acc, ci] = acc_cells(a);
-            let _ = writeln!(s, "| {} | {c} | {acc} | {ci} |", md_cell(value));
+            let shown = md_cell(super::shown_value(value));
+            let _ = writeln!(s, "| {shown} | {c} | {acc} | {ci} |");
         }
         let _ = writeln!(s, "| *macro* | | {} | |", pct(g.macro_accuracy));
     }
@@ -258,11 +268,7 @@ fn list(ids: &[String]) -> String {
     if ids.is_empty() {
         return String::new();
     }
-    let shown: Vec<String> = ids
-        .iter()
-        .take(20)
-        .map(|i| format!("`{}`", md_cell(i)))
-        .collect();
+    let shown: Vec<String> = ids.iter().take(20).map(|i| md_code(i)).collect();
     let more = if ids.len() > 20 {
         format!(" and {} more", ids.len() - 20)
     } else {
@@ -304,7 +310,7 @@ fn circular_section(s: &mut String, c: &super::circular::CircularMetrics) {
     row("*overall*", &c.overall);
     for (col, values) in &c.groups {
         for (value, x) in values {
-            row(&format!("{col}: {value}"), x);
+            row(&format!("{col}: {}", super::shown_value(value)), x);
         }
     }
 }

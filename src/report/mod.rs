@@ -25,6 +25,15 @@ use std::io::{self, BufRead, BufReader, Seek, Write};
 use std::path::{Path, PathBuf};
 
 /// The `schema` value of `report.json`; bump `REPORT_VERSION` on any incompatible change.
+/// A group value as reports show it: an empty value is `(empty)`, not a blank cell.
+pub fn shown_value(value: &str) -> &str {
+    if value.is_empty() {
+        "(empty)"
+    } else {
+        value
+    }
+}
+
 pub const REPORT_SCHEMA: &str = "kgrade.report";
 pub const REPORT_VERSION: u32 = 1;
 

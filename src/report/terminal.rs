@@ -84,7 +84,7 @@ pub(super) fn terminal(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
         let Some(g) = m.groups.get(col) else { continue };
         for (value, a) in &g.values {
             let [c, acc, ci] = acc_cells(a);
-            table.add_row([col.as_str(), value.as_str(), &c, &acc, &ci]);
+            table.add_row([col.as_str(), super::shown_value(value), &c, &acc, &ci]);
         }
         table.add_row([col.as_str(), "(macro)", "", &pct(g.macro_accuracy), ""]);
     }

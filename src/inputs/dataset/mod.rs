@@ -2,8 +2,11 @@
 //! column map. Rows are read one at a time; every problem names the file, line and field.
 //! Not for answers: see [`super::generations`].
 
+mod position;
+
 use crate::types::Item;
 use crate::verify::{ChoiceSet, Notation};
+use position::{csv_field_start, record_text, LineCounter};
 use std::collections::HashMap;
 use std::fmt;
 use std::io::BufRead;
@@ -122,18 +125,40 @@ pub const DEFAULT_GROUPS: [&str; 7] = [
 
 struct RowSource<'a> {
     path: &'a Path,
+    /// The line the row starts on.
     line: u64,
+    /// A CSV record's raw text, to find the line a field is on (a quoted field may hold
+    /// line breaks, so a record's fields can lie on several lines).
+    csv: Option<CsvRow<'a>>,
+}
+
+/// Where a CSV record lies in its file: its bytes from its start, and the column names.
+struct CsvRow<'a> {
+    rest: &'a [u8],
+    names: &'a [String],
 }
 
 impl RowSource<'_> {
     fn err(&self, field: Option<&str>, message: impl Into<String>) -> DatasetError {
         DatasetError {
             path: self.path.to_path_buf(),
-            line: Some(self.line),
+            line: Some(self.field_line(field)),
             field: field.map(str::to_string),
             message: message.into(),
             unreadable: false,
         }
+    }
+
+    /// The physical line `field` starts on: the row's line plus the line breaks before it.
+    fn field_line(&self, field: Option<&str>) -> u64 {
+        let (Some(csv), Some(field)) = (&self.csv, field) else {
+            return self.line;
+        };
+        let Some(index) = csv.names.iter().position(|n| n == field) else {
+            return self.line;
+        };
+        let start = csv_field_start(csv.rest, index);
+        self.line + memchr::memchr_iter(b'\n', &csv.rest[..start]).count() as u64
     }
 }
 
@@ -279,6 +304,7 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
             let src = RowSource {
                 path,
                 line: n as u64 + 1,
+                csv: None,
             };
             let line = line.map_err(|e| DatasetError {
                 unreadable: true,
@@ -368,6 +394,10 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
             line: record
                 .position()
                 .map_or(row as u64 + 2, |p| lines.line_at(p.byte())),
+            csv: record.position().map(|p| CsvRow {
+                rest: record_text(&bytes, p.byte()),
+                names: &names,
+            }),
         };
         let mut fields = Vec::with_capacity(names.len());
         for (name, value) in names.iter().zip(record.iter()) {
@@ -384,39 +414,6 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
         row += 1;
     }
     Ok(dataset)
-}
-
-/// The 1-based physical line of a byte offset, counted incrementally (offsets only grow).
-struct LineCounter<'a> {
-    bytes: &'a [u8],
-    offset: usize,
-    line: u64,
-}
-
-impl<'a> LineCounter<'a> {
-    fn new(bytes: &'a [u8]) -> LineCounter<'a> {
-        LineCounter {
-            bytes,
-            offset: 0,
-            line: 1,
-        }
-    }
-
-    fn line_at(&mut self, byte: u64) -> u64 {
-        let mut to = (byte as usize).min(self.bytes.len());
-        // On CRLF input the csv reader places a record's start at the `\n` that ends the
-        // line before it; the record itself starts after any line ends.
-        while to < self.bytes.len() && matches!(self.bytes[to], b'\r' | b'\n') {
-            to += 1;
-        }
-        if to < self.offset {
-            self.offset = 0;
-            self.line = 1;
-        }
-        self.line += memchr::memchr_iter(b'\n', &self.bytes[self.offset..to]).count() as u64;
-        self.offset = to;
-        self.line
-    }
 }
 
 fn detect_format(names: &[&str], columns: &ColumnMap) -> DatasetFormat {
@@ -527,19 +524,36 @@ fn build_item(
         }
     };
     // KMMLU's answer is the 1-based position of the right column, whatever notation the
-    // options are shown in.
+    // options are shown in; with `--choices letter:4` the column's letter (A–D) is read too.
+    let letters = choices.notation() == Notation::Letter;
     let gold = match format {
         DatasetFormat::Kmmlu => answer
             .parse::<usize>()
             .ok()
-            .and_then(|p| choices.at_position(p)),
+            .and_then(|p| choices.at_position(p))
+            .or_else(|| {
+                (letters && answer.len() == 1)
+                    .then(|| choices.parse_label(answer))
+                    .flatten()
+            }),
         _ => choices.parse_label(answer),
     };
     let gold = gold.ok_or_else(|| {
-        src.err(
-            Some(answer_col),
-            format!("unknown answer label {answer:?} for choices {choices}"),
-        )
+        let reason = match format {
+            DatasetFormat::Kmmlu if letters => format!(
+                "{answer:?} is neither an option's 1-based position (1–4) nor its letter (A–D)"
+            ),
+            DatasetFormat::Kmmlu => format!(
+                "{answer:?} is not an option's 1-based position (1–4), which KMMLU's answer is{}",
+                if matches!(answer, "A" | "B" | "C" | "D") {
+                    "; for letter answers give --choices letter:4"
+                } else {
+                    ""
+                }
+            ),
+            _ => format!("unknown answer label {answer:?} for choices {choices}"),
+        };
+        src.err(Some(answer_col), reason)
     })?;
     let excluded = |k: &str| {
         k == question_col

@@ -44,6 +44,16 @@ fn errors_name_the_physical_line_on_crlf_and_multiline_fields() {
             4,
         ),
         ("question,answer,domain\r\n\"① a ② b\",7,x\r\n", 2),
+        // The bad field after a question over several lines is named on its own line
+        // (audit 28, E4: the record's first line was named).
+        (
+            "question,answer,domain\n\"q\n① a\n② b\",1,x\n\"q\n① a\n② \"\"b\"\", c\",7,x\n",
+            7,
+        ),
+        (
+            "id,question,answer,domain\r\nq1,\"q\r\n① a\r\n② b\",7,x\r\n",
+            4,
+        ),
     ] {
         let (_d, path) = write("d.csv", body.as_bytes());
         let e = read_dataset(&path, &ColumnMap::default())
@@ -54,6 +64,14 @@ fn errors_name_the_physical_line_on_crlf_and_multiline_fields() {
             "{body:?}: {e}"
         );
     }
+}
+
+#[test]
+fn a_field_s_line_is_where_the_field_starts() {
+    let record = b"a,\"b\nc\"\"\n,\",d\ne\n,f\n";
+    let starts: Vec<usize> = (0..5).map(|i| csv_field_start(record, i)).collect();
+    // A field past the record's end starts where the record ends.
+    assert_eq!(starts, [0, 2, 12, 13, 13]);
 }
 
 #[test]

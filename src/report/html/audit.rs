@@ -181,9 +181,14 @@ pub(super) fn audit_header(s: &mut String, m: &Metrics, by: &[String], shown_row
             "<label>{} <select class=\"flt\" data-key=\"g{i}\"><option value=\"\">all</option>",
             escape(col)
         );
+        // Values are matched with a leading `=`, so that an empty value is not "all" (`""`).
         for value in g.values.keys() {
-            let v = escape(value);
-            let _ = write!(s, "<option value=\"{v}\">{v}</option>");
+            let _ = write!(
+                s,
+                "<option value=\"={}\">{}</option>",
+                escape(value),
+                escape(crate::report::shown_value(value))
+            );
         }
         s.push_str("</select></label>");
     }
@@ -201,7 +206,7 @@ pub fn row(r: &AuditRow, by: &[String]) -> String {
     let mut s = String::with_capacity(r.text.before.len() + r.text.after.len() + 1024);
     s.push_str("<tr class=\"audit-row\"");
     for (i, value) in r.groups.iter().enumerate() {
-        let _ = write!(s, " data-g{i}=\"{}\"", escape(value));
+        let _ = write!(s, " data-g{i}=\"={}\"", escape(value));
     }
     let _ = write!(s, " data-outcome=\"{}\">", escape(&r.outcome));
     let _ = write!(

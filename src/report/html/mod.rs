@@ -137,11 +137,23 @@ pub fn radar_column<'a>(m: &Metrics, by: &'a [String]) -> Option<&'a String> {
         .or_else(|| by.iter().find(present))
 }
 
+/// The most values a radar chart shows: beyond this its spokes and labels run together.
+const RADAR_MAX_AXES: usize = 12;
+
 fn radar_figure(s: &mut String, m: &Metrics, by: &[String]) {
     let Some(radar_col) = radar_column(m, by) else {
         return;
     };
     if let Some(g) = m.groups.get(radar_col) {
+        if g.values.len() > RADAR_MAX_AXES {
+            let _ = write!(
+                s,
+                "<p class=\"note\">No radar chart: {} has {} values, more than {RADAR_MAX_AXES} spokes can show; see its table below.</p>",
+                escape(radar_col),
+                g.values.len()
+            );
+            return;
+        }
         let axes: Vec<(String, f64)> = g
             .values
             .iter()
@@ -172,7 +184,7 @@ fn group_tables(s: &mut String, m: &Metrics, by: &[String]) {
             let _ = write!(
                 s,
                 "<tr><td>{}</td><td class=\"n\">{}/{}</td><td class=\"n\">{}</td><td class=\"n\">{}–{}</td></tr>",
-                escape(value),
+                escape(crate::report::shown_value(value)),
                 a.correct,
                 a.n,
                 pct(a.accuracy),
@@ -339,7 +351,7 @@ pub fn circular_section(circular: Option<&super::circular::CircularMetrics>) -> 
     row("overall", &c.overall);
     for (col, values) in &c.groups {
         for (value, x) in values {
-            row(&format!("{col}: {value}"), x);
+            row(&format!("{col}: {}", crate::report::shown_value(value)), x);
         }
     }
     s.push_str("</table></section>\n");

@@ -72,7 +72,7 @@ fn rows_escape_every_field_and_carry_filter_keys() {
     assert_eq!(r.outcome, "judged");
     let html = row(&r, &by);
     assert!(
-        html.contains(r#"data-g0="금융 &amp; &quot;보험&quot;""#),
+        html.contains(r#"data-g0="=금융 &amp; &quot;보험&quot;""#),
         "{html}"
     );
     assert!(html.contains(r#"data-outcome="judged""#));

@@ -38,12 +38,14 @@ fn bootstrap_note(b: &Leaderboard) -> String {
     }
 }
 
-fn intro(b: &Leaderboard) -> String {
+/// The leaderboard's first line; `path` writes the dataset's path (a code span in Markdown and
+/// the terminal, plain in HTML).
+fn intro(b: &Leaderboard, path: fn(&str) -> String) -> String {
     let mut s = format!("{} runs on {} items of ", b.models.len(), b.items);
     if b.dataset.is_empty() {
         s.push_str("a dataset no run records");
     } else {
-        let _ = write!(s, "`{}`", b.dataset);
+        s.push_str(&path(&b.dataset));
     }
     if b.dataset_identity == DatasetIdentity::Items {
         let _ = write!(
@@ -69,7 +71,11 @@ fn intro(b: &Leaderboard) -> String {
 pub fn markdown(b: &Leaderboard) -> String {
     let mut s = String::new();
     let elo = b.models.iter().any(|m| m.elo.is_some());
-    let _ = writeln!(s, "# kgrade leaderboard\n\n{}\n", md_cell(&intro(b)));
+    let _ = writeln!(
+        s,
+        "# kgrade leaderboard\n\n{}\n",
+        md_cell(&intro(b, |p| format!("`{p}`")))
+    );
     let _ = writeln!(
         s,
         "Each run's answers to an item count as one right or wrong (the outcome column: one answer; a majority vote over samples; for a circular run, right in every ordering or in the original one). Accuracy is the share of items right, with a 95% Wilson interval. Ratings are Bradley–Terry on per-item head-to-head outcomes (ties skipped), Elo-scaled (mean 1000), with {}.\n",
@@ -164,7 +170,11 @@ h2{margin-top:2rem;border-bottom:1px solid #ddd}table{border-collapse:collapse;m
 th,td{border:1px solid #ddd;padding:.25rem .5rem;text-align:left}th{background:#f5f5f5}td.n{text-align:right;font-variant-numeric:tabular-nums}
 figure{margin:.5rem 0}figcaption{font-weight:600}.meta{color:#666}@media print{body{margin:0}}"#);
     s.push_str("</style></head><body>\n<h1>kgrade leaderboard</h1>\n");
-    let _ = writeln!(s, "<p class=\"meta\">{}</p>", escape(&intro(b)));
+    let _ = writeln!(
+        s,
+        "<p class=\"meta\">{}</p>",
+        escape(&intro(b, str::to_string))
+    );
     let elo = b.models.iter().any(|m| m.elo.is_some());
     s.push_str("<table id=\"leaderboard\"><tr><th>rank</th><th>model</th><th>outcome</th><th>accuracy</th><th>95% CI</th><th>BT rating</th><th>95% CI</th>");
     if elo {
@@ -291,7 +301,7 @@ pub fn terminal(b: &Leaderboard) -> String {
         }
         t.add_row(row);
     }
-    let mut s = format!("{}\n{t}\n", intro(b));
+    let mut s = format!("{}\n{t}\n", intro(b, |p| format!("`{p}`")));
     for p in &b.pairs {
         let _ = writeln!(
             s,

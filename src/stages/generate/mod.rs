@@ -448,7 +448,7 @@ async fn ask(
     let mut notes = Vec::new();
     let mut last = "no endpoint left in rotation".to_string();
     while let Some(lease) = pool.acquire(&tried) {
-        let url = format!("{}{}", lease.base(), api.path());
+        let url = crate::client::join_path(lease.base(), api.path());
         let called = client
             .call_with_rules(
                 &url,
