@@ -554,6 +554,18 @@ fn an_unreadable_dataset_is_exit_2_like_any_unreadable_file() {
             .code(2)
             .stderr(predicate::str::contains(message));
     }
+    // Audit 28: run from another folder, both inputs are missing, and both are named.
+    grade(
+        &[],
+        &tmp.path().join("nope.csv"),
+        &tmp.path().join("nope.jsonl"),
+        &out,
+    )
+    .assert()
+    .code(2)
+    .stderr(predicate::str::contains("nope.csv: cannot open"))
+    .stderr(predicate::str::contains("nope.jsonl: cannot open"))
+    .stderr(predicate::str::contains("both paths are read from"));
     kgrade()
         .arg("generate")
         .arg("--dataset")

@@ -56,6 +56,17 @@ fn id_pattern(s: &str) -> Result<regex::Regex, String> {
 
 /// The top-level entry point for `kgrade grade`.
 pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
+    // Both inputs missing (a command run from the wrong folder): name both, and the folder
+    // the paths are read from, rather than only the first file opened.
+    if !args.dataset.exists() && !args.generations.exists() {
+        let here = std::env::current_dir().map_or_else(|_| ".".into(), |d| d.display().to_string());
+        anyhow::bail!(
+            "{}: cannot open (no such file or folder); {}: cannot open (no such file or folder); \
+             both paths are read from {here}",
+            args.dataset.display(),
+            args.generations.display()
+        );
+    }
     let columns = args.columns.column_map()?;
     let stage = args.judge.stage()?;
     let opts = GradeOptions {
