@@ -1479,6 +1479,15 @@ const CASES: &[(&str, &str, &str)] = &[
     ("right", "정답은 1)입니다. 확신이 없어 무응답으로 처리해 주세요.", "no_answer - not_found"),
     ("right", "ㄱ에 해당하는 것은 2번입니다.", "no_answer - not_found"),
     ("not", "ㄴ에 해당하는 것은 ③입니다.", "no_answer - not_found"),
+    // An English conclusion heading ("Final: B", "Conclusion: B").
+    ("en", "The answer is C. Wait, no — Jupiter is B. Final: B", "answer B statement"),
+    ("en", "Final: B", "answer B statement"),
+    ("en", "The answer is C. Wait, no. Final: B", "answer B statement"),
+    ("en", "Conclusion: B", "answer B statement"),
+    ("en", "Final: not sure between B and C", "no_answer - not_found"),
+    ("en", "Final: B or C", "ambiguous - alternatives"),
+    ("en", "The final: B is wrong.", "no_answer - not_found"),
+    ("en", "Final: B? No idea.", "no_answer - not_found"),
 ];
 
 #[test]

@@ -278,9 +278,11 @@ pub fn permute(item: &Item, ordering: &[u8]) -> Result<Item, OrderingError> {
         .iter()
         .map(|&o| texts[o as usize].to_string())
         .collect();
+    // The reordered question asks what the original did: its ask phrase goes with it.
     let choices = ChoiceSet::new(item.choices.notation(), n as u8)
         .map_err(|e| fail(e.to_string()))?
-        .with_options(options);
+        .with_options(options)
+        .with_question(&question);
     let gold_at = ordering
         .iter()
         .position(|&o| o as usize == item.gold.index())

@@ -124,6 +124,20 @@ fn korean_ask(q: &str) -> Option<String> {
     }
 }
 
+/// Does the question ask for no judgement: no "것" and no negation or truth word anywhere
+/// in it (options included)?
+pub(crate) fn asks_nothing(q: &str) -> bool {
+    const WORDS: [&str; 12] = [
+        "것", "않", "아닌", "아니", "없는", "틀", "옳", "잘못", "적절", "맞는", "바른", "해당",
+    ];
+    !WORDS.iter().any(|w| q.contains(w))
+        && ![
+            "not", "NOT", "Not", "except", "EXCEPT", "false", "true", "correct",
+        ]
+        .iter()
+        .any(|w| q.contains(w))
+}
+
 /// Does the question ask for a ○/× (O/X) answer?
 pub(crate) fn asks_for_ox(q: &str) -> bool {
     let has_o = q.contains(['○', '◯', '⭕']);

@@ -71,6 +71,9 @@ pub struct ChoiceSet {
     /// The question's ask phrase, the predicate before its "…것은?" ("적절하지 않은"), so
     /// that an answer echoing it ("적절하지 않은 것은 ③") reads as a statement.
     ask: Option<String>,
+    /// The question asks no judgement at all ("…몇 mm 이내인가?"): no "것", no negation
+    /// anywhere in it (see [`ChoiceSet::asks_nothing`]).
+    asks_nothing: bool,
 }
 
 /// Why a `choices` spec or a choice set could not be built.
@@ -100,6 +103,7 @@ impl ChoiceSet {
             options: Vec::new(),
             truncated_from: None,
             ask: None,
+            asks_nothing: false,
         })
     }
 
@@ -108,7 +112,15 @@ impl ChoiceSet {
     /// [`ChoiceSet::detect`] or [`ChoiceSet::for_question`], which do it already.
     pub fn with_question(mut self, question: &str) -> ChoiceSet {
         self.ask = ask::ask_phrase(question);
+        self.asks_nothing = ask::asks_nothing(question);
         self
+    }
+
+    /// Does the question ask for no judgement at all (a value, a name: "…몇 mm 이내인가?")?
+    /// Only when it holds no "것" and no negation anywhere, so that an ask phrase the
+    /// reader missed ("…아닌 것  은?") never passes for none.
+    pub fn asks_nothing(&self) -> bool {
+        self.asks_nothing
     }
 
     /// The question's ask phrase: the predicate before "…것은?" / "…것을 고르면?"

@@ -6,8 +6,9 @@
 
 use super::denial::is_denial;
 use super::words::{is_correction, is_negation_word, lower};
-use super::Ctx;
+use super::{Ctx, Statement};
 use crate::verify::scan::Kind;
+use crate::verify::{Choice, Rule};
 use memchr::memmem::Finder;
 use std::sync::OnceLock;
 
@@ -89,6 +90,24 @@ impl Ctx<'_> {
                 }
                 _ => false,
             })
+    }
+
+    /// "Final: B", "Conclusion: C": an English conclusion heading at `k`, its colon next.
+    pub(super) fn is_english_heading(&self, k: usize) -> bool {
+        ["final", "conclusion"]
+            .iter()
+            .any(|h| self.word(k).eq_ignore_ascii_case(h))
+            && self.tok(k + 1).is_some_and(|n| n.is_punct(':'))
+    }
+
+    /// The final statement a heading at `k` makes, read to its right.
+    pub(super) fn heading_statement(
+        &self,
+        k: usize,
+        negations: &mut Vec<(Choice, usize)>,
+    ) -> Option<Statement> {
+        let (said, last) = self.right_of_keyword(k, negations)?;
+        Some(Statement::strong(said, Rule::Statement, k, last, true))
     }
 
     /// After token `j`, does the text ask that its answer not count: "treat as no answer",
@@ -174,4 +193,11 @@ impl Marks {
             brace: memchr::memchr(b'{', bytes).is_some(),
         }
     }
+}
+
+/// Does the text hold "Final:" or "Conclusion:" (an English heading, its colon right after)?
+pub(super) fn has_english_heading(bytes: &[u8]) -> bool {
+    ["inal:", "INAL:", "onclusion:", "ONCLUSION:"]
+        .iter()
+        .any(|h| memchr::memmem::find(bytes, h.as_bytes()).is_some())
 }

@@ -111,9 +111,9 @@ impl Ctx<'_> {
             && k > 0
             && self.is_hangul(k - 1)
             && ["이에", "그에", "이것에", "여기에", "질문에", "문제에"].contains(&self.word(k - 1));
-        // Only a question with no ask phrase at all: "…거리가 먼 것은?" and "…성격이 다른
+        // Only a question that asks no judgement at all: "…거리가 먼 것은?" and "…성격이 다른
         // 것은?" ask for an odd one out, not for what is so.
-        let neutral = self.ask.is_empty();
+        let neutral = self.set.asks_nothing();
         let modifier =
             neutral && ["옳은", "맞는", "올바른", "정확한", "적절한", "알맞은"].contains(&w);
         if !(modifier || points_back)
@@ -310,7 +310,7 @@ impl Ctx<'_> {
                 .any(|p| w.strip_prefix(p).is_some_and(|s| matches!(s, "은" | "는")));
         // A question with no ask ("…몇 m인가?") asks for what is so: "옳지 않은 것은 4번" and
         // "틀린 것은 4번" describe options there.
-        if self.ask.is_empty() {
+        if self.set.asks_nothing() {
             return is_noun
                 && self.toks[noun - 1].kind == Kind::Hangul
                 && is_negative(self.word(noun - 1));

@@ -148,7 +148,7 @@ pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
     let asks_negative = singled::asks_negative(&ask);
     let echo_possible = ask.first().is_some_and(|w| {
         w.is_ascii() || memchr::memmem::find(text.as_bytes(), w.as_bytes()).is_some()
-    }) || ((!synonyms.is_empty() || ask.is_empty())
+    }) || ((!synonyms.is_empty() || set.asks_nothing())
         && memchr::memmem::find(text.as_bytes(), "것".as_bytes()).is_some());
     let ctx = Ctx {
         text,

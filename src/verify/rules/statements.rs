@@ -3,6 +3,7 @@
 //! ("③을 선택합니다", "I choose C") and weaker claims ("③이 맞습니다", "(B) is correct").
 //! Deciding between them is `conclude`'s job.
 
+use super::around::has_english_heading;
 use super::words::{
     answer_keyword, is_final_qualifier, is_left_filler_hangul, is_left_filler_latin,
     is_negation_word, is_right_filler_hangul, is_right_filler_latin, lower, strip_beon,
@@ -302,8 +303,10 @@ impl Ctx<'_> {
         let tldr = colon
             && (memchr::memmem::find(bytes, b";DR").is_some()
                 || memchr::memmem::find(bytes, b";dr").is_some());
+        let english_head = colon && has_english_heading(bytes);
         let conclusion = colon
             && (tldr
+                || english_head
                 || CONCLUSION_HEADS
                     .iter()
                     .any(|h| memchr::memmem::find(bytes, h.as_bytes()).is_some()));
@@ -453,6 +456,10 @@ impl Ctx<'_> {
                         }
                         continue;
                     }
+                    if english_head && self.is_english_heading(k) {
+                        out.extend(self.heading_statement(k, &mut negations));
+                        continue;
+                    }
                     // Only short words can be keywords ("selected", or 8 full-width letters of
                     // 3 bytes): no lower-cased copy of every long word.
                     // Without a keyword cue no word here is one; an ASCII keyword has 4 to 8
@@ -599,7 +606,7 @@ impl Ctx<'_> {
         }
         // "옳은 것은 ④" on a question that asks no judgement: the word before "것은".
         // So is "이에 해당하는 것은 ②" on any question: it points back at the question.
-        if (self.ask.is_empty() && self.echo_possible)
+        if (self.set.asks_nothing() && self.echo_possible)
             || memchr::memmem::find(bytes, "에 해당하는 것".as_bytes()).is_some()
         {
             for at in memchr::memmem::find_iter(bytes, "것".as_bytes()) {
