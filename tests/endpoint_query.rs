@@ -91,22 +91,13 @@ fn a_key_in_the_query_is_sent_but_never_printed_or_stored() {
     );
 
     let out = dir.path().join("run");
-    let graded = support::grade(
-        &[
-            "--judge",
-            &format!("openai:http://{addr}/v1?{query}#judge-model"),
-            "--max-retries",
-            "0",
-            "--rps",
-            "1000",
-            "--allow-unresolved",
-        ],
+    let graded = support::grade_with_judge(
+        &format!("http://{addr}/v1?{query}#judge-model"),
         &support::root().join("data/domain_eval_sample.csv"),
         &support::root().join("data/generations_terse.jsonl"),
         &out,
+        dir.path(),
     )
-    .arg("--cache")
-    .arg(dir.path().join("cache"))
     .env_remove("OPENAI_API_KEY")
     .output()
     .unwrap();

@@ -93,22 +93,13 @@ fn generate_shows_the_status_content_type_and_start_of_an_html_or_sse_reply() {
 fn a_judge_failure_records_what_the_html_reply_was() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
-    let output = support::grade(
-        &[
-            "--judge",
-            &format!("openai:{}#judge", serve("html")),
-            "--max-retries",
-            "0",
-            "--rps",
-            "1000",
-            "--allow-unresolved",
-        ],
+    let output = support::grade_with_judge(
+        &format!("{}#judge", serve("html")),
         &support::root().join("data/domain_eval_sample.csv"),
         &support::root().join("data/generations_terse.jsonl"),
         &out,
+        dir.path(),
     )
-    .arg("--cache")
-    .arg(dir.path().join("cache"))
     .env("OPENAI_API_KEY", KEY)
     .output()
     .unwrap();

@@ -184,22 +184,13 @@ fn a_judge_that_echoes_the_authorization_header_leaks_nothing_into_verdicts_or_r
     let addr = serve(Echo::Headers);
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
-    let output = support::grade(
-        &[
-            "--judge",
-            &format!("openai:http://user:{URL_PASSWORD}@{addr}/v1#judge-model"),
-            "--max-retries",
-            "0",
-            "--rps",
-            "1000",
-            "--allow-unresolved",
-        ],
+    let output = support::grade_with_judge(
+        &format!("http://user:{URL_PASSWORD}@{addr}/v1#judge-model"),
         &data("domain_eval_sample.csv"),
         &data("generations_reasoning.jsonl"),
         &out,
+        dir.path(),
     )
-    .arg("--cache")
-    .arg(dir.path().join("cache"))
     .env("OPENAI_API_KEY", KEY)
     .output()
     .unwrap();
@@ -249,22 +240,13 @@ fn a_key_echoed_encoded_or_in_fragments_is_redacted_in_stderr_verdicts_and_repor
     assert_nothing_leaked(dir.path(), &generated);
 
     let out = dir.path().join("run");
-    let graded = support::grade(
-        &[
-            "--judge",
-            &format!("openai:http://{addr}/v1#judge-model"),
-            "--max-retries",
-            "0",
-            "--rps",
-            "1000",
-            "--allow-unresolved",
-        ],
+    let graded = support::grade_with_judge(
+        &format!("http://{addr}/v1#judge-model"),
         &data("domain_eval_sample.csv"),
         &data("generations_reasoning.jsonl"),
         &out,
+        dir.path(),
     )
-    .arg("--cache")
-    .arg(dir.path().join("cache"))
     .env("OPENAI_API_KEY", KEY)
     .output()
     .unwrap();

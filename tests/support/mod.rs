@@ -136,6 +136,30 @@ pub fn kgrade() -> assert_cmd::Command {
 }
 
 /// `kgrade grade [FLAGS…] --dataset D --generations G --out OUT`.
+/// `kgrade grade` with a judge that fails fast (no retries, no rate wait, unresolved answers
+/// allowed) and its cache in `dir/cache`: the run that the judge-failure tests make.
+pub fn grade_with_judge(
+    judge: &str,
+    dataset: &Path,
+    generations: &Path,
+    out: &Path,
+    dir: &Path,
+) -> assert_cmd::Command {
+    let judge = format!("openai:{judge}");
+    let flags = [
+        "--judge",
+        judge.as_str(),
+        "--max-retries",
+        "0",
+        "--rps",
+        "1000",
+        "--allow-unresolved",
+    ];
+    let mut cmd = grade(&flags, dataset, generations, out);
+    cmd.arg("--cache").arg(dir.join("cache"));
+    cmd
+}
+
 pub fn grade(
     flags: &[&str],
     dataset: &Path,
