@@ -6,6 +6,24 @@ use super::metrics::Metrics;
 use crate::types::JoinReport;
 use std::fmt::Write as _;
 
+/// Fit a terminal table to the width it is shown in: `COLUMNS` when it is set (as `ls` and
+/// most tools read it), else the width of the terminal standard output is, and no limit when
+/// standard output is a pipe or a file (whole cells, one row per line). Long cells wrap
+/// inside their column; Korean text counts two columns a syllable.
+pub(crate) fn fit_width(table: &mut comfy_table::Table) {
+    use comfy_table::ContentArrangement;
+    let columns = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u16>().ok())
+        .filter(|&w| w >= 20);
+    if let Some(w) = columns {
+        table.set_width(w);
+    } else if !table.is_tty() {
+        return;
+    }
+    table.set_content_arrangement(ContentArrangement::Dynamic);
+}
+
 pub(super) fn terminal(m: &Metrics, join: Option<&JoinReport>, by: &[String]) -> String {
     use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
     let mut out = String::new();
@@ -79,6 +97,7 @@ pub(super) fn terminal(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
     }
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED);
+    fit_width(&mut table);
     table.set_header(["group", "value", "correct", "accuracy", "95% CI"]);
     for col in by {
         let Some(g) = m.groups.get(col) else { continue };

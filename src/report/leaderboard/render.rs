@@ -271,6 +271,7 @@ figure{margin:.5rem 0}figcaption{font-weight:600}.meta{color:#666}@media print{b
 pub fn terminal(b: &Leaderboard) -> String {
     let mut t = Table::new();
     t.load_preset(UTF8_FULL);
+    crate::report::terminal::fit_width(&mut t);
     let elo = b.models.iter().any(|m| m.elo.is_some());
     let mut header = vec![
         "rank",
