@@ -128,10 +128,11 @@ fn quiet_deliberate_panics() {
 }
 
 /// The `kgrade` binary, stopped (and the test failed) if it runs for more than two minutes:
-/// a hang is a failure, not a stuck CI job.
+/// a hang is a failure, not a stuck CI job. `COLUMNS` is removed, so the terminal tables a
+/// test reads do not depend on the shell that runs it.
 pub fn kgrade() -> assert_cmd::Command {
     let mut c = assert_cmd::Command::cargo_bin("kgrade").unwrap();
-    c.timeout(Duration::from_secs(120));
+    c.timeout(Duration::from_secs(120)).env_remove("COLUMNS");
     c
 }
 
