@@ -32,6 +32,10 @@ const Q_HEIGHT: &str =
     "소화기구 설치 높이의 기준은?\n1) 2m 이상\n2) 1.5m 이하\n3) 1m 이하\n4) 0.5m 이상";
 const Q_DEPT: &str = "정책 담당 부서는?\n① 재정 관리\n② 인사 관리\n③ 조직 관리\n④ 감사 관리";
 
+const Q_COMBO: &str = "행정행위에 관한 설명으로 옳은 것만을 모두 고른 것은?\nㄱ. 허가는 상대방 있는 행정행위이다.\nㄴ. 특허는 형성적 행위이다.\nㄷ. 인가는 보충적 행위이다.\n① ㄱ, ㄴ\n② ㄱ, ㄷ\n③ ㄴ, ㄷ\n④ ㄱ, ㄴ, ㄷ";
+const Q_MOLES: &str = "메탄 1몰이 완전 연소할 때 필요한 산소는 몇 몰인가?\n① 3\n② 1\n③ 4\n④ 2";
+const Q_PASSAGE: &str = "다음 글의 밑줄 친 ㉠~㉣ 중 문맥상 쓰임이 적절하지 않은 것은?\n예산은 ㉠편성되고 ㉡심의되며 ㉢집행되고 ㉣폐기된다.\n① ㉠\n② ㉡\n③ ㉢\n④ ㉣";
+
 fn set_for(key: &str) -> ChoiceSet {
     let question = match key {
         "gov" => Q_GOV,
@@ -59,6 +63,9 @@ fn set_for(key: &str) -> ChoiceSet {
         "table" => Q_TABLE,
         "header" => Q_HEADER,
         "parens_en" => Q_PARENS_EN,
+        "combo" => Q_COMBO,
+        "moles" => Q_MOLES,
+        "passage" => Q_PASSAGE,
         spec => {
             return spec
                 .parse()
@@ -807,7 +814,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("oxq", "맞다고 하기엔 근거가 부족합니다.", "ambiguous - ox_word_conflict"),
     ("oxq", "오답이 아닙니다.", "ambiguous - ox_word_conflict"),
     ("oxq", "처음엔 O라고 생각했다.", "ambiguous - ox_word_conflict"),
-    ("oxq", "정답은 O입니다. 아니, 잠깐만요.", "ambiguous - ox_word_conflict"),
+    ("oxq", "정답은 O입니다. 아니, 잠깐만요.", "no_answer - not_found"),
     ("oxq", "The statement is not false.", "answer ○ ox_word"),
     ("oxq", "The statement is true.", "answer ○ ox_word"),
     // --- English retractions and doubt in the next sentence
@@ -1405,7 +1412,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "Previous answer: A\nAnswer: C", "answer C statement"),
     ("en", "Rejected: none. Answer: C", "answer C statement"),
     ("en", "{\"answer\": [\"A\", \"C\"]}", "ambiguous - alternatives"),
-    ("en", "{\"answer\": \"A\", \"is_correct\": false}", "answer A statement"),
+    ("en", "{\"answer\": \"A\", \"is_correct\": false}", "no_answer - not_found"),
     ("en", "{\"answer\": \"C\", \"correct\": true}", "answer C statement"),
     ("en", "{\"final\": false, \"answer\": \"A\"}", "no_answer - not_found"),
     ("en", "Select A to expand the explanation.", "no_answer - not_found"),
@@ -1488,6 +1495,58 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "Final: B or C", "ambiguous - alternatives"),
     ("en", "The final: B is wrong.", "no_answer - not_found"),
     ("en", "Final: B? No idea.", "no_answer - not_found"),
+    // --- audit 29: an answer cut off inside its own sentence (a token limit, a draft), and a
+    // second thought opened after it and left open; a finished label, its option text or a
+    // reason after a comma still decide.
+    ("gov", "따라서 정답은 ②번과", "no_answer - not_found"),
+    ("gov", "최종 정답은 ④번 또는", "no_answer - not_found"),
+    ("gov", "정답은 ②번이라고 말하기", "no_answer - not_found"),
+    ("gov", "정답은 ①이라고 할 수", "no_answer - not_found"),
+    ("gov", "정답은 ①번으로 볼", "no_answer - not_found"),
+    ("gov", "정답은 ②번인 것 같기도 하고", "no_answer - not_found"),
+    ("gov", "정답은 ②입니다.\n\n다시 정리하면 최종 정답은 ①번과", "no_answer - not_found"),
+    ("gov", "<think>\n예산 총괄은 기획재정부다.\n</think>\n\n정답은 ②번이라고 하기", "no_answer - not_found"),
+    ("en", "The final answer is C because", "no_answer - not_found"),
+    ("en", "So the answer is C and", "no_answer - not_found"),
+    ("en", "Answer: C or", "no_answer - not_found"),
+    ("gov", "정답은 ②번", "answer ② statement"),
+    ("gov", "정답은 ① 금융위원회", "answer ① statement"),
+    ("gov", "정답은 ②, 기획재정부가 예산을 총괄하므로", "answer ② statement"),
+    ("en", "The answer is C", "answer C statement"),
+    ("gov", "정답: ②\n\n잠깐, 예산 편성은 다른 부처 소관이니", "no_answer - not_found"),
+    ("gov", "정답은 ①입니다 … 잠깐만요.", "no_answer - not_found"),
+    ("en", "Answer: C. Wait —", "no_answer - not_found"),
+    ("en", "The answer is C — hold on, 7 might not be", "no_answer - not_found"),
+    ("en", "The answer is C. Wait, let me double-check: 7 has no divisors but 1 and itself, so C.", "answer C statement"),
+    ("gov", "정답: ②\n\n…라고 적고 싶지만 자신이 없습니다.", "no_answer - not_found"),
+    ("gov", "정답: ①\n\n...은 아닐 수도 있습니다.", "no_answer - not_found"),
+    // "…" (one character) before the statement's own predicate, denied.
+    ("gov", "정답은 ③… 이 아닐 겁니다. 국방부는 관련이 없어요", "no_answer - not_found"),
+    ("gov", "정답은 ①… 금융위원회입니다", "answer ① statement"),
+    // --- audit 29: a combination of lettered items longer than an option's, or reordered, is
+    // not that option; a label written with another option's one-character value or mark is
+    // a mismatch; a JSON or YAML record that calls its answer a draft or not final.
+    ("combo", "정답: ㄱ, ㄷ, ㄴ", "no_answer - not_found"),
+    ("combo", "옳은 것은 ㄴ, ㄷ 그리고 ㄱ입니다.", "no_answer - not_found"),
+    ("combo", "옳은 것은 ㄱ, ㄴ 및 ㄷ입니다.", "no_answer - not_found"),
+    ("combo", "정답: ㄱ, ㄴ, ㄷ", "answer ④ statement"),
+    ("combo", "정답: ㄴ, ㄷ", "answer ③ statement"),
+    ("combo", "정답은 ㄱ, ㄷ입니다.", "answer ② statement"),
+    ("moles", "정답은 ①, 즉 4몰입니다.", "ambiguous - label_text_mismatch"),
+    ("moles", "정답: ④번 (1몰)", "ambiguous - label_text_mismatch"),
+    ("moles", "Answer: ② — 4 mol of oxygen", "ambiguous - label_text_mismatch"),
+    ("moles", "정답은 ③, 즉 4몰입니다.", "answer ③ statement"),
+    ("moles", "정답: ② (1몰)", "answer ② statement"),
+    ("passage", "정답: ③ ㉠", "ambiguous - label_text_mismatch"),
+    ("passage", "정답은 ①번(㉣)입니다.", "ambiguous - label_text_mismatch"),
+    ("passage", "정답: ④ ㉣", "answer ④ statement"),
+    ("en", "{\"answer\": \"C\", \"status\": \"tentative\"}", "no_answer - not_found"),
+    ("en", "answer: C\nconfirmed: no", "no_answer - not_found"),
+    ("en", "{\"answer\": \"C\", \"is_final\": false}", "no_answer - not_found"),
+    ("en", "answer: C\nstatus: draft", "no_answer - not_found"),
+    ("en", "answer: C\nconfidence: high", "answer C statement"),
+    ("en", "{\"answer\": \"C\", \"status\": \"final\"}", "answer C statement"),
+    ("en", "{\"answer\": \"C\", \"is_final\": true}", "answer C statement"),
 ];
 
 #[test]

@@ -45,14 +45,18 @@ impl Ctx<'_> {
     /// Is the ellipsis at `j` followed by the statement's own predicate, denied ("③... 이
     /// 아니겠죠", "③… 은 아닙니다")?
     pub(super) fn split_by_ellipsis(&self, j: usize) -> bool {
-        let mut n = j;
-        while self
-            .tok(n)
-            .is_some_and(|t| t.is_punct('.') || t.is_punct('…'))
-        {
+        // "…" is read as a symbol (Kind::Other), three dots as punctuation.
+        let dots = |n: usize| match self.tok(n) {
+            Some(t) if t.is_punct('.') => 1,
+            Some(t) if t.kind == Kind::Other && t.text(self.text) == "…" => 3,
+            _ => 0,
+        };
+        let (mut n, mut seen) = (j, 0);
+        while dots(n) > 0 {
+            seen += dots(n);
             n += 1;
         }
-        if n < j + 2 && !self.toks[j].is_punct('…') {
+        if seen < 2 {
             return false;
         }
         if self.is_hangul(n) && ["이", "가", "은", "는"].contains(&self.word(n)) {

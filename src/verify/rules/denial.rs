@@ -61,6 +61,10 @@ impl Ctx<'_> {
             return false;
         }
         let (first, last) = (s.first.min(s.last), s.first.max(s.last));
+        // "정답은 ③번과", "The answer is C or", "정답: ③ … 잠깐,": never finished.
+        if self.cut_off_after(last) || self.second_thought_left_open(last) {
+            return true;
+        }
         // "I would not choose C", "I wouldn't pick C", "never select".
         // "I doubt 4 is correct", "It is unclear whether D is correct": a label after English
         // words too.
@@ -197,7 +201,9 @@ impl Ctx<'_> {
                 if self.is_hangul(n) && ["이", "가", "은", "는"].contains(&self.word(n)) {
                     n += 1;
                 }
-                if self.is_hangul(n) && is_negation_word(self.word(n)) {
+                if (self.is_hangul(n) && is_negation_word(self.word(n)))
+                    || self.continued_on_next_line(j)
+                {
                     return true;
                 }
             }
@@ -396,7 +402,14 @@ impl Ctx<'_> {
         // came before it too, so that an earlier statement is not revived.
         let retracted_at: Option<usize> = taken
             .iter()
-            .filter(|t| self.retracted_by_next_sentence(t.first.max(t.last)))
+            .filter(|t| {
+                let last = t.first.max(t.last);
+                // "정답은 ②입니다. … 따라서 최종 정답은 ③번과": cut off, or a second
+                // thought left open; the earlier answer is not the final one either.
+                self.retracted_by_next_sentence(last)
+                    || self.cut_off_after(last)
+                    || self.second_thought_left_open(last)
+            })
             .map(|t| t.first.min(t.last))
             .max();
         if let Some(at) = retracted_at {

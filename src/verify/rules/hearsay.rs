@@ -113,39 +113,96 @@ impl Ctx<'_> {
             )
     }
 
-    /// `{"answer": "C", "valid": false}`, `{"answer": "B", "correct": false}`: the object
-    /// that holds the answer flags it as not valid (or not correct, not final).
+    /// `{"answer": "C", "valid": false}`, `{"answer": "B", "status": "draft"}`, and the same
+    /// as YAML lines (`answer: C` then `final: false`): the record that holds the answer flags
+    /// it as not valid, not final, not verified, or as a draft or withdrawn.
     fn json_flag_false(&self, from: usize) -> bool {
-        if !self.has_brace() {
-            return false;
-        }
-        // The object around the answer: from its '{' to its '}' (on one line).
-        let Some(open) = (from.saturating_sub(60)..from)
-            .rev()
-            .take_while(|&x| self.toks[x].kind != Kind::Break)
-            .find(|&x| self.toks[x].is_punct('{'))
-        else {
+        let Some(record) = self.record_around(from) else {
             return false;
         };
-        let end = (from..self.toks.len().min(from + 60))
-            .find(|&x| self.toks[x].is_punct('}') || self.toks[x].kind == Kind::Break)
-            .unwrap_or(self.toks.len().min(from + 60));
-        // A quoted key, a colon, then false: `"valid": false`, `"correct": "no"`.
         let quote = |x: usize| self.tok(x).is_some_and(|t| t.is_punct('"'));
-        (open + 1..end).any(|x| {
-            self.is_latin(x)
-                && matches!(
-                    lower(self.word(x).trim_start_matches("is_")).as_str(),
-                    "valid" | "correct" | "final" | "confident" | "answered" | "sure"
-                )
-                && quote(x - 1)
-                && quote(x + 1)
-                && self.tok(x + 2).is_some_and(|t| t.is_punct(':'))
-                && {
-                    let v = x + 3 + usize::from(quote(x + 3));
-                    self.is_latin(v) && matches!(lower(self.word(v)).as_str(), "false" | "no")
-                }
+        record.clone().any(|x| {
+            if !self.is_latin(x) {
+                return false;
+            }
+            // The key, quoted or at a line's start, before a colon ("is_final" reads as "is"
+            // and "final": the underscore is decoration).
+            let key = lower(self.word(x));
+            let before = if x > 0 && self.is_latin(x - 1) && self.word(x - 1) == "is" {
+                x - 1
+            } else {
+                x
+            };
+            let opens = quote(before.wrapping_sub(1))
+                || before == 0
+                || self.toks[before - 1].kind == Kind::Break;
+            let colon = x + 1 + usize::from(quote(x + 1));
+            if !opens || !self.tok(colon).is_some_and(|t| t.is_punct(':')) {
+                return false;
+            }
+            let v = colon + 1 + usize::from(quote(colon + 1));
+            if !self.is_latin(v) {
+                return false;
+            }
+            let value = lower(self.word(v));
+            match key.as_str() {
+                "valid" | "correct" | "final" | "confident" | "answered" | "sure" | "verified"
+                | "confirmed" | "approved" => matches!(value.as_str(), "false" | "no"),
+                "status" | "state" => matches!(
+                    value.as_str(),
+                    "draft"
+                        | "rejected"
+                        | "retracted"
+                        | "withdrawn"
+                        | "invalid"
+                        | "tentative"
+                        | "pending"
+                        | "superseded"
+                        | "deprecated"
+                        | "void"
+                        | "discarded"
+                ),
+                _ => false,
+            }
         })
+    }
+
+    /// The tokens of the record that holds the answer before `from`: its JSON object on one
+    /// line (from '{' to '}'), or YAML lines (`answer: C` at a line's start and the `key:
+    /// value` lines right after it).
+    fn record_around(&self, from: usize) -> Option<std::ops::Range<usize>> {
+        if self.has_brace() {
+            if let Some(open) = (from.saturating_sub(60)..from)
+                .rev()
+                .take_while(|&x| self.toks[x].kind != Kind::Break)
+                .find(|&x| self.toks[x].is_punct('{'))
+            {
+                let end = (from..self.toks.len().min(from + 60))
+                    .find(|&x| self.toks[x].is_punct('}') || self.toks[x].kind == Kind::Break)
+                    .unwrap_or(self.toks.len().min(from + 60));
+                return Some(open + 1..end);
+            }
+        }
+        // YAML: "answer: C" opening its line.
+        let key = from.checked_sub(3)?;
+        let yaml = self.is_latin(key)
+            && self.word(key).eq_ignore_ascii_case("answer")
+            && (key == 0 || self.toks[key - 1].kind == Kind::Break)
+            && self.toks[key + 1].is_punct(':');
+        if !yaml {
+            return None;
+        }
+        // The lines after it, while each opens with "key:".
+        let mut end = from;
+        while self.tok(end).is_some_and(|t| t.kind == Kind::Break)
+            && self.is_latin(end + 1)
+            && self.tok(end + 2).is_some_and(|t| t.is_punct(':'))
+        {
+            end = (end + 1..self.toks.len())
+                .find(|&x| self.toks[x].kind == Kind::Break)
+                .unwrap_or(self.toks.len());
+        }
+        Some(from..end)
     }
 
     /// "Select C to see the explanation": a choice made for another purpose. Also "정답: 2번

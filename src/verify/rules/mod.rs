@@ -21,6 +21,7 @@ mod retract;
 mod scope;
 mod singled;
 mod statements;
+mod unfinished;
 mod verdicts;
 mod walkthrough;
 mod words;

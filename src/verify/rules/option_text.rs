@@ -65,6 +65,42 @@ fn squash_prefix(s: &str, max: usize) -> String {
     out
 }
 
+/// Is a squashed option text a combination of lettered items ("ㄱ,ㄴ", "가,다,라")?
+fn is_combination(opt: &str) -> bool {
+    opt.contains([',', '·', 'ㆍ'])
+        && opt
+            .chars()
+            .all(|c| is_item_letter(c) || matches!(c, ',' | '·' | 'ㆍ' | '/'))
+}
+
+/// ㄱ…ㅎ, or 가…하 as an item letter.
+fn is_item_letter(c: char) -> bool {
+    ('\u{3131}'..='\u{314E}').contains(&c)
+        || matches!(c, '가' | '나' | '다' | '라' | '마' | '바' | '사' | '아')
+}
+
+/// Does the text after a combination go on with another item ("ㄱ, ㄴ, ㄷ", "ㄷ, ㄹ, 그리고
+/// ㄱ", "ㄱ, ㄴ 및 ㄷ")?
+fn continues_combination(rest: &str) -> bool {
+    let mut r = rest;
+    loop {
+        let before = r;
+        r = r.trim_start_matches([' ', ',', '·', 'ㆍ', '/', '&']);
+        for joiner in ["그리고", "및", "와", "과"] {
+            if let Some(after) = r.strip_prefix(joiner) {
+                r = after;
+            }
+        }
+        if r.len() == before.len() {
+            break;
+        }
+    }
+    r.len() < rest.len()
+        && r.chars()
+            .next()
+            .is_some_and(|c| ('\u{3131}'..='\u{314E}').contains(&c))
+}
+
 impl Ctx<'_> {
     fn squashed_options(&self) -> &(Vec<String>, usize) {
         self.squashed.get_or_init(|| {
@@ -152,6 +188,10 @@ impl Ctx<'_> {
             "입니다만",
             "이라고 봅",
         ];
+        // "정답: ㄱ, ㄴ, ㄷ" where an option reads "ㄱ, ㄴ": a longer combination.
+        if is_combination(opt) && continues_combination(rest) {
+            return false;
+        }
         rest.is_empty()
             || rest.starts_with(['\n', '.', '!', ',', '(', ')', ':', ';', '—', '-', '→', '['])
             || FRAMES.iter().any(|f| rest.starts_with(f))
@@ -270,9 +310,17 @@ impl Ctx<'_> {
             clip(self.text, t.start as usize, 300),
             self.longest_option(),
         );
+        // A one-character text ("2", "㉢") only as a whole token: "정답은 ②, 즉 2몰입니다"
+        // where ③ reads "2", "정답: ① ㉡".
+        let word = self.word(j);
         let starts = |o: Choice| {
-            self.squashed_option(o)
-                .is_some_and(|t| t.chars().count() >= 2 && rest.starts_with(t))
+            self.squashed_option(o).is_some_and(|t| {
+                if t.chars().nth(1).is_some() {
+                    rest.starts_with(t)
+                } else {
+                    word == t
+                }
+            })
         };
         if starts(c) {
             return None;

@@ -259,6 +259,10 @@ impl Ctx<'_> {
     }
 
     pub(super) fn ox_words(&self) -> Option<Extraction> {
+        // "정답: O라고 하기": a statement cut off or taken back is not read again here.
+        if self.retracted.get() {
+            return None;
+        }
         // Final polarity of each sentence that has O/X words.
         let mut finals: Vec<(bool, usize, Range<usize>)> = Vec::new();
         for s in sentences(&self.toks) {
