@@ -1547,6 +1547,39 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "answer: C\nconfidence: high", "answer C statement"),
     ("en", "{\"answer\": \"C\", \"status\": \"final\"}", "answer C statement"),
     ("en", "{\"answer\": \"C\", \"is_final\": true}", "answer C statement"),
+    // --- audit 29: the label after a marker as the subject of a clause that rules it out
+    // (called right when the question asks what is not so, "제외", "excluded"); a statement
+    // withdrawn ("(정정 전)", "[폐기]", "…을 철회합니다", "[Retracted]"), called a joke,
+    // quoted as an instruction or a condition, put off ("…하기 전에"), a speaker's line, a
+    // quote called someone's opinion, or followed by "실제 정답은 확인하지 못했습니다".
+    ("not", "결론: ②번 선지는 적절한 설명이다.", "no_answer - not_found"),
+    ("not", "정답: ④는 옳다.", "no_answer - not_found"),
+    ("not", "최종 답: ①번 보기는 타당하므로 제외합니다.", "no_answer - not_found"),
+    ("not", "정답: ③번 보기는 적절하지 않은 설명입니다.", "answer ③ statement"),
+    ("right", "정답: ②번 보기는 옳은 설명입니다.", "answer 2 statement"),
+    ("en_not", "Final answer: A is a true statement.", "no_answer - not_found"),
+    ("en_not", "Answer: D is accurate, so D is excluded.", "no_answer - not_found"),
+    ("en", "Final answer: B is ruled out, being even.", "no_answer - not_found"),
+    ("en", "Final answer: A is excluded.", "no_answer - not_found"),
+    ("en", "Answer: C is the answer.", "answer C statement"),
+    ("gov", "예전 답(정답: ③)은 철회합니다. 곧 다시 답하겠습니다.", "no_answer - not_found"),
+    ("gov", "처음 제출한 \"정답: ④\"를 취소합니다.", "no_answer - not_found"),
+    ("gov", "(수정 전) 정답: ①", "no_answer - not_found"),
+    ("gov", "정답: ① [폐기]", "no_answer - not_found"),
+    ("en", "[Retracted] Final answer: C", "no_answer - not_found"),
+    ("en", "Obsolete answer: A\nAnswer: C", "answer C statement"),
+    ("gov", "정답은 ③번이요, 물론 농담입니다. 잘 모르겠어요.", "no_answer - refusal"),
+    ("gov", "정답: ②\n\n이 답은 예시일 뿐이며 실제 정답은 확인하지 못했습니다.", "no_answer - refusal"),
+    ("gov", "정답: ②\n\n근거 법령은 확인하지 못했지만 기획재정부가 맞습니다.", "answer ② statement"),
+    ("gov", "정답은 ④번이라고 적으면 틀립니다.", "no_answer - not_found"),
+    ("gov", "\"정답: ②\"라고만 쓰세요.", "no_answer - not_found"),
+    ("gov", "정답 ①을 확정하기 전에 검토가 필요합니다.", "no_answer - not_found"),
+    ("gov", "학생: 정답은 ③번이요.\n교사: 다시 풀어 보세요.", "no_answer - not_found"),
+    ("en", "Student: The answer is A.\nTeacher: Try again.", "no_answer - not_found"),
+    ("gov", "해설: 정답은 ②입니다.", "answer ② statement"),
+    ("gov", "> 정답은 ①번입니다.\n\n위 인용은 다른 사람의 의견이며 저는 답하지 않겠습니다.", "no_answer - not_found"),
+    ("gov", "> 정답은 ②번입니다.\n\n위 의견에 동의합니다.", "answer ② statement"),
+    ("kmmlu", "정답은 (3) 150만원 장난감 판매 위반", "answer 3 statement"),
 ];
 
 #[test]

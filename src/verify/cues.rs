@@ -68,6 +68,7 @@ const PATTERNS: &[(&str, Family)] = &[
     ("확정하기 어렵", Family::Refusal),
     ("판단하기 어렵", Family::Refusal),
     ("복수 정답", Family::Refusal),
+    ("확인하지 못", Family::Refusal),
     ("I cannot", Family::Refusal),
     ("I can't", Family::Refusal),
     ("I'm sorry", Family::Refusal),

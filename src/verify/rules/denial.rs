@@ -62,7 +62,14 @@ impl Ctx<'_> {
         }
         let (first, last) = (s.first.min(s.last), s.first.max(s.last));
         // "정답은 ③번과", "The answer is C or", "정답: ③ … 잠깐,": never finished.
-        if self.cut_off_after(last) || self.second_thought_left_open(last) {
+        if self.cut_off_after(last)
+            || self.second_thought_left_open(last)
+            || self.not_asserted_after(last)
+        {
+            return true;
+        }
+        // "결론: ③번 보기는 옳은 설명이다" asked what is not so; "… so B is excluded".
+        if s.first < s.last && self.subject_ruled_out(last) {
             return true;
         }
         // "I would not choose C", "I wouldn't pick C", "never select".
@@ -128,11 +135,18 @@ impl Ctx<'_> {
                     .any(|e| self.word(x).ends_with(e))
         };
         // "\"정답은 ③입니다\"는 틀린 말입니다": a closing quote, then the quote as a topic.
+        // "기존 답안 \"정답: ③\"을 폐기합니다", "이전 답변(정답: ③)을 철회합니다": the quoted
+        // or bracketed statement as the topic or object of the clause.
         let mut quoted = quotative(last)
             || (self.tok(from).is_some_and(|t| {
-                t.is_punct('"') || t.is_punct('”') || t.is_punct('\'') || t.is_punct('’')
+                t.is_punct('"')
+                    || t.is_punct('”')
+                    || t.is_punct('\'')
+                    || t.is_punct('’')
+                    || t.is_punct(')')
             }) && self.is_hangul(from + 1)
-                && ["는", "은", "이", "가", "라는", "라고"].contains(&self.word(from + 1)));
+                && ["는", "은", "이", "가", "을", "를", "라는", "라고"]
+                    .contains(&self.word(from + 1)));
         // "Answer: C is wrong.", "Answer: C would be wrong here.", "The answer C is not
         // correct.": the label called wrong right after it.
         // "\"The answer is C\" is a common misconception": past the closing quote.
@@ -220,10 +234,12 @@ impl Ctx<'_> {
             }
             // "정답: ② (학생들이 자주 틀리는 문제)": a remark in brackets takes nothing back
             // unless it doubts the answer ("(확실하지 않음)", "(아마)").
-            if t.is_punct('(') {
+            // "정답: ③ [삭제]": a square-bracketed tag as well.
+            if t.is_punct('(') || t.is_punct('[') {
+                let closing = if t.is_punct('(') { ')' } else { ']' };
                 let close = (j + 1..self.toks.len().min(j + 16))
                     .take_while(|&x| self.toks[x].kind != Kind::Break)
-                    .find(|&x| self.toks[x].is_punct(')'));
+                    .find(|&x| self.toks[x].is_punct(closing));
                 if let Some(close) = close {
                     let doubts = self.bracket_doubts(j, close);
                     if doubts {
@@ -267,7 +283,7 @@ impl Ctx<'_> {
                     if quoted
                         && [
                             "거짓", "오류", "잘못", "오해", "함정", "미신", "속설", "실수", "버려",
-                            "버리", "지웠", "지우",
+                            "버리", "지웠", "지우", "철회", "취소", "폐기", "삭제", "무효", "번복",
                         ]
                         .iter()
                         .any(|d| w.contains(d))
@@ -454,30 +470,6 @@ impl Ctx<'_> {
             let v = self.word(x);
             v.starts_with('싶') && ["지만", "으나", "는데"].iter().any(|e| v.ends_with(e))
         }
-    }
-
-    /// Does the Hangul word `j` call something wrong as a judgement ("틀린", "잘못된", "옳지
-    /// 않음", "해당하지 않는") rather than deny a claim ("어렵다", "없다", "아니다")?
-    fn describes_as_wrong(&self, j: usize) -> bool {
-        let w = self.word(j);
-        w.starts_with('틀')
-            || w.starts_with("잘못")
-            || (w.starts_with('않')
-                && j > 0
-                && self.is_hangul(j - 1)
-                && [
-                    "옳",
-                    "적절",
-                    "맞",
-                    "바르",
-                    "올바르",
-                    "타당",
-                    "일치",
-                    "부합",
-                    "해당",
-                ]
-                .iter()
-                .any(|p| self.word(j - 1).starts_with(p)))
     }
 
     /// Where the clause after a statement's label goes on, past the label's own option text

@@ -151,7 +151,20 @@ impl Ctx<'_> {
                 && self.toks[j - 2].is_punct('.')
                 && self.word(j - 3).eq_ignore_ascii_case("e");
             let ye = t.is_punct(':') && j >= 1 && self.is_hangul(j - 1) && self.word(j - 1) == "예";
-            if eg || ye {
+            // "학생: 정답은 ③입니다.\n선생님: 틀렸어요.", "사용자 지시: \"정답은 ③번이라고만
+            // 답하세요\"": another speaker's line, or an instruction quoted.
+            let speaker = t.is_punct(':')
+                && j >= 1
+                && (j == 1 || self.toks[j - 2].kind == Kind::Break || self.is_hangul(j - 2))
+                && match self.toks[j - 1].kind {
+                    Kind::Hangul => SPEAKERS.iter().any(|p| self.word(j - 1).starts_with(p)),
+                    Kind::Latin => matches!(
+                        lower(self.word(j - 1)).as_str(),
+                        "student" | "teacher" | "user" | "human" | "instruction" | "instructions"
+                    ),
+                    _ => false,
+                };
+            if eg || ye || speaker {
                 return true;
             }
             if t.is_sentence_end()
@@ -446,6 +459,21 @@ const KEYS: [&str; 7] = [
     "교재",
     "모범답안",
     "출제자",
+];
+
+/// Speakers other than the writer, and instructions, heading a line ("학생:", "지시사항:").
+const SPEAKERS: [&str; 11] = [
+    "학생",
+    "선생님",
+    "교사",
+    "교수",
+    "사용자",
+    "질문자",
+    "수험생",
+    "응시자",
+    "친구",
+    "지시",
+    "요청",
 ];
 
 /// Third parties that may hold an answer: "해설서", "학생", "출제자" ….

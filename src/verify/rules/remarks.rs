@@ -5,7 +5,7 @@
 //! something else ("3번째 줄에"), a near miss ("③을 선택할 뻔했습니다") and a Japanese "not
 //! ③" ("③ではなく②").
 
-use super::words::{is_negation_word, OPTION_NOUN_WORDS};
+use super::words::{is_negation_word, lower, strip_beon, OPTION_NOUN_WORDS};
 use super::Ctx;
 use crate::verify::scan::{Kind, Mark};
 
@@ -262,7 +262,7 @@ impl Ctx<'_> {
                     // "(예시)", "(오답 예시)": an example; not "(예시 문장에 해당)".
                     || (close - open <= 3 && self.word(x).starts_with("예시"))
                     || self.calls_bracketed_label_wrong(open, close, x)
-                    || ["철회", "취소"].iter().any(|d| {
+                    || ["철회", "취소", "삭제", "폐기", "무효"].iter().any(|d| {
                         self.word(x).strip_prefix(d).is_some_and(|r| {
                             r.is_empty()
                                 || ["함", "됨", "합", "했", "하겠", "할"]
@@ -308,5 +308,96 @@ impl Ctx<'_> {
                 && ["작년", "예전", "과거", "이전", "지난"]
                     .iter()
                     .any(|m| next.starts_with(m)))
+    }
+
+    /// Is the label at `k`, right after an answer marker, the subject of a clause that
+    /// rules it out: "결론: ③번 보기는 옳은 설명이다" or "정답: ③은 옳다" on a question
+    /// asking what is not so, "최종 답: ②번 선지는 … 제외합니다", "Final answer: B is a
+    /// party, so B is excluded", "Answer: C is …, so it is not the answer"?
+    pub(super) fn subject_ruled_out(&self, k: usize) -> bool {
+        let topic = |w: &str| matches!(w, "은" | "는" | "이" | "가");
+        let mut j = k + 1;
+        let subject = match self.tok(j).map(|t| t.kind) {
+            Some(Kind::Hangul) => {
+                if self.word(j) == "번" {
+                    j += 1;
+                }
+                let w = if self.is_hangul(j) { self.word(j) } else { "" };
+                let noun_topic = OPTION_NOUN_WORDS
+                    .iter()
+                    .chain(&["지문", "설명", "진술", "선지"])
+                    .any(|n| w.strip_prefix(n).is_some_and(topic));
+                topic(strip_beon(w)) && !strip_beon(w).is_empty() || noun_topic
+            }
+            Some(Kind::Latin) => self.word(j).eq_ignore_ascii_case("is"),
+            _ => false,
+        };
+        if !subject {
+            return false;
+        }
+        let clause: Vec<usize> = (j + 1..self.toks.len().min(j + 24))
+            .take_while(|&x| !self.toks[x].is_sentence_end())
+            .filter(|&x| self.is_hangul(x) || self.is_latin(x))
+            .collect();
+        let excluded = clause.iter().enumerate().any(|(i, &x)| {
+            let w = self.word(x);
+            let next = clause.get(i + 1).map_or("", |&y| self.word(y));
+            (self.is_hangul(x)
+                && (w.starts_with("제외")
+                    || (matches!(w, "정답이" | "답이" | "정답은" | "답은")
+                        && next.starts_with("아니"))))
+                || (self.is_latin(x)
+                    && (matches!(lower(w).as_str(), "excluded" | "eliminated" | "ruled")
+                        || (w.eq_ignore_ascii_case("not")
+                            && clause
+                                .get(i + 2)
+                                .is_some_and(|&y| self.word(y).eq_ignore_ascii_case("answer")))))
+        });
+        if excluded {
+            return true;
+        }
+        // On a question asking what is not so, the subject called right ("옳다", "옳은
+        // 지문", "적절한 설명"), with no denial in the clause.
+        let denied = clause.iter().any(|&x| {
+            (self.is_hangul(x)
+                && (is_negation_word(self.word(x)) || self.word(x).starts_with('않')))
+                || (self.is_latin(x)
+                    && matches!(lower(self.word(x)).as_str(), "not" | "isn" | "never"))
+        });
+        self.asked_polarity() == Some(false)
+            && !denied
+            && clause.iter().any(|&x| {
+                let w = self.word(x);
+                (self.is_hangul(x)
+                    && ["옳", "적절", "타당", "올바르", "올바른", "바른"]
+                        .iter()
+                        .any(|p| w.starts_with(p)))
+                    || (self.is_latin(x)
+                        && matches!(lower(w).as_str(), "true" | "correct" | "accurate"))
+            })
+    }
+
+    /// Does the Hangul word `j` call something wrong as a judgement ("틀린", "잘못된", "옳지
+    /// 않음", "해당하지 않는") rather than deny a claim ("어렵다", "없다", "아니다")?
+    pub(super) fn describes_as_wrong(&self, j: usize) -> bool {
+        let w = self.word(j);
+        w.starts_with('틀')
+            || w.starts_with("잘못")
+            || (w.starts_with('않')
+                && j > 0
+                && self.is_hangul(j - 1)
+                && [
+                    "옳",
+                    "적절",
+                    "맞",
+                    "바르",
+                    "올바르",
+                    "타당",
+                    "일치",
+                    "부합",
+                    "해당",
+                ]
+                .iter()
+                .any(|p| self.word(j - 1).starts_with(p)))
     }
 }

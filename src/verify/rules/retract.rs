@@ -36,22 +36,26 @@ impl Ctx<'_> {
             let end = end();
             let span = self.toks[n].start as usize..self.toks[end - 1].end as usize;
             let sentence = self.text[span].to_ascii_lowercase();
-            if [
-                "모르겠",
-                "알 수 없",
-                "판단할 수 없",
-                "단정할 수 없",
-                "단정하기 어렵",
-                "확정할 수 없",
-                "i don't know",
-                "i do not know",
-                "i cannot",
-                "i can't",
-                "cannot determine",
-                "unable to determine",
-            ]
-            .iter()
-            .any(|r| sentence.contains(r))
+            // "…실제 정답은 확인하지 못했습니다": the answer itself not checked.
+            let unchecked = sentence.contains("확인하지 못")
+                && (sentence.contains("정답") || sentence.contains("답은"));
+            if unchecked
+                || [
+                    "모르겠",
+                    "알 수 없",
+                    "판단할 수 없",
+                    "단정할 수 없",
+                    "단정하기 어렵",
+                    "확정할 수 없",
+                    "i don't know",
+                    "i do not know",
+                    "i cannot",
+                    "i can't",
+                    "cannot determine",
+                    "unable to determine",
+                ]
+                .iter()
+                .any(|r| sentence.contains(r))
             {
                 return true;
             }
@@ -592,14 +596,29 @@ impl Ctx<'_> {
         // "The above is a student's response", "위와 같은 답안이 제출되었으나 …": someone
         // else's answer.
         let attributed = words.iter().any(|&x| match self.toks[x].kind {
-            Kind::Hangul => ["제출", "학생", "수험생", "검증되지", "검토가"]
-                .iter()
-                .any(|p| self.word(x).starts_with(p)),
+            // "위 인용은 질문자의 의견입니다".
+            Kind::Hangul => [
+                "제출",
+                "학생",
+                "수험생",
+                "검증되지",
+                "검토가",
+                "질문자",
+                "의견",
+            ]
+            .iter()
+            .any(|p| self.word(x).starts_with(p)),
             _ => matches!(
                 lower(self.word(x)).as_str(),
-                "student" | "response" | "submitted" | "unverified" | "someone"
+                "student" | "response" | "submitted" | "unverified" | "someone" | "opinion"
             ),
         });
-        points_back && ((wrong && !negated) || (disagreed && negated) || attributed)
+        // "위 의견에 동의합니다": someone else's answer, taken up.
+        let agreed = !negated
+            && words.iter().any(|&x| {
+                (self.is_hangul(x) && self.word(x).starts_with("동의"))
+                    || (self.is_latin(x) && lower(self.word(x)) == "agree")
+            });
+        points_back && ((wrong && !negated) || (disagreed && negated) || (attributed && !agreed))
     }
 }

@@ -161,6 +161,11 @@ impl Ctx<'_> {
                             w,
                             "함정" | "가정" | "가설" | "기각된" | "기각" | "탈락" | "배제된"
                         )
+                        // "(수정 전) 정답: ③", "[철회된 답] ③", "삭제된 답안".
+                        || (w == "수정" && self.next_word(x) == "전")
+                        || ["수정전", "철회", "삭제된", "폐기된", "취소된", "무효"]
+                            .iter()
+                            .any(|p| w.starts_with(p))
                 }
                 Kind::Latin => {
                     matches!(
@@ -176,6 +181,13 @@ impl Ctx<'_> {
                             | "trap"
                             | "hypothesis"
                             | "assumption"
+                            | "withdrawn"
+                            | "retracted"
+                            | "deleted"
+                            | "superseded"
+                            | "obsolete"
+                            | "outdated"
+                            | "void"
                     ) || (matches!(lower(self.word(x)).as_str(), "previous" | "old")
                     // "Previous answer: B", `{"previous_answer": "C"}`; not "ignore previous
                     // \boxed{B}".

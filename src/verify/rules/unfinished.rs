@@ -192,4 +192,58 @@ impl Ctx<'_> {
                 .iter()
                 .any(|q| w.starts_with(q))
     }
+
+    /// Does the rest of the statement's sentence, after token `last`, keep it from being
+    /// said: quoted and then made a condition, an instruction or an intention ("정답은
+    /// ③번입니다라고 쓰면 감점됩니다", "\"정답은 ③번\"이라고 답할 것", "…이라고만 답하세요"),
+    /// the choosing put off ("정답 ③을 고르기 전에"), or called a joke ("… ㅋㅋ 장난이고")?
+    pub(super) fn not_asserted_after(&self, last: usize) -> bool {
+        let mut quoted = false;
+        // From `last` itself: a label-first statement ends on its verb ("③을 고르기").
+        for j in last..self.toks.len() {
+            let t = self.toks[j];
+            if t.is_sentence_end() {
+                return false;
+            }
+            if t.kind != Kind::Hangul {
+                continue;
+            }
+            let w = self.word(j);
+            // The option's own words ("…경과하기 전이라도 …") say nothing of the answer.
+            if self.in_an_option_text(w) {
+                continue;
+            }
+            // Not "장난감" (a toy).
+            if (w.starts_with("장난") && !w.starts_with("장난감")) || w.starts_with("농담") {
+                return true;
+            }
+            if w.ends_with('기') && self.next_word(j).starts_with("전") {
+                return true;
+            }
+            if ["라고", "다고", "라고만", "다고만"]
+                .iter()
+                .any(|q| w.ends_with(q))
+            {
+                quoted = true;
+                continue;
+            }
+            let instructed = w.ends_with('면')
+                || ["세요", "시오", "십시오", "려고", "려다", "려다가"]
+                    .iter()
+                    .any(|e| w.ends_with(e))
+                || (w == "것" && j > 0 && self.is_hangul(j - 1) && ends_in_rieul(self.word(j - 1)));
+            if quoted && instructed {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Does the word end in a syllable with a final ㄹ ("할", "답할", "쓸"): a prospective
+/// modifier, as in "답할 것"?
+fn ends_in_rieul(w: &str) -> bool {
+    w.chars()
+        .next_back()
+        .is_some_and(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c) && (c as u32 - 0xAC00) % 28 == 8)
 }
