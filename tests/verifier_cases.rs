@@ -1580,6 +1580,13 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "> 정답은 ①번입니다.\n\n위 인용은 다른 사람의 의견이며 저는 답하지 않겠습니다.", "no_answer - not_found"),
     ("gov", "> 정답은 ②번입니다.\n\n위 의견에 동의합니다.", "answer ② statement"),
     ("kmmlu", "정답은 (3) 150만원 장난감 판매 위반", "answer 3 statement"),
+    // --- audit 29: on "…이 아닌 것은?" / "…에 해당하지 않는 것은?", the label after a marker
+    // said to be that noun or to fall under it is ruled out.
+    ("not_a", "결론: ③번 한국전력공사는 국가기관이다.", "no_answer - not_found"),
+    ("not_a", "정답: ①번 국회는 국가기관이 맞다.", "no_answer - not_found"),
+    ("not_a", "정답: ③", "answer ③ statement"),
+    ("not_remark", "결론: ③번 동력소방펌프는 소화활동설비에 해당한다.", "no_answer - not_found"),
+    ("not_remark", "결론: ③ 동력소방펌프는 소화활동설비에 해당하지 않으므로 정답입니다.", "answer ③ statement"),
 ];
 
 #[test]

@@ -327,7 +327,16 @@ impl Ctx<'_> {
                     .iter()
                     .chain(&["지문", "설명", "진술", "선지"])
                     .any(|n| w.strip_prefix(n).is_some_and(topic));
-                topic(strip_beon(w)) && !strip_beon(w).is_empty() || noun_topic
+                // "결론: 3번 위증죄는 …": the option's own one-word text as the topic.
+                let own_topic = self.choice_at(k).is_some_and(|c| {
+                    w.char_indices().next_back().is_some_and(|(at, _)| {
+                        topic(&w[at..])
+                            && self
+                                .squashed_option(c)
+                                .is_some_and(|o| !o.is_empty() && o == &w[..at])
+                    })
+                });
+                topic(strip_beon(w)) && !strip_beon(w).is_empty() || noun_topic || own_topic
             }
             Some(Kind::Latin) => self.word(j).eq_ignore_ascii_case("is"),
             _ => false,
@@ -364,6 +373,9 @@ impl Ctx<'_> {
                 || (self.is_latin(x)
                     && matches!(lower(self.word(x)).as_str(), "not" | "isn" | "never"))
         });
+        if !denied && self.affirms_the_negated_ask(&clause) {
+            return true;
+        }
         self.asked_polarity() == Some(false)
             && !denied
             && clause.iter().any(|&x| {
@@ -399,5 +411,41 @@ impl Ctx<'_> {
                 ]
                 .iter()
                 .any(|p| self.word(j - 1).starts_with(p)))
+    }
+
+    /// On a question asking "…죄가 아닌 것은?" or "…에 해당하지 않는 것은?", do the words say
+    /// the subject is that noun ("…에 관한 죄이다", "죄가 맞다") or does fall under it
+    /// ("해당한다")? The caller has checked that no word of the clause denies.
+    fn affirms_the_negated_ask(&self, clause: &[usize]) -> bool {
+        let [noun, neg] = self.ask[..] else {
+            return false;
+        };
+        let hangul = |x: usize| self.is_hangul(x);
+        if neg == "아닌" {
+            let Some(stem) = noun.strip_suffix(['가', '이']).filter(|n| !n.is_empty()) else {
+                return false;
+            };
+            clause.iter().enumerate().any(|(i, &x)| {
+                let Some(rest) = self.word(x).strip_prefix(stem).filter(|_| hangul(x)) else {
+                    return false;
+                };
+                matches!(
+                    rest,
+                    "이다" | "입니다" | "이며" | "임" | "이에요" | "예요" | "다"
+                ) || (matches!(rest, "가" | "이")
+                    && clause
+                        .get(i + 1)
+                        .is_some_and(|&y| self.word(y).starts_with('맞')))
+            })
+        } else {
+            noun.starts_with("해당")
+                && matches!(neg, "않는" | "않은")
+                && clause.iter().any(|&x| {
+                    hangul(x)
+                        && ["해당한", "해당합", "해당된", "해당됩", "해당함"]
+                            .iter()
+                            .any(|p| self.word(x).starts_with(p))
+                })
+        }
     }
 }
