@@ -1587,6 +1587,19 @@ const CASES: &[(&str, &str, &str)] = &[
     ("not_a", "정답: ③", "answer ③ statement"),
     ("not_remark", "결론: ③번 동력소방펌프는 소화활동설비에 해당한다.", "no_answer - not_found"),
     ("not_remark", "결론: ③ 동력소방펌프는 소화활동설비에 해당하지 않으므로 정답입니다.", "answer ③ statement"),
+    // --- audit 29: a result matched to an option in the last sentence ("…, which
+    // corresponds to option 4.", "i.e. option C") is a weak statement; not with a denial,
+    // not after a walk through the other options, not on a question asking what is not so.
+    ("numeric", "The pump lifts about 10 m, which corresponds to option 2.", "answer 2 weak_statement"),
+    ("numeric", "The height is 10 m, i.e. option 2.", "answer 2 weak_statement"),
+    ("numeric", "That gives 10 m, which is option 2.", "answer 2 weak_statement"),
+    ("numeric", "That gives 10 m, matching choice 2.", "answer 2 weak_statement"),
+    ("en", "7 is prime, which corresponds to option C.", "answer C weak_statement"),
+    ("en", "So the prime is 7, i.e. option C.", "answer C weak_statement"),
+    ("en", "4 is not prime, which corresponds to option A, so A is out; 7 is prime.", "no_answer - not_found"),
+    ("en", "This does not correspond to option C.", "no_answer - not_found"),
+    ("en_not", "A. True. B. False: the sun is a star. C. True. D. Salt dissolves, which corresponds to option D.", "no_answer - not_found"),
+    ("en_not", "Salt dissolves in water, which corresponds to option D.", "no_answer - not_found"),
 ];
 
 #[test]

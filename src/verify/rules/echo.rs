@@ -4,7 +4,7 @@
 
 use super::singled::{is_negative, POSITIVE};
 use super::words::{answer_keyword, english_asks_untrue, lower, truth_phrase, ASK_NOUNS};
-use super::{Ctx, Statement, Strength};
+use super::{Ctx, Said, Statement, Strength};
 use crate::verify::scan::Kind;
 
 use crate::verify::{Choice, Notation, Rule};
@@ -423,5 +423,72 @@ impl Ctx<'_> {
                 asks.then(|| ["true", "correct", "right", "accurate"].contains(&a.as_str()))
             });
         posed.is_some_and(|p| (p != not) != polarity)
+    }
+
+    /// "The result is 20.4, which corresponds to option 4.", "…, i.e. option C.": the
+    /// option a result is matched to, in the text's last sentence, with no denial before it
+    /// ("This does not correspond to option C" says nothing). A weak statement at `k`
+    /// ("option" or "choice").
+    pub(super) fn corresponding_option(
+        &self,
+        k: usize,
+        negations: &mut Vec<(Choice, usize)>,
+    ) -> Option<Statement> {
+        let latin = |x: usize, w: &str| self.is_latin(x) && self.word(x).eq_ignore_ascii_case(w);
+        let linked = k >= 2
+            && ((latin(k - 1, "to")
+                && ["corresponds", "correspond", "corresponding"]
+                    .iter()
+                    .any(|w| latin(k - 2, w)))
+                || (latin(k - 1, "is") && (latin(k - 2, "which") || latin(k - 2, "that")))
+                || latin(k - 1, "matching")
+                || latin(k - 1, "matches")
+                || (k >= 4
+                    && self.toks[k - 1].is_punct('.')
+                    && latin(k - 2, "e")
+                    && self.toks[k - 3].is_punct('.')
+                    && latin(k - 4, "i")));
+        // On a question asking what is not so, the sentence may describe a true option
+        // ("Salt dissolves, which corresponds to option D"): not read there.
+        if !linked || self.asks_negative() {
+            return None;
+        }
+        // The sentence's start (the dots of "i.e." end nothing).
+        let start = (0..k.saturating_sub(4))
+            .rev()
+            .find(|&x| self.toks[x].is_sentence_end())
+            .map_or(0, |x| x + 1);
+        let denied = (start..k).any(|x| {
+            self.is_latin(x)
+                && matches!(
+                    lower(self.word(x)).as_str(),
+                    "not" | "doesn" | "don" | "isn" | "never" | "no" | "t"
+                )
+        });
+        if denied {
+            return None;
+        }
+        let (said, last) = self.right_of_keyword(k, negations)?;
+        // The last sentence: nothing but punctuation after the label.
+        if (last + 1..self.toks.len())
+            .any(|x| !matches!(self.toks[x].kind, Kind::Punct(_) | Kind::Break))
+        {
+            return None;
+        }
+        // Not the last step of a walk through the options: no other label anywhere.
+        let other = (0..self.toks.len())
+            .any(|x| x != last && self.choice_at(x).is_some_and(|o| said != Said::One(o)));
+        if other || !matches!(said, Said::One(_)) {
+            return None;
+        }
+        Some(Statement {
+            said,
+            strength: Strength::Weak,
+            rule: Rule::WeakStatement,
+            first: k,
+            last,
+            is_final: false,
+            judges: false,
+        })
     }
 }

@@ -510,6 +510,8 @@ impl Ctx<'_> {
                                     is_final,
                                 ));
                             }
+                        } else {
+                            out.extend(self.corresponding_option(k, &mut negations));
                         }
                     } else if matches!(
                         w.as_str(),
