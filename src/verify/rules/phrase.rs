@@ -8,7 +8,7 @@ use super::words::{
 };
 use super::{said_of, Ctx, Resolved, Said};
 use crate::verify::scan::{Kind, Mark};
-use crate::verify::Choice;
+use crate::verify::{Choice, Notation};
 
 impl Ctx<'_> {
     /// Is the label at `k` followed by a negation: "①이 아니라", "①은 정답이 아니다",
@@ -547,5 +547,22 @@ impl Ctx<'_> {
         }
         labels.reverse();
         (said_of(&labels), first)
+    }
+
+    /// A lone lowercase letter at `j` on a lettered set ("b", "(d)"), read as that letter.
+    pub(super) fn lowercase_letter_at(&self, j: usize) -> Option<Mark> {
+        let t = self.tok(j)?;
+        let w = t.text(self.text);
+        if t.kind != Kind::Latin || self.set.notation() != Notation::Letter || w.len() != 1 {
+            return None;
+        }
+        let c = w.chars().next()?;
+        if !c.is_ascii_lowercase() {
+            return None;
+        }
+        let ends = self.tok(j + 1).is_none_or(|n| {
+            n.kind == Kind::Break || matches!(n.kind, Kind::Punct(p) if p != '\'' && p != '-')
+        });
+        ends.then(|| Mark::Letter(c as u8 - b'a' + 1))
     }
 }

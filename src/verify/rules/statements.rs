@@ -11,7 +11,7 @@ use super::words::{
 use super::words::{CJK_FILLERS, CJK_KEYWORDS};
 use super::{said_of, Ctx, Resolved, Said, Statement, Statements};
 use crate::verify::cues::Family;
-use crate::verify::scan::{Kind, Mark, Tok};
+use crate::verify::scan::{Kind, Tok};
 use crate::verify::{Choice, Notation, Rule};
 
 /// Headings that give the final answer after a colon: "결론: 2번", "최종: ③", "선택: ②".
@@ -160,23 +160,6 @@ impl Ctx<'_> {
             j += 1;
         }
         None
-    }
-
-    /// A lone lowercase letter at `j` on a lettered set ("b", "(d)"), read as that letter.
-    fn lowercase_letter_at(&self, j: usize) -> Option<Mark> {
-        let t = self.tok(j)?;
-        let w = t.text(self.text);
-        if t.kind != Kind::Latin || self.set.notation() != Notation::Letter || w.len() != 1 {
-            return None;
-        }
-        let c = w.chars().next()?;
-        if !c.is_ascii_lowercase() {
-            return None;
-        }
-        let ends = self.tok(j + 1).is_none_or(|n| {
-            n.kind == Kind::Break || matches!(n.kind, Kind::Punct(p) if p != '\'' && p != '-')
-        });
-        ends.then(|| Mark::Letter(c as u8 - b'a' + 1))
     }
 
     /// The last token of a Chinese or Japanese answer marker starting at token `k`
