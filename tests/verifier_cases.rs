@@ -1132,7 +1132,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "I almost chose B.", "no_answer - not_found"),
     ("en", "I was going to answer B.", "no_answer - not_found"),
     ("en", "I'm going to answer B.", "answer B statement"),
-    ("gov", "答えは③ではなく②です", "no_answer - not_found"),
+    ("gov", "答えは③ではなく②です", "answer ② statement"),
     // --- audit 18's undecided answers: a summary heading, other arrow heads, 아마 before the
     // label, an English relative clause of the ask's truth, a bold label line after a
     // reasoning block
@@ -1600,6 +1600,14 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "This does not correspond to option C.", "no_answer - not_found"),
     ("en_not", "A. True. B. False: the sun is a star. C. True. D. Salt dissolves, which corresponds to option D.", "no_answer - not_found"),
     ("en_not", "Salt dissolves in water, which corresponds to option D.", "no_answer - not_found"),
+    // --- audit 29: Chinese and Japanese markers with a label denied and another given in
+    // its place ("…ではなく②", "不是①，而是②") read the second.
+    ("gov", "正解は①ではなく②です。", "answer ② statement"),
+    ("gov", "答案不是①，而是②。", "answer ② statement"),
+    ("gov", "正確な答えは…、いや、正解は④じゃなく②。", "answer ② statement"),
+    ("gov", "答案不是①。", "no_answer - not_found"),
+    ("gov", "正解は①ではありません。", "no_answer - not_found"),
+    ("en", "答案不是A，而是C。", "answer C statement"),
 ];
 
 #[test]

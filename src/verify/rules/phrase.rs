@@ -565,4 +565,45 @@ impl Ctx<'_> {
         });
         ends.then(|| Mark::Letter(c as u8 - b'a' + 1))
     }
+
+    /// "正解は③ではなく②です", "答案不是③，而是②": after the Chinese or Japanese marker
+    /// ending at token `end`, one label denied and another given in its place (as "③이
+    /// 아니라 ②"); the second, with its token.
+    pub(super) fn cjk_not_but(&self, end: usize) -> Option<(Said, usize)> {
+        let from = |x: usize| self.tok(x).map_or("", |t| &self.text[t.start as usize..]);
+        let label_within =
+            |x: usize, n: usize| (x..self.toks.len().min(x + n)).find(|&y| self.is_label_mark(y));
+        let mut j = end + 1;
+        let (first, then) = if from(j).starts_with("不是") {
+            let first = label_within(j, 4)?;
+            let mut n = first + 1;
+            while self
+                .tok(n)
+                .is_some_and(|t| matches!(t.kind, Kind::Punct(_)) || t.text(self.text) == "、")
+            {
+                n += 1;
+            }
+            (first, from(n).starts_with("而是").then_some(n))
+        } else {
+            while matches!(
+                self.tok(j).map(|t| t.text(self.text)),
+                Some("は" | "是" | ":")
+            ) {
+                j += 1;
+            }
+            let first = j;
+            let not = ["ではなく", "じゃなく", "でなく"];
+            let next = from(first + 1);
+            (
+                first,
+                (self.is_label_mark(first) && not.iter().any(|w| next.starts_with(w)))
+                    .then_some(first + 1),
+            )
+        };
+        let second = label_within(then?, 8)?;
+        (first < second && self.is_label_mark(first))
+            .then(|| self.label_at(second))
+            .flatten()
+            .map(|r| (said_of(&[r]), second))
+    }
 }

@@ -309,7 +309,10 @@ impl Ctx<'_> {
                 Kind::Hangul | Kind::Latin if !words => {}
                 Kind::Other => {
                     if let Some(end) = self.cjk_keyword_end(k) {
-                        if let Some((said, last)) = self.right_of_keyword(end, &mut negations) {
+                        let read = self.cjk_not_but(end);
+                        if let Some((said, last)) =
+                            read.or_else(|| self.right_of_keyword(end, &mut negations))
+                        {
                             out.push(Statement::strong(said, Rule::Statement, k, last, false));
                         }
                     }
