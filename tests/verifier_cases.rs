@@ -1608,6 +1608,14 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "答案不是①。", "no_answer - not_found"),
     ("gov", "正解は①ではありません。", "no_answer - not_found"),
     ("en", "答案不是A，而是C。", "answer C statement"),
+    // --- audit 29: a bracketed confidence of at least a half keeps the answer; a low one
+    // doubts it.
+    ("en", "**Answer:** C (confidence: 0.9)", "answer C statement"),
+    ("en", "Answer: C (confidence: 92%)", "answer C statement"),
+    ("en", "Answer: C (confidence: high)", "answer C statement"),
+    ("en", "Answer: C (confidence: 0.2)", "no_answer - not_found"),
+    ("en", "Answer: C (confidence: low)", "no_answer - not_found"),
+    ("en", "Answer: C (15% confidence)", "no_answer - not_found"),
 ];
 
 #[test]

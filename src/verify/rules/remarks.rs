@@ -282,14 +282,35 @@ impl Ctx<'_> {
                         "withdrawn",
                         "wrong",
                         "incorrect",
-                        "confidence",
                         "probability",
                         "chance",
                         "typo",
                     ]
                     .iter()
                     .any(|d| self.word(x).eq_ignore_ascii_case(d)))
+                // "(confidence: 0.3)", "(10% confidence)" doubt; "(confidence: 0.85)",
+                // "(confidence: high)" do not.
+                || (self.is_latin(x)
+                    && self.word(x).eq_ignore_ascii_case("confidence")
+                    && !self.confident(open, close))
         })
+    }
+
+    /// Does the bracket from `open` to `close` give a confidence of at least a half: "high",
+    /// a number from 0.5 to 1, or from 50 to 100 (a percentage)?
+    fn confident(&self, open: usize, close: usize) -> bool {
+        let inner = &self.text[self.toks[open].end as usize..self.toks[close].start as usize];
+        if inner.to_ascii_lowercase().contains("high") {
+            return true;
+        }
+        let number: String = inner
+            .chars()
+            .skip_while(|c| !c.is_ascii_digit())
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        number
+            .parse::<f64>()
+            .is_ok_and(|v| (0.5..=1.0).contains(&v) || (50.0..=100.0).contains(&v))
     }
 
     /// Is the word at `j` (in a statement's clause) a verb that names the choice as a mistake
