@@ -28,6 +28,8 @@ pub(crate) enum Family {
     /// Words of doubt: 확신, 모르, 아마, maybe. (Not 수도: it would overlap refusals such as
     /// "도와드릴 수 없", and the automaton reports one of two overlapping matches.)
     Doubt = 4,
+    /// A pause for a second thought: 잠깐, wait, hold (on) (see `unfinished.rs`).
+    Pause = 5,
 }
 
 /// (pattern, family); ASCII patterns match in any case.
@@ -112,6 +114,9 @@ const PATTERNS: &[(&str, Family)] = &[
     ("perhaps", Family::Doubt),
     ("possibly", Family::Doubt),
     ("unsure", Family::Doubt),
+    ("잠깐", Family::Pause),
+    ("wait", Family::Pause),
+    ("hold", Family::Pause),
 ];
 
 /// The automaton, and for each pattern the families of every pattern it contains: a
@@ -154,7 +159,7 @@ pub(crate) struct Cues(u8);
 
 impl Cues {
     /// Every family.
-    const ALL: u8 = 0b1_1111;
+    const ALL: u8 = 0b11_1111;
 
     /// Find every cue of `text` in one pass.
     pub fn of(text: &str) -> Cues {

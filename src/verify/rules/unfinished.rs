@@ -6,6 +6,7 @@
 
 use super::words::{is_negation_word, lower, OPTION_NOUN_WORDS};
 use super::Ctx;
+use crate::verify::cues::Family;
 use crate::verify::scan::{Kind, Mark};
 use crate::verify::{Choice, Notation};
 
@@ -113,6 +114,9 @@ impl Ctx<'_> {
     /// "잠깐만요", "wait", "hold on") and no label named after it? "The answer is C. Wait,
     /// let me check … yes, C." keeps C; another label after it is read as a correction.
     pub(super) fn second_thought_left_open(&self, last: usize) -> bool {
+        if !self.cues.has(Family::Pause) {
+            return false;
+        }
         let Some(open) = (last + 1..self.toks.len()).find(|&j| self.opens_second_thought(j)) else {
             return false;
         };
@@ -148,8 +152,8 @@ impl Ctx<'_> {
                 w.starts_with("잠깐만") || (w == "잠깐" && then_pause)
             }
             Kind::Latin => {
-                let w = lower(self.word(j));
-                (w == "wait" && then_pause)
+                let w = self.word(j);
+                (w.eq_ignore_ascii_case("wait") && then_pause)
                     || (w == "hold"
                         && self.is_latin(j + 1)
                         && self.word(j + 1).eq_ignore_ascii_case("on"))
