@@ -1616,6 +1616,13 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "Answer: C (confidence: 0.2)", "no_answer - not_found"),
     ("en", "Answer: C (confidence: low)", "no_answer - not_found"),
     ("en", "Answer: C (15% confidence)", "no_answer - not_found"),
+    // --- on "…이 아닌 것은?", the ask's own words after the label ("…는 국가기관이 아니다")
+    // describe the choice as asked; they deny nothing.
+    ("not_a", "결론: ③ 한국전력공사는 국가기관이 아니다.", "answer ③ statement"),
+    ("not_a", "정답은 ③번, 한국전력공사는 국가기관이 아닙니다.", "answer ③ statement"),
+    ("not_a", "정답은 ③번이 아닙니다.", "no_answer - not_found"),
+    ("not_a", "결론: ① 국회는 국가기관이 아니다.", "answer ① statement"),
+    ("gov", "정답은 ③번, 국방부는 금융기관이 아닙니다.", "answer ③ statement"),
 ];
 
 #[test]

@@ -432,6 +432,11 @@ impl Ctx<'_> {
                 ]
                 .iter()
                 .any(|p| self.word(j - 1).starts_with(p)))
+            // "한국전력공사는 국가기관이 아니다" for "…국가기관이 아닌 것은?": the ask's own words.
+            || (w.starts_with("아니")
+                && j > 0
+                && self.is_hangul(j - 1)
+                && matches!(self.ask[..], [noun, "아닌"] if self.word(j - 1) == noun))
     }
 
     /// On a question asking "…죄가 아닌 것은?" or "…에 해당하지 않는 것은?", do the words say
