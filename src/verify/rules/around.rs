@@ -42,20 +42,27 @@ impl Ctx<'_> {
         }
     }
 
+    /// The dots of an ellipsis from token `j`, counted as written ("…" is three; it is read
+    /// as a symbol, Kind::Other, and three dots as punctuation), and the token after them.
+    pub(super) fn dots_from(&self, j: usize) -> (usize, usize) {
+        let mut n = j;
+        let mut dots = 0;
+        while let Some(t) = self.tok(n) {
+            dots += match t.kind {
+                Kind::Punct('.') => 1,
+                Kind::Other if t.text(self.text) == "…" => 3,
+                _ => break,
+            };
+            n += 1;
+        }
+        (n, dots)
+    }
+
     /// Is the ellipsis at `j` followed by the statement's own predicate, denied ("③... 이
     /// 아니겠죠", "③… 은 아닙니다")?
     pub(super) fn split_by_ellipsis(&self, j: usize) -> bool {
-        // "…" is read as a symbol (Kind::Other), three dots as punctuation.
-        let dots = |n: usize| match self.tok(n) {
-            Some(t) if t.is_punct('.') => 1,
-            Some(t) if t.kind == Kind::Other && t.text(self.text) == "…" => 3,
-            _ => 0,
-        };
-        let (mut n, mut seen) = (j, 0);
-        while dots(n) > 0 {
-            seen += dots(n);
-            n += 1;
-        }
+        let (n, seen) = self.dots_from(j);
+        let mut n = n;
         if seen < 2 {
             return false;
         }

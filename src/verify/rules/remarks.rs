@@ -5,7 +5,7 @@
 //! something else ("3번째 줄에"), a near miss ("③을 선택할 뻔했습니다") and a Japanese "not
 //! ③" ("③ではなく②").
 
-use super::words::{is_negation_word, lower, strip_beon, OPTION_NOUN_WORDS};
+use super::words::{is_negation_word, strip_beon, OPTION_NOUN_WORDS};
 use super::Ctx;
 use crate::verify::scan::{Kind, Mark};
 
@@ -190,14 +190,7 @@ impl Ctx<'_> {
             .take_while(|&x| !self.toks[x].is_sentence_end())
             .filter(|&x| self.is_hangul(x) || self.is_latin(x))
             .collect();
-        let denied = words.iter().any(|&x| {
-            (self.is_hangul(x)
-                && (is_negation_word(self.word(x)) || self.word(x).starts_with('않')))
-                || (self.is_latin(x)
-                    && ["not", "isn", "never"]
-                        .iter()
-                        .any(|n| self.word(x).eq_ignore_ascii_case(n)))
-        });
+        let denied = self.any_denial(&words);
         let asked = (j + 1..self.toks.len())
             .find(|&x| self.toks[x].is_sentence_end())
             .is_some_and(|x| self.toks[x].is_punct('?'));
@@ -377,7 +370,9 @@ impl Ctx<'_> {
                     || (matches!(w, "정답이" | "답이" | "정답은" | "답은")
                         && next.starts_with("아니"))))
                 || (self.is_latin(x)
-                    && (matches!(lower(w).as_str(), "excluded" | "eliminated" | "ruled")
+                    && (["excluded", "eliminated", "ruled"]
+                        .iter()
+                        .any(|e| w.eq_ignore_ascii_case(e))
                         || (w.eq_ignore_ascii_case("not")
                             && clause
                                 .get(i + 2)
@@ -388,12 +383,7 @@ impl Ctx<'_> {
         }
         // On a question asking what is not so, the subject called right ("옳다", "옳은
         // 지문", "적절한 설명"), with no denial in the clause.
-        let denied = clause.iter().any(|&x| {
-            (self.is_hangul(x)
-                && (is_negation_word(self.word(x)) || self.word(x).starts_with('않')))
-                || (self.is_latin(x)
-                    && matches!(lower(self.word(x)).as_str(), "not" | "isn" | "never"))
-        });
+        let denied = self.any_denial(&clause);
         if !denied && self.affirms_the_negated_ask(&clause) {
             return true;
         }
@@ -406,7 +396,9 @@ impl Ctx<'_> {
                         .iter()
                         .any(|p| w.starts_with(p)))
                     || (self.is_latin(x)
-                        && matches!(lower(w).as_str(), "true" | "correct" | "accurate"))
+                        && ["true", "correct", "accurate"]
+                            .iter()
+                            .any(|e| w.eq_ignore_ascii_case(e)))
             })
     }
 
@@ -473,5 +465,18 @@ impl Ctx<'_> {
                             .any(|p| self.word(x).starts_with(p))
                 })
         }
+    }
+
+    /// Does any of the words deny: a Korean negation ("아니다", "않다") or "not", "isn",
+    /// "never"?
+    fn any_denial(&self, words: &[usize]) -> bool {
+        words.iter().any(|&x| {
+            (self.is_hangul(x)
+                && (is_negation_word(self.word(x)) || self.word(x).starts_with('않')))
+                || (self.is_latin(x)
+                    && ["not", "isn", "never"]
+                        .iter()
+                        .any(|n| self.word(x).eq_ignore_ascii_case(n)))
+        })
     }
 }

@@ -166,16 +166,7 @@ impl Ctx<'_> {
     /// ③\n\n…은 아닌 것 같습니다", "정답: ③\n\n...이라고 하고 싶지만 확신이 없습니다"),
     /// denying or quoting it? `j` is the line break after the statement.
     pub(super) fn continued_on_next_line(&self, j: usize) -> bool {
-        let mut n = j + 1;
-        let mut dots = 0;
-        while let Some(t) = self.tok(n) {
-            dots += match t.kind {
-                Kind::Punct('.') => 1,
-                Kind::Other if t.text(self.text) == "…" => 3,
-                _ => break,
-            };
-            n += 1;
-        }
+        let (mut n, dots) = self.dots_from(j + 1);
         if dots < 3 || !self.is_hangul(n) {
             return false;
         }
