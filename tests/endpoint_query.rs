@@ -40,16 +40,7 @@ fn serve() -> (String, Arc<Mutex<Vec<String>>>) {
 }
 
 fn generate(endpoint: &str, dir: &std::path::Path) -> std::process::Output {
-    support::kgrade()
-        .arg("generate")
-        .arg("--dataset")
-        .arg(support::root().join("data/domain_eval_sample.csv"))
-        .args(["--model", "m", "--rps", "1000", "--max-retries", "0"])
-        .args(["--endpoint", endpoint])
-        .arg("--out")
-        .arg(dir.join("gen.jsonl"))
-        .arg("--cache")
-        .arg(dir.join("cache"))
+    support::generate_once(endpoint, dir)
         .env_remove("OPENAI_API_KEY")
         .output()
         .unwrap()

@@ -49,16 +49,7 @@ fn serve(kind: &'static str) -> String {
 }
 
 fn generate(base: &str, dir: &std::path::Path) -> String {
-    let output = support::kgrade()
-        .arg("generate")
-        .arg("--dataset")
-        .arg(support::root().join("data/domain_eval_sample.csv"))
-        .args(["--model", "m", "--rps", "1000", "--max-retries", "0"])
-        .args(["--endpoint", base])
-        .arg("--out")
-        .arg(dir.join("gen.jsonl"))
-        .arg("--cache")
-        .arg(dir.join("cache"))
+    let output = support::generate_once(base, dir)
         .env("OPENAI_API_KEY", KEY)
         .output()
         .unwrap();

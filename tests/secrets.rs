@@ -154,17 +154,8 @@ fn assert_nothing_leaked(dir: &Path, output: &std::process::Output) {
 fn generate_never_prints_or_stores_a_key_the_server_echoes() {
     let addr = serve(Echo::Unauthorized);
     let dir = tempfile::tempdir().unwrap();
-    let output = support::kgrade()
-        .arg("generate")
-        .arg("--dataset")
-        .arg(data("domain_eval_sample.csv"))
-        .args(["--model", "m", "--rps", "1000", "--max-retries", "0"])
-        .arg("--endpoint")
-        .arg(format!("http://user:{URL_PASSWORD}@{addr}/v1"))
-        .arg("--out")
-        .arg(dir.path().join("gen.jsonl"))
-        .arg("--cache")
-        .arg(dir.path().join("cache"))
+    let endpoint = format!("http://user:{URL_PASSWORD}@{addr}/v1");
+    let output = support::generate_once(&endpoint, dir.path())
         .env("OPENAI_API_KEY", KEY)
         .output()
         .unwrap();
@@ -214,16 +205,7 @@ fn a_judge_that_echoes_the_authorization_header_leaks_nothing_into_verdicts_or_r
 fn a_key_echoed_encoded_or_in_fragments_is_redacted_in_stderr_verdicts_and_reports() {
     let addr = serve(Echo::Encoded);
     let dir = tempfile::tempdir().unwrap();
-    let generated = support::kgrade()
-        .arg("generate")
-        .arg("--dataset")
-        .arg(data("domain_eval_sample.csv"))
-        .args(["--model", "m", "--rps", "1000", "--max-retries", "0"])
-        .args(["--endpoint", &format!("http://{addr}/v1")])
-        .arg("--out")
-        .arg(dir.path().join("gen.jsonl"))
-        .arg("--cache")
-        .arg(dir.path().join("cache"))
+    let generated = support::generate_once(&format!("http://{addr}/v1"), dir.path())
         .env("OPENAI_API_KEY", KEY)
         .output()
         .unwrap();

@@ -161,6 +161,23 @@ pub fn grade_with_judge(
     cmd
 }
 
+/// `kgrade generate` of the bundled sample against `endpoint` with model `m`, one try per
+/// request and no rate wait, writing `dir/gen.jsonl` with its cache in `dir/cache`: the run
+/// the endpoint and secrets tests make. The caller sets or removes `OPENAI_API_KEY`.
+pub fn generate_once(endpoint: &str, dir: &Path) -> assert_cmd::Command {
+    let mut cmd = kgrade();
+    cmd.arg("generate")
+        .arg("--dataset")
+        .arg(root().join("data/domain_eval_sample.csv"))
+        .args(["--model", "m", "--rps", "1000", "--max-retries", "0"])
+        .args(["--endpoint", endpoint])
+        .arg("--out")
+        .arg(dir.join("gen.jsonl"))
+        .arg("--cache")
+        .arg(dir.join("cache"));
+    cmd
+}
+
 pub fn grade(
     flags: &[&str],
     dataset: &Path,
