@@ -439,6 +439,7 @@ pub fn describe_rule(name: &str) -> &'static str {
         "refusal" => "the model declined or said it cannot tell",
         "not_found" => "text, but no statement of a choice",
         "restated_options" => "an answer marker followed by a copy of the option list",
+        "other_question" => "only the answer to another question the text goes on to write",
         _ => "",
     }
 }
@@ -475,7 +476,8 @@ mod tests {
             | NoAnswerReason::TruncatedReasoning
             | NoAnswerReason::Refusal
             | NoAnswerReason::NotFound
-            | NoAnswerReason::RestatedOptions => n.name(),
+            | NoAnswerReason::RestatedOptions
+            | NoAnswerReason::OtherQuestion => n.name(),
         };
         let mut names: Vec<&str> = [
             Rule::Statement,
@@ -506,6 +508,7 @@ mod tests {
                 NoAnswerReason::Refusal,
                 NoAnswerReason::NotFound,
                 NoAnswerReason::RestatedOptions,
+                NoAnswerReason::OtherQuestion,
             ]
             .into_iter()
             .map(reason),

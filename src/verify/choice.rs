@@ -74,6 +74,9 @@ pub struct ChoiceSet {
     /// The question asks no judgement at all ("…몇 mm 이내인가?"): no "것", no negation
     /// anywhere in it (see [`ChoiceSet::asks_nothing`]).
     asks_nothing: bool,
+    /// The question's text (its first [`ChoiceSet::QUESTION_KEPT`] bytes), so that an answer
+    /// that goes on into another question can tell it from this one.
+    question: Option<Box<str>>,
 }
 
 /// Why a `choices` spec or a choice set could not be built.
@@ -104,6 +107,7 @@ impl ChoiceSet {
             truncated_from: None,
             ask: None,
             asks_nothing: false,
+            question: None,
         })
     }
 
@@ -113,7 +117,20 @@ impl ChoiceSet {
     pub fn with_question(mut self, question: &str) -> ChoiceSet {
         self.ask = ask::ask_phrase(question);
         self.asks_nothing = ask::asks_nothing(question);
+        let mut kept = question.len().min(Self::QUESTION_KEPT);
+        while !question.is_char_boundary(kept) {
+            kept -= 1;
+        }
+        self.question = Some(question[..kept].into());
         self
+    }
+
+    /// How much of a question's text a set keeps.
+    const QUESTION_KEPT: usize = 2048;
+
+    /// The question's text (its first 2 KB), when the set was built with it.
+    pub(crate) fn question(&self) -> Option<&str> {
+        self.question.as_deref()
     }
 
     /// Does the question ask for no judgement at all (a value, a name: "…몇 mm 이내인가?")?

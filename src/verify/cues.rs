@@ -30,6 +30,10 @@ pub(crate) enum Family {
     Doubt = 4,
     /// A pause for a second thought: 잠깐, wait, hold (on) (see `unfinished.rs`).
     Pause = 5,
+    /// What a question's stem has: a question mark, or 문제:, 질문, 문항, question, problem
+    /// (see `continuation.rs`; not 문제 alone, which would overlap the refusal "제공할 수
+    /// 없"). The tokeniser sets it for '?' as it reads punctuation.
+    Stem = 6,
 }
 
 /// (pattern, family); ASCII patterns match in any case.
@@ -117,6 +121,12 @@ const PATTERNS: &[(&str, Family)] = &[
     ("잠깐", Family::Pause),
     ("wait", Family::Pause),
     ("hold", Family::Pause),
+    ("?", Family::Stem),
+    ("문제:", Family::Stem),
+    ("질문", Family::Stem),
+    ("문항", Family::Stem),
+    ("question", Family::Stem),
+    ("problem", Family::Stem),
 ];
 
 /// The automaton, and for each pattern the families of every pattern it contains: a
@@ -159,7 +169,7 @@ pub(crate) struct Cues(u8);
 
 impl Cues {
     /// Every family.
-    const ALL: u8 = 0b11_1111;
+    const ALL: u8 = 0b111_1111;
 
     /// Find every cue of `text` in one pass.
     pub fn of(text: &str) -> Cues {
@@ -298,6 +308,13 @@ impl CueScan {
                 self.found |= bit;
             }
         }
+    }
+
+    /// A question mark, read as punctuation by the tokeniser (the automaton finds it as the
+    /// pattern "?").
+    #[inline(always)]
+    pub fn question_mark(&mut self) {
+        self.found |= 1 << Family::Stem as u8;
     }
 
     /// A character other than Hangul, Latin or ASCII at byte `at`.
@@ -456,6 +473,9 @@ mod tests {
             "able",
             "to",
             "determine",
+            "?",
+            "문제",
+            "Question",
             "sorry",
             "m",
             "습니다",

@@ -111,6 +111,9 @@ pub enum NoAnswerReason {
     /// An answer marker followed by a copy of the option list ("정답:\n(1) …\n(2) …"),
     /// and nothing that singles one option out.
     RestatedOptions,
+    /// Only the answer to another question the text goes on to write (a few-shot
+    /// continuation: "\n\n문제: 다음 중 …?\n① …\n정답: ③"), nothing for this one.
+    OtherQuestion,
 }
 
 impl NoAnswerReason {
@@ -122,6 +125,7 @@ impl NoAnswerReason {
             NoAnswerReason::Refusal => "refusal",
             NoAnswerReason::NotFound => "not_found",
             NoAnswerReason::RestatedOptions => "restated_options",
+            NoAnswerReason::OtherQuestion => "other_question",
         }
     }
 }

@@ -224,6 +224,9 @@ pub(crate) fn tokenize_with_cues(text: &str) -> (Vec<Tok>, Cues) {
                 }
                 // What the char path below does with the rest of ASCII, without decoding.
                 _ if b.is_ascii_punctuation() => {
+                    if b == b'?' {
+                        cues.question_mark();
+                    }
                     push(&mut toks, Kind::Punct(b as char), i, i + 1);
                     i += 1;
                     continue;

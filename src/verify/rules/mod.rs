@@ -7,6 +7,7 @@ mod around;
 mod bare;
 mod claims;
 mod conclude;
+mod continuation;
 mod denial;
 mod echo;
 mod frame;
@@ -125,9 +126,44 @@ impl Statement {
 /// Every statement of a text, in order, and the labels it negates (with their tokens).
 type Statements = (Vec<Statement>, Vec<(Choice, usize)>);
 
+/// An answer, then this question written out again and answered again from byte `at`: two
+/// attempts that choose differently are a conflict (a base model repeating its few-shot
+/// prompt does this). `None` when they agree or either decides nothing, so the whole text
+/// is read as usual.
+fn two_attempts(text: &str, at: usize, set: &ChoiceSet) -> Option<Extraction> {
+    let first = decide(&text[..at], set).choice()?;
+    let second = decide(&text[at..], set).choice()?;
+    (first != second).then(|| Extraction::Ambiguous {
+        candidates: vec![first, second],
+        rule: Rule::ConflictingStatements,
+        span: 0..text.trim_end().len(),
+    })
+}
+
 /// Decide on the final text `text` (spans relative to it).
 pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
     let (toks, cues) = tokenize_with_cues(text);
+    // An answer that goes on into another question ends where that question begins.
+    if cues.has(Family::Stem) {
+        match continuation::block(text, set) {
+            Some(continuation::Block::Another(end)) => {
+                return match decide(&text[..end], set) {
+                    Extraction::NoAnswer {
+                        reason: NoAnswerReason::Empty | NoAnswerReason::NotFound,
+                    } => Extraction::NoAnswer {
+                        reason: NoAnswerReason::OtherQuestion,
+                    },
+                    e => e,
+                }
+            }
+            Some(continuation::Block::Again(at)) => {
+                if let Some(e) = two_attempts(text, at, set) {
+                    return e;
+                }
+            }
+            None => {}
+        }
+    }
     if toks
         .iter()
         .all(|t| matches!(t.kind, Kind::Punct(_) | Kind::Break))
