@@ -1659,6 +1659,32 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "C\n\nQ2. Which of the following is an even number?\nA. 3\nB. 5\nC. 8\nD. 11\nA2. C", "answer C bare"),
     ("en", "**Answer: C**\n\n---\n\n**Practice question:** What is the largest planet?\nA. Mars B. Jupiter C. Venus D. Earth\n\n**Answer: B**", "answer C statement"),
     ("en", "The answer is C.\n\nFollow-up question: Which number is even?\nAnswer: A", "answer C statement"),
+    // Audit 30: a position counted from the end is no label (which option it means depends
+    // on how many there are); an option described as text (가장 긴 보기, 선택률이 가장 높은
+    // 보기) is not the answer; a label and 답 asked about ("③ 답이 맞는지 확인해 보겠습니다")
+    // are not said.
+    ("gov", "뒤에서 두 번째 보기가 정답입니다.", "no_answer - not_found"),
+    ("gov", "끝에서 두 번째 선택지가 정답입니다.", "no_answer - not_found"),
+    ("gov", "아래에서 세 번째 보기가 정답입니다.", "no_answer - not_found"),
+    ("gov", "뒤에서 2번째 보기가 답입니다.", "no_answer - not_found"),
+    ("gov", "두 번째 보기가 정답입니다.", "answer ② statement"),
+    ("en", "The answer is the second option from the end.", "no_answer - not_found"),
+    ("en", "The answer is the third choice from the bottom.", "no_answer - not_found"),
+    ("en", "The answer is the second option.", "answer B statement"),
+    ("gov", "가장 긴 보기는 ③입니다.", "no_answer - not_found"),
+    ("gov", "정답인 보기는 ③입니다.", "answer ③ weak_statement"),
+    ("gov", "금융정책을 총괄하는 보기는 ①입니다.", "answer ① weak_statement"),
+    ("gov", "선택률이 가장 높은 보기는 4번입니다.", "no_answer - not_found"),
+    ("gov", "글자 수가 가장 적은 보기는 ①입니다.", "no_answer - not_found"),
+    ("gov", "정답률이 가장 낮은 보기는 ③입니다.", "no_answer - not_found"),
+    ("gov", "답안지에서 지워진 보기는 ③입니다.", "no_answer - not_found"),
+    ("letter_ask", "가장 긴 보기는 D입니다.", "no_answer - not_found"),
+    ("gov", "③ 답이 맞는지 확인해 보겠습니다.", "no_answer - not_found"),
+    ("gov", "③번 답이 맞는지 조문을 찾아보겠습니다.", "no_answer - not_found"),
+    ("gov", "정답이 ③인지 확인해 보겠습니다.", "no_answer - not_found"),
+    ("gov", "정답은 ③입니다. 맞는지 확인해 보니 맞습니다.", "answer ③ statement"),
+    ("gov", "정답은 ③입니다.", "answer ③ statement"),
+    ("gov", "정답은 ③이며, 그 이유는 기관의 소관이 무엇인지에 있습니다.", "answer ③ statement"),
 ];
 
 #[test]

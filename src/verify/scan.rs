@@ -163,6 +163,19 @@ pub(crate) fn tokenize(text: &str) -> Vec<Tok> {
     tokenize_with_cues(text).0
 }
 
+/// Is an ordinal about to be pushed counted from the end ("뒤에서 두 번째", "끝에서 2번째")?
+/// Then it is no label: which option it means depends on how many there are, and reading
+/// it from the start named the wrong one.
+fn counted_from_end(text: &str, toks: &[Tok]) -> bool {
+    toks.last().is_some_and(|t| {
+        t.kind == Kind::Hangul
+            && matches!(
+                t.text(text),
+                "뒤에서" | "끝에서" | "아래에서" | "밑에서" | "뒤로부터" | "끝으로부터" | "뒤부터"
+            )
+    })
+}
+
 /// Split `text` into tokens and find its cue words in the same pass (see [`CueScan`]).
 pub(crate) fn tokenize_with_cues(text: &str) -> (Vec<Tok>, Cues) {
     let mut cues = CueScan::default();
@@ -253,6 +266,7 @@ pub(crate) fn tokenize_with_cues(text: &str) -> (Vec<Tok>, Cues) {
                 if let Some((n, len)) = may_be_ordinal
                     .then(|| ordinal_at(run, &text[end..], Some(has_jjae)))
                     .flatten()
+                    .filter(|_| !counted_from_end(text, &toks))
                 {
                     push(&mut toks, Kind::Mark(Mark::Ordinal(n)), i, i + len);
                     i += len;
@@ -308,7 +322,9 @@ pub(crate) fn tokenize_with_cues(text: &str) -> (Vec<Tok>, Cues) {
                 end += ch.len_utf8();
             }
             let run = &text[start..end];
-            if let Some((n, len)) = ordinal_at(run, &text[end..], None) {
+            if let Some((n, len)) =
+                ordinal_at(run, &text[end..], None).filter(|_| !counted_from_end(text, &toks))
+            {
                 push(&mut toks, Kind::Mark(Mark::Ordinal(n)), start, start + len);
                 i = start + len;
                 continue;
@@ -448,7 +464,7 @@ fn scan_number(text: &str, start: usize, toks: &mut Vec<Tok>) -> usize {
         Some(c) if is_hangul(c) => {
             let rest = &text[end..];
             if rest.starts_with("번째") {
-                if small && !digit_glued_before {
+                if small && !digit_glued_before && !counted_from_end(text, toks) {
                     let len = "번째".len();
                     push_kind(
                         toks,

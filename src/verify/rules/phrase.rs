@@ -230,6 +230,14 @@ impl Ctx<'_> {
         if !noun(j + 1) {
             return None;
         }
+        // "the second option from the end", "the third one from the bottom": counted from
+        // the end, which the start's count would misread.
+        if word(j + 2).as_deref() == Some("from")
+            && (j + 3..j + 5)
+                .any(|x| word(x).is_some_and(|n| matches!(n.as_str(), "end" | "last" | "bottom")))
+        {
+            return None;
+        }
         if w == "last" {
             return last_choice().map(|r| (r, j + 1));
         }

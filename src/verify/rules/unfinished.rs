@@ -194,6 +194,7 @@ impl Ctx<'_> {
     /// the choosing put off ("정답 ③을 고르기 전에"), or called a joke ("… ㅋㅋ 장난이고")?
     pub(super) fn not_asserted_after(&self, last: usize) -> bool {
         let mut quoted = false;
+        let mut words = 0;
         // From `last` itself: a label-first statement ends on its verb ("③을 고르기").
         for j in last..self.toks.len() {
             let t = self.toks[j];
@@ -207,6 +208,17 @@ impl Ctx<'_> {
             // The option's own words ("…경과하기 전이라도 …") say nothing of the answer.
             if self.in_an_option_text(w) {
                 continue;
+            }
+            words += 1;
+            // Asked, not said: "③ 답이 맞는지 확인해 보겠습니다", "③이 정답인지 찾아보겠습니다"
+            // (not the noun 인지, "recognition").
+            if words <= 2
+                && w != "인지"
+                && ["는지", "은지", "인지", "을지", "일지"]
+                    .iter()
+                    .any(|e| w.ends_with(e))
+            {
+                return true;
             }
             // Not "장난감" (a toy).
             if (w.starts_with("장난") && !w.starts_with("장난감")) || w.starts_with("농담") {
