@@ -1685,6 +1685,18 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "정답은 ③입니다. 맞는지 확인해 보니 맞습니다.", "answer ③ statement"),
     ("gov", "정답은 ③입니다.", "answer ③ statement"),
     ("gov", "정답은 ③이며, 그 이유는 기관의 소관이 무엇인지에 있습니다.", "answer ③ statement"),
+    // Audit 30: a label written with the start of another option's text names two options.
+    ("gov", "정답은 ③ 금융입니다.", "ambiguous - label_text_mismatch"),
+    ("gov", "정답: ③ 기획", "ambiguous - label_text_mismatch"),
+    ("gov", "정답은 ② 기획재정부입니다.", "answer ② statement"),
+    ("gov", "정답은 ② 재정입니다.", "answer ② statement"),
+    ("gov", "정답은 ② 기획입니다.", "answer ② statement"),
+    ("tax", "정답: (2) 익금은", "ambiguous - label_text_mismatch"),
+    ("tax", "정답: (3) 익금은", "answer 3 statement"),
+    ("tax", "정답: (3) 익금은 순자산을 증가시키는 수익이다", "answer 3 statement"),
+    ("parens_en", "Answer: C, mito", "ambiguous - label_text_mismatch"),
+    ("parens_en", "Answer: A, mito", "answer A statement"),
+    ("parens_en", "The answer is (C) ribo.", "ambiguous - label_text_mismatch"),
 ];
 
 #[test]

@@ -15,6 +15,7 @@ mod hearsay;
 mod mask;
 mod option_text;
 mod ox;
+mod partial;
 mod phrase;
 mod remarks;
 mod restated;

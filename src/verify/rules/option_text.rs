@@ -329,6 +329,7 @@ impl Ctx<'_> {
             .choices()
             .find(|&o| o != c && starts(o))
             .or_else(|| self.bracketed_other_option(c, m))
+            .or_else(|| self.partial_text_of_other(c, j))
     }
 
     /// "I would pick the one saying \"25°\", i.e. ②" where 25° is option 1's text: another
