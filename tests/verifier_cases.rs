@@ -1697,6 +1697,21 @@ const CASES: &[(&str, &str, &str)] = &[
     ("parens_en", "Answer: C, mito", "ambiguous - label_text_mismatch"),
     ("parens_en", "Answer: A, mito", "answer A statement"),
     ("parens_en", "The answer is (C) ribo.", "ambiguous - label_text_mismatch"),
+    // Audit 30: a last line that is a page number, a footnote mark or an empty table row is
+    // no label; an ordinal with another option's label right after it names two options.
+    ("gov", "기관의 소관은 조문을 확인해야 합니다.\n\n- 1 -", "no_answer - not_found"),
+    ("gov", "기관의 소관은 조문을 확인해야 합니다.[1]\n\n[1]", "no_answer - not_found"),
+    ("kmmlu", "| 문항 | 정답 |\n|---|---|\n| 1 | |", "no_answer - not_found"),
+    ("gov", "기관의 소관을 보면 금융위원회가 총괄합니다.\n\n①", "answer ① last_line"),
+    ("gov", "기관의 소관을 보면 금융위원회가 총괄합니다.\n\n[1]", "answer ① last_line"),
+    ("letter_ask", "The answer is the second option, D.", "ambiguous - label_text_mismatch"),
+    ("letter_ask", "The answer is the third option, D.", "ambiguous - label_text_mismatch"),
+    ("letter_ask", "I'd go with the second option (D).", "ambiguous - label_text_mismatch"),
+    ("letter_ask", "The answer is the second option, B.", "answer B statement"),
+    ("letter_ask", "The answer is the second option (B).", "answer B statement"),
+    ("letter_ask", "정답은 두 번째 보기, D입니다.", "ambiguous - label_text_mismatch"),
+    ("gov", "정답은 기획재정부, ③입니다.", "ambiguous - label_text_mismatch"),
+    ("gov", "정답은 기획재정부, ②입니다.", "answer ② statement"),
 ];
 
 #[test]

@@ -308,6 +308,9 @@ impl Ctx<'_> {
         if other_line_starts_with_label {
             return None;
         }
+        if self.page_or_footnote_mark(last_break) {
+            return None;
+        }
         // "옳은 것은?\n③" on a question asking which is not: the answer to another question.
         let first = (last_break + 1..end).find(|&x| self.is_label_mark(x));
         if self.unnamed_rejection_before(last_break)
@@ -326,6 +329,23 @@ impl Ctx<'_> {
             }
             _ => None,
         }
+    }
+
+    /// Is the last line, after the break at token `last_break`, a page number ("- 1 -"), a
+    /// footnote whose mark stands earlier in the text ("…합니다.[1]\n\n[1]") or a table row
+    /// with an empty cell ("| 1 | |": a question number and no answer)?
+    fn page_or_footnote_mark(&self, last_break: usize) -> bool {
+        let at = self.toks[last_break].end as usize;
+        let line = self.text[at..].trim();
+        let inner = |open: char, close: char| {
+            line.strip_prefix(open)
+                .and_then(|l| l.strip_suffix(close))
+                .map(str::trim)
+                .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        };
+        inner('-', '-').is_some()
+            || inner('[', ']').is_some_and(|_| self.text[..at].contains(line))
+            || (line.starts_with('|') && line.contains("| |"))
     }
 
     /// Does the sentence that ends before token `k` say "not the answer" of something it

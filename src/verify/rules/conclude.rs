@@ -6,7 +6,7 @@ use super::denial::is_denial;
 use super::words::{is_correction, lower, strip_beon};
 use super::{Ctx, Said, Statement, Strength};
 use crate::verify::cues::Family;
-use crate::verify::scan::Kind;
+use crate::verify::scan::{Kind, Mark};
 use crate::verify::{Choice, Extraction, Rule};
 
 impl Ctx<'_> {
@@ -139,6 +139,20 @@ impl Ctx<'_> {
                         rule: Rule::LabelTextMismatch,
                         span,
                     });
+                }
+                // "The answer is the second option, D", "I'd go with the second option (D)": a
+                // statement with no label of its own (an ordinal, 두 번째 보기, an option's text) and another
+                // option's label right after it.
+                if !(a..=b).any(|m| {
+                    self.is_label_mark(m) && !matches!(self.mark_at(m), Some(Mark::Ordinal(_)))
+                }) {
+                    if let Some(other) = self.label_right_after(b).filter(|o| o != c) {
+                        return Some(Extraction::Ambiguous {
+                            candidates: vec![*c, other],
+                            rule: Rule::LabelTextMismatch,
+                            span,
+                        });
+                    }
                 }
                 // "정답은 ②입니다. 하지만 ③도 정답이 될 수 있습니다" (another choice put up as
                 // right too), "정답: ③ (정정: ②)", "The answer is C. Wait, actually, maybe D"
@@ -377,5 +391,28 @@ pub(super) fn is_explicit_correction(ctx: &Ctx<'_>, j: usize) -> bool {
             }
         }
         _ => false,
+    }
+}
+
+impl Ctx<'_> {
+    /// The choice of a label right after token `b`, past an option noun and a comma, colon,
+    /// dash or bracket.
+    fn label_right_after(&self, b: usize) -> Option<Choice> {
+        let mut j = b + 1;
+        // Past the ordinal's noun too: "두 번째 보기, D".
+        if self.is_hangul(j) && super::words::OPTION_NOUN_WORDS.contains(&self.word(j)) {
+            j += 1;
+        }
+        while self
+            .tok(j)
+            .is_some_and(|t| matches!(t.kind, Kind::Punct(',' | '(' | ':' | '-' | '—')))
+        {
+            j += 1;
+        }
+        if self.is_label_mark(j) {
+            self.choice_at(j)
+        } else {
+            None
+        }
     }
 }
