@@ -1712,6 +1712,22 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter_ask", "정답은 두 번째 보기, D입니다.", "ambiguous - label_text_mismatch"),
     ("gov", "정답은 기획재정부, ③입니다.", "ambiguous - label_text_mismatch"),
     ("gov", "정답은 기획재정부, ②입니다.", "answer ② statement"),
+    // Audit 30: a search the writer runs (검색어: … ③ 답, web.search("… answer C"), a tool
+    // call's "query") states nothing; another question under a bracketed remark.
+    ("gov", "검색어: 금융정책 총괄 기관 ② 답", "no_answer - not_found"),
+    ("gov", "쿼리: 금융정책 총괄 정답 ③", "no_answer - not_found"),
+    ("gov", "🔍 검색 중: \"금융정책 총괄 정답 ③\"", "no_answer - not_found"),
+    ("gov", "검색어: 정답 ③ 국방부 맞나", "no_answer - not_found"),
+    ("en", "Searching: \"prime number C answer\"", "no_answer - not_found"),
+    ("en", "web.search(\"prime number answer C\")", "no_answer - not_found"),
+    ("en", "{\"tool_calls\": [{\"function\": {\"name\": \"web_search\", \"arguments\": \"{\\\"query\\\": \\\"prime number C answer\\\"}\"}}]}", "no_answer - not_found"),
+    ("gov", "검색 결과를 보면 정답은 ①입니다.", "answer ① statement"),
+    ("gov", "검색해 보니 정답은 ①입니다.", "answer ① statement"),
+    ("en", "I searched: the answer is C.", "answer C statement"),
+    ("en", "After a quick search, the answer is C.", "answer C statement"),
+    ("gov", "①\n\n(참고 예시) 문제: 다음 중 국세가 아닌 것은? 정답: ③", "answer ① bare"),
+    ("gov", "①\n\n[연습] 문제: 감사원의 소속은?\n정답: ④", "answer ① bare"),
+    ("gov", "(참고) 정답은 ①입니다.", "answer ① statement"),
 ];
 
 #[test]

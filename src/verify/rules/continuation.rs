@@ -136,6 +136,23 @@ fn undecorated(line: &str) -> &str {
     })
 }
 
+/// Does `t` start with a question noun (문제, 질문, Question…), qualified or not?
+fn heading_word(t: &str) -> bool {
+    [
+        "문제",
+        "질문",
+        "문항",
+        "Question",
+        "question",
+        "Problem",
+        "Q",
+        "다음 문제",
+        "유사 문제",
+    ]
+    .iter()
+    .any(|w| t.starts_with(w))
+}
+
 /// A question heading: "문제:", "문제 2.", "[질문 3]", "Q2:", "Question 4)", "Problem:".
 fn is_heading(line: &str) -> bool {
     heading_rest(line).is_some()
@@ -148,7 +165,21 @@ fn after_heading(line: &str) -> &str {
 }
 
 fn heading_rest(line: &str) -> Option<&str> {
-    let t = undecorated(line);
+    let t = line.trim_start();
+    // A bracketed remark before the heading: "(참고 예시) 문제:", "[연습] Question:".
+    let t = match t.strip_prefix(['(', '[']) {
+        Some(r) if r.find([')', ']']).is_some_and(|e| e < 40) => {
+            let e = r.find([')', ']']).unwrap_or(0);
+            let after = r[e + 1..].trim_start();
+            if heading_word(after) {
+                after
+            } else {
+                t
+            }
+        }
+        _ => t,
+    };
+    let t = undecorated(t);
     // "유사 문제)", "다음 문제:", "Practice question:", "Follow-up question 2:".
     let t = [
         "다음 ",
