@@ -1272,7 +1272,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("not", "적절한 것은? ③", "no_answer - not_found"),
     ("not", "적절한 것 → ③", "no_answer - not_found"),
     ("not", "적절한 것은 무엇인가? → ③", "no_answer - not_found"),
-    ("right", "옳지 않은 것은?\n③", "no_answer - not_found"),
+    ("right", "옳지 않은 것은?\n③", "no_answer - other_question"),
     ("en_not", "Which statement is true? C", "no_answer - not_found"),
     ("not", "적절하지 않은 것은? ③", "answer ③ ask_echo"),
     ("right", "옳은 것은?\n②", "answer 2 last_line"),
@@ -1728,6 +1728,18 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "①\n\n(참고 예시) 문제: 다음 중 국세가 아닌 것은? 정답: ③", "answer ① bare"),
     ("gov", "①\n\n[연습] 문제: 감사원의 소속은?\n정답: ④", "answer ① bare"),
     ("gov", "(참고) 정답은 ①입니다.", "answer ① statement"),
+    // Audit 30 and real SmolLM2 output: the few-shot answer slot (a lone label, a blank line)
+    // followed by a made-up question cut off before its answer, or answered inside its own
+    // options ("2. 정답: 4"), reads the label; a step of reasons or a heading followed by
+    // reasons is no made-up question.
+    ("gov", " ②\n\n5. 한국은행의 통화정책을 결정하는 기구와 그 의장을 모두 고르면 정답: ④\n\n6. 다음", "answer ② bare"),
+    ("gov", " ②\n\n## 5. 한국은행의 통화정책을 결정하는 기구는 금융통화위원회이며 그 의장은 총재이다", "answer ② bare"),
+    ("gov", " (2)\n\nQuestion: 한국은행의 통화정책을 결정하는 기구는?\n(1) 금융통화위원회\n(2) 국회\n(3) 감사원\n(4) 법원", "answer ② bare"),
+    ("gov", " 2\n\n문제: 한국은행 총재의 임기는 몇 년인가\n1. 2년\n2. 정답: 4\n3. 5년", "answer ② bare"),
+    ("gov", " ②\n\n5. 따라서 정답은 ③입니다.", "answer ③ statement"),
+    ("gov", " ②\n\n1. 금융위원회는 금융정책을 총괄한다.\n2. 기획재정부는 경제정책을 총괄한다.\n따라서 정답은 ①입니다.", "answer ① statement"),
+    ("gov", "③\n\n질문: 정말 그럴까?\n다시 보니 ②가 맞습니다.", "no_answer - not_found"),
+    ("gov", "②\n\n2. 기획재정부는 경제정책과 예산을 총괄한다.", "answer ② bare"),
 ];
 
 #[test]

@@ -45,21 +45,29 @@ pub(crate) fn block(text: &str, set: &ChoiceSet) -> Option<Block> {
     let lines = lines(text);
     let line = |j: usize| &text[lines[j].0..lines[j].1];
     for i in 0..lines.len() {
-        let heading = is_heading(line(i));
+        let numbered = question_number(text, &lines, i);
+        let heading = numbered || is_heading(line(i));
         if !heading && !asks_as_an_exam(line(i)) {
             continue;
         }
         // The answer: on a line of its own ("정답: ④", or a bare "④" after the options), or
-        // after a heading's question on its line ("다음 문제: …하면? 정답: ④").
-        let inline = heading && answered_on_the_line(line(i));
+        // after a heading's question on its line ("다음 문제: …하면? 정답: ④"); under a
+        // heading, anywhere on a later line ("2. 정답: 2" among made-up options).
+        let inline =
+            heading && (answered_on_the_line(line(i)) || (numbered && asks_then_answers(line(i))));
         let Some(answer) = (if inline {
             Some(i)
         } else {
-            (i + 1..lines.len())
-                .find(|&j| is_answer_line(line(j)) || (j > i + 1 && is_bare_label(line(j))))
+            (i + 1..lines.len()).find(|&j| {
+                is_answer_line(line(j))
+                    || (heading && mentions_answer(line(j)))
+                    || (j > i + 1 && is_bare_label(line(j)))
+            })
         }) else {
-            // No answer after this stem, so none after any later one either.
-            return None;
+            // Cut off before its answer: a made-up question with nothing said after it
+            // (" ③\n\n5. …", " (4)\n\nQuestion: …\n(1) …\n(2) …"). Otherwise no answer
+            // after this stem, so none after any later one either.
+            return cut_off_question(text, &lines, i, numbered, set).map(Block::Another);
         };
         let list = option_list(&(i..answer).map(line).collect::<Vec<_>>());
         let stem_end = list.as_ref().map_or(answer, |(at, _)| i + at);
@@ -103,6 +111,52 @@ pub(crate) fn block(text: &str, set: &ChoiceSet) -> Option<Block> {
     None
 }
 
+/// A made-up question at line `i` that the text ends in before answering it: a heading or
+/// question number (" ③\n\n## 5. …") with words that are not this question's, asking as an
+/// exam asks or followed by options that are not this question's. Nothing after it answers
+/// anything (no answer word, see `block`), so cutting it loses no statement; a heading
+/// followed by reasons ("질문: 정말 그럴까?\n다시 보니 ②가 맞습니다") is no such question.
+fn cut_off_question(
+    text: &str,
+    lines: &[(usize, usize)],
+    i: usize,
+    numbered: bool,
+    set: &ChoiceSet,
+) -> Option<usize> {
+    let line = |j: usize| &text[lines[j].0..lines[j].1];
+    let stem = if numbered {
+        line(i)
+            .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '#' | ' ' | '.' | ')'))
+    } else {
+        after_heading(line(i))
+    };
+    let question = set.question()?;
+    if stem.trim().chars().count() < 4 || mentions_answer(stem) || restates_words(stem, question) {
+        return None;
+    }
+    let rest: Vec<&str> = (i + 1..lines.len()).map(line).collect();
+    let listed = option_list(&rest).is_some_and(|(_, listed)| !restates(&listed, set));
+    (numbered || asks_as_an_exam(line(i)) || listed).then_some(lines[i].0)
+}
+
+/// Is line `i` a made-up question's number after a lone answer: the text is a bare label
+/// (the few-shot answer slot), a blank line, then "5. …" or "## 5. …"? A number of 2 or more
+/// with no item before it: not the first of a list of reasons.
+fn question_number(text: &str, lines: &[(usize, usize)], i: usize) -> bool {
+    let line = |j: usize| &text[lines[j].0..lines[j].1];
+    let before: Vec<&str> = (0..i).map(line).filter(|l| !l.trim().is_empty()).collect();
+    if i < 2 || before.len() != 1 || !is_bare_label(before[0]) || !line(i - 1).trim().is_empty() {
+        return false;
+    }
+    let t = line(i).trim_start_matches(['#', ' ']);
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    (1..=3).contains(&digits)
+        && t[..digits].parse::<u32>().is_ok_and(|n| n >= 2)
+        && t[digits..].starts_with(['.', ')'])
+        && t[digits + 1..].starts_with(' ')
+        && !t[digits + 1..].trim().is_empty()
+}
+
 /// The first line of the stem whose asking line is `i`: the lines above it (a passage,
 /// "다음 글을 읽고 …") belong to it, up to a blank line or a line that answers or is a bare
 /// label.
@@ -115,6 +169,17 @@ fn stem_start(text: &str, lines: &[(usize, usize)], i: usize) -> usize {
         })
         .last()
         .unwrap_or(i)
+}
+
+/// Does the text open with a line that is only a label and then a blank line (" ③\n\n…"),
+/// the few-shot answer slot a made-up question may follow with no question mark? Reads the
+/// first two lines only.
+pub(crate) fn opens_with_a_lone_label(text: &str) -> bool {
+    let mut parts = text.splitn(3, '\n');
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(first), Some(blank), Some(_)) => blank.trim().is_empty() && is_bare_label(first),
+        _ => false,
+    }
 }
 
 /// The byte range of each line, without its line break.
@@ -296,6 +361,24 @@ fn is_answer_line(line: &str) -> bool {
 fn answered_on_the_line(line: &str) -> bool {
     line.find(['?', '？'])
         .is_some_and(|q| is_answer_line(line[q..].trim_start_matches(['?', '？'])))
+}
+
+/// Does a numbered line ask something and then answer it ("5. … 무탄홀데가 … 정답: ④"): at
+/// least eight characters before its answer word, not a step of reasons ("5. 따라서 정답은
+/// ②")?
+fn asks_then_answers(line: &str) -> bool {
+    let at = ["정답", "답:", "Answer", "answer"]
+        .iter()
+        .filter_map(|w| line.find(w))
+        .min();
+    at.is_some_and(|at| {
+        line[..at]
+            .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '#' | ' ' | '.' | ')'))
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .count()
+            >= 8
+    })
 }
 
 /// A line that is only a label: "④", "**D**", "(4)", "4.", "B".
@@ -547,8 +630,11 @@ mod tests {
         // A question the writer asks in passing, then numbered reasoning.
         let t = "정답: ②\n\n다시 생각해 볼까?\n1. 정의를 확인한다\n2. 보기를 비교한다\n3. 결론을 내린다\n정답: ③";
         assert_eq!(kept(t), t);
-        // No answer after the list: nothing to cut.
+        // A made-up question cut off before its answer is cut all the same.
         let t = "②\n\n문제: 다음 중 담보물권인 것은?\n① 지상권\n② 전세권\n③ 유치권";
+        assert_eq!(kept(t), "②\n\n");
+        // A heading followed by reasons is no made-up question.
+        let t = "③\n\n질문: 정말 그럴까?\n다시 보니 ②가 맞습니다.";
         assert_eq!(kept(t), t);
     }
 }

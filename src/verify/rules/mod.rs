@@ -145,7 +145,7 @@ fn two_attempts(text: &str, at: usize, set: &ChoiceSet) -> Option<Extraction> {
 pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
     let (toks, cues) = tokenize_with_cues(text);
     // An answer that goes on into another question ends where that question begins.
-    if cues.has(Family::Stem) {
+    if cues.has(Family::Stem) || continuation::opens_with_a_lone_label(text) {
         match continuation::block(text, set) {
             Some(continuation::Block::Another(end)) => {
                 return match decide(&text[..end], set) {
