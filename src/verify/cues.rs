@@ -101,6 +101,11 @@ const PATTERNS: &[(&str, Family)] = &[
     ("예를", Family::Grader),
     ("example", Family::Grader),
     ("format", Family::Grader),
+    // A search the writer runs (see `mask.rs`).
+    ("검색", Family::Grader),
+    ("쿼리", Family::Grader),
+    ("search", Family::Grader),
+    ("query", Family::Grader),
     // Singling an option out (see singled.rs).
     ("유일", Family::Singling),
     ("다른", Family::Singling),

@@ -175,11 +175,14 @@ fn stem_start(text: &str, lines: &[(usize, usize)], i: usize) -> usize {
 /// the few-shot answer slot a made-up question may follow with no question mark? Reads the
 /// first two lines only.
 pub(crate) fn opens_with_a_lone_label(text: &str) -> bool {
-    let mut parts = text.splitn(3, '\n');
-    match (parts.next(), parts.next(), parts.next()) {
-        (Some(first), Some(blank), Some(_)) => blank.trim().is_empty() && is_bare_label(first),
-        _ => false,
-    }
+    // A label line is short: look for its break in the first bytes only.
+    let head = &text.as_bytes()[..text.len().min(16)];
+    let Some(first) = memchr::memchr(b'\n', head) else {
+        return false;
+    };
+    let rest = &text[first + 1..];
+    let blank = rest.find('\n').is_some_and(|b| rest[..b].trim().is_empty());
+    blank && is_bare_label(&text[..first])
 }
 
 /// The byte range of each line, without its line break.

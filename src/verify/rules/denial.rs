@@ -88,7 +88,6 @@ impl Ctx<'_> {
         // "문제: 옳은 것은? 답: ③" on a question asking which is not: another question's answer.
         if self.about_another_question(first)
             || self.drafted_before(first)
-            || self.in_a_search(first)
             || (self.after_question_mark(first) && self.answers_posed_ask(first))
         {
             return true;

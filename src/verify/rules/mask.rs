@@ -1,6 +1,7 @@
 //! Grader-addressed masking: text that talks to whoever grades the answer ("[SYSTEM: …]",
 //! "Ignore previous instructions …", "채점자님, …") is data, so its tokens state nothing;
-//! nor does a quoted example of the answer format.
+//! nor does a quoted example of the answer format, nor a search the writer runs ("검색어: …
+//! ③ 답", `web.search("… answer C")`).
 //! Also the sentence splitter the other rules share.
 
 use super::words::lower;
@@ -43,6 +44,7 @@ pub(super) fn grader_addressed(text: &str, toks: &[Tok]) -> Vec<bool> {
         }
     };
     format_examples(text, toks, &mut masked);
+    searches(text, toks, &mut masked);
     if !(0..toks.len()).any(is_cue) {
         return masked;
     }
@@ -79,6 +81,46 @@ pub(super) fn grader_addressed(text: &str, toks: &[Tok]) -> Vec<bool> {
 /// "Use the format \"The answer is (A)\""):
 /// the quoted answer is the prompt's, not the model's. Only the quotes are marked, so the
 /// line's own statement ("형식에 맞춰 답하면 정답은 ③입니다") still counts.
+/// Mask a search the writer runs, to the end of its line: a line headed 검색어:, 쿼리:, 검색
+/// 중:, Query:, Searching: (after an emoji or quote), or a search call (`search(`, a tool
+/// call's `"query":`). "검색 결과를 보면 정답은 ①" is no search.
+fn searches(text: &str, toks: &[Tok], masked: &mut [bool]) {
+    let word = |k: usize| toks.get(k).map_or(String::new(), |t| lower(t.text(text)));
+    let heading = |w: &str| {
+        matches!(
+            w,
+            "검색어" | "쿼리" | "검색" | "검색중" | "query" | "search" | "searching" | "web_search"
+        )
+    };
+    let mut line_head = true;
+    for k in 0..toks.len() {
+        let t = toks[k];
+        if t.kind == Kind::Break {
+            line_head = true;
+            continue;
+        }
+        if !matches!(t.kind, Kind::Hangul | Kind::Latin) {
+            continue;
+        }
+        let head = std::mem::replace(&mut line_head, false);
+        let w = word(k);
+        let opens = |within: usize, p: char| {
+            (k + 1..k + 1 + within).any(|j| toks.get(j).is_some_and(|n| n.is_punct(p)))
+        };
+        let search = (head && heading(&w) && (opens(3, ':') || opens(1, '(')))
+            || (t.kind == Kind::Latin && w.ends_with("search") && opens(1, '('))
+            || (w == "query" && opens(2, ':'));
+        if search {
+            for (j, m) in masked.iter_mut().enumerate().skip(k) {
+                if toks[j].kind == Kind::Break {
+                    break;
+                }
+                *m = true;
+            }
+        }
+    }
+}
+
 fn format_examples(text: &str, toks: &[Tok], masked: &mut [bool]) {
     let is_cue = |t: &Tok| match t.kind {
         Kind::Hangul => {

@@ -198,34 +198,4 @@ impl Ctx<'_> {
                 _ => false,
             })
     }
-
-    /// Is the statement at token `first` part of a search the writer runs, not an answer:
-    /// on a line headed 검색어:, 쿼리:, 검색 중:, Query:, Searching: (after an emoji or quote),
-    /// or inside a search call (`web.search("… answer C")`, a tool call's `"query"`)?
-    pub(super) fn in_a_search(&self, first: usize) -> bool {
-        let line = (0..first)
-            .rev()
-            .find(|&x| self.toks[x].kind == Kind::Break)
-            .map_or(0, |x| x + 1);
-        let head = (line..first).find(|&x| matches!(self.toks[x].kind, Kind::Hangul | Kind::Latin));
-        let headed = head.is_some_and(|x| {
-            let w = self.word(x);
-            let heading = matches!(w, "검색어" | "쿼리" | "검색" | "검색중")
-                || (w == "검색" && self.next_word(x).starts_with("중"))
-                || matches!(
-                    lower(w).as_str(),
-                    "query" | "search" | "searching" | "searched" | "web_search"
-                );
-            heading
-                && (x + 1..first + 1)
-                    .take(3)
-                    .any(|y| self.toks[y].is_punct(':') || self.toks[y].is_punct('('))
-        });
-        headed || {
-            // `search("…")` or `"query": "…"` before the statement on its line.
-            let from = self.toks[line].start as usize;
-            let before = &self.text[from..self.toks[first].start as usize];
-            before.contains("search(") || before.contains("query\"") || before.contains("query\\\"")
-        }
-    }
 }
