@@ -1740,6 +1740,14 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", " ②\n\n1. 금융위원회는 금융정책을 총괄한다.\n2. 기획재정부는 경제정책을 총괄한다.\n따라서 정답은 ①입니다.", "answer ① statement"),
     ("gov", "③\n\n질문: 정말 그럴까?\n다시 보니 ②가 맞습니다.", "no_answer - not_found"),
     ("gov", "②\n\n2. 기획재정부는 경제정책과 예산을 총괄한다.", "answer ② bare"),
+    // Audit 30: a topic that names the option by its own text or its place says which option
+    // holds it, not which is the answer.
+    ("gov", "국방부에 해당하는 보기는 ③입니다.", "no_answer - not_found"),
+    ("gov", "금융위원회에 해당하는 보기는 ①입니다.", "no_answer - not_found"),
+    ("gov", "금융정책을 총괄하는 보기는 ①입니다.", "answer ① weak_statement"),
+    ("gov", "영어 설명이 붙은 첫 보기는 ①입니다.", "no_answer - not_found"),
+    ("gov", "금융위원회인 선택지는 ①입니다.", "no_answer - not_found"),
+    ("gov", "정답인 보기는 ①입니다.", "answer ① weak_statement"),
 ];
 
 #[test]

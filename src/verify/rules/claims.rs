@@ -145,8 +145,33 @@ impl Ctx<'_> {
             ]
             .iter()
             .any(|d| w.contains(d))
-                || matches!(w, "긴" | "짧은" | "길고" | "짧고")
-        })
+                || matches!(w, "긴" | "짧은" | "길고" | "짧고" | "첫")
+        }) || self.topic_is_own_text(k, j)
+    }
+
+    /// Does the topic before token `j` (ending in 보기는, 선택지는) name the option of the
+    /// label at `k` by its own text ("무죄판결에 해당하는 보기는 ①입니다" when ① reads
+    /// 무죄판결)? It says which option holds that text, not which is the answer.
+    fn topic_is_own_text(&self, k: usize, j: usize) -> bool {
+        if j == 0
+            || !super::words::OPTION_NOUN_WORDS
+                .iter()
+                .any(|n| self.word(j - 1).starts_with(n))
+        {
+            return false;
+        }
+        let Some(own) = self.choice_at(k).and_then(|c| self.squashed_option(c)) else {
+            return false;
+        };
+        let start = (j.saturating_sub(8)..j)
+            .rev()
+            .take_while(|&x| !self.toks[x].is_sentence_end())
+            .last()
+            .unwrap_or(j - 1);
+        let topic = super::option_text::squash(
+            &self.text[self.toks[start].start as usize..self.toks[j - 1].start as usize],
+        );
+        own.chars().count() >= 2 && topic.contains(own)
     }
 
     /// "③을 선택합니다" (strong), "③이 맞습니다", "②로 보입니다", "(B) is correct" (weak).
