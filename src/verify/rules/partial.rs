@@ -13,6 +13,16 @@ impl Ctx<'_> {
     pub(super) fn partial_text_of_other(&self, c: Choice, j: usize) -> Option<Choice> {
         let start = self.tok(j)?.start as usize;
         let rest = clip(self.text, start, 200);
+        // Most words after a label start no other option's text: one character rules them
+        // out before the phrase is squashed.
+        let lead = rest.chars().next()?.to_ascii_lowercase();
+        if !self
+            .set
+            .choices()
+            .any(|o| o != c && self.squashed_option(o).is_some_and(|t| t.starts_with(lead)))
+        {
+            return None;
+        }
         let end = rest
             .find(['.', '\n', '(', ',', ';', '!', '?', '。'])
             .unwrap_or(rest.len());
