@@ -1748,6 +1748,13 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "영어 설명이 붙은 첫 보기는 ①입니다.", "no_answer - not_found"),
     ("gov", "금융위원회인 선택지는 ①입니다.", "no_answer - not_found"),
     ("gov", "정답인 보기는 ①입니다.", "answer ① weak_statement"),
+    // Real SmolLM2 output: a line that opens with the answer's label and another option's
+    // text ("A. 6단위" when B reads 6단위) makes the answer's label ambiguous.
+    ("letter_ask", "A. 배추\n\nThe answer is A.", "ambiguous - label_text_mismatch"),
+    ("letter_ask", "A. 사과\n\nThe answer is A.", "answer A statement"),
+    ("letter_ask", "B. 사과\n\n정답은 B입니다.", "ambiguous - label_text_mismatch"),
+    ("gov", "① 금융위원회\n② 기획재정부\n\n정답: ①", "answer ① statement"),
+    ("gov", "③ 기획재정부\n\n정답: ③", "ambiguous - label_text_mismatch"),
 ];
 
 #[test]

@@ -111,8 +111,12 @@ impl Ctx<'_> {
         Some(match &last.said {
             Said::One(c) => {
                 let (a, b) = (last.first.min(last.last), last.first.max(last.last));
+                // Also a line that opens with the label and another option's text ("A.
+                // 6단위\n\nThe answer is A." when B reads 6단위): which of the two is meant?
+                let line_starts = self.line_starts_with(*c);
                 if let Some(other) = (a..=b)
                     .filter(|&m| self.is_label_mark(m) && self.choice_at(m) == Some(*c))
+                    .chain(line_starts)
                     .find_map(|m| {
                         self.text_names_other_option(*c, m)
                             .or_else(|| self.number_is_other_option(*c, m))
@@ -414,5 +418,16 @@ impl Ctx<'_> {
         } else {
             None
         }
+    }
+
+    /// The tokens of label `c` that open a line, when the set has option texts. Found from
+    /// the line breaks' bytes, since this runs on every decided answer.
+    fn line_starts_with(&self, c: Choice) -> impl Iterator<Item = usize> + '_ {
+        let texts = !self.set.options().is_empty();
+        let breaks = memchr::memchr_iter(b'\n', self.text.as_bytes())
+            .map(|at| self.toks.partition_point(|t| (t.start as usize) <= at));
+        std::iter::once(0)
+            .chain(breaks)
+            .filter(move |&m| texts && self.is_label_mark(m) && self.choice_at(m) == Some(c))
     }
 }
