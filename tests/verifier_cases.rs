@@ -1755,6 +1755,8 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter_ask", "B. 사과\n\n정답은 B입니다.", "ambiguous - label_text_mismatch"),
     ("gov", "① 금융위원회\n② 기획재정부\n\n정답: ①", "answer ① statement"),
     ("gov", "③ 기획재정부\n\n정답: ③", "ambiguous - label_text_mismatch"),
+    // The O/X statement itself written out again and answered the other way: two attempts.
+    ("oxq", "O\n\n문제: 국방부는 병무청을 둔다.\n정답: X", "ambiguous - conflicting_statements"),
 ];
 
 #[test]

@@ -582,23 +582,26 @@ fn units(s: &str) -> Vec<u64> {
     out
 }
 
-/// Does a stem restate this question's words? Either 70% of the stem's units (see `units`)
-/// are in the question, or 70% of the question's stem (up to its first question mark, or
-/// its first line) is in the stem ("문제를 다시 정리하면 다음 중 옳은 것은?"). A question from
-/// the same field shares some ("것은", "법원이 행하는 재판의 종류는"), seldom that many.
+/// Does a stem restate this question's words? Either 80% of the stem's units (see `units`)
+/// are in the question, or 70% of the question's stem (up to its first question mark, or its
+/// longest line: an O/X question's statement) is in the stem ("문제를 다시 정리하면 다음 중
+/// 옳은 것은?"). A question from the same field shares some ("것은", "법원이 행하는 재판의
+/// 종류는"), seldom that many; a made-up O/X statement about the same subject shares most of
+/// its words but differs in its premise (71% in audit 30's probe).
 fn restates_words(stem: &str, question: &str) -> bool {
-    let share = |a: &[u64], b: &[u64]| -> bool {
-        !a.is_empty() && 10 * a.iter().filter(|x| b.binary_search(x).is_ok()).count() >= 7 * a.len()
+    let share = |a: &[u64], b: &[u64], tenths: usize| -> bool {
+        !a.is_empty()
+            && 10 * a.iter().filter(|x| b.binary_search(x).is_ok()).count() >= tenths * a.len()
     };
     let own_stem = match question.find(['?', '？']) {
         Some(q) => &question[..q],
         None => question
             .lines()
-            .find(|l| !l.trim().is_empty())
+            .max_by_key(|l| l.trim().len())
             .unwrap_or(""),
     };
     let (s, q, own) = (units(stem), units(question), units(own_stem));
-    share(&s, &q) || share(&own, &s)
+    share(&s, &q, 8) || share(&own, &s, 7)
 }
 
 #[cfg(test)]
