@@ -79,9 +79,9 @@ fn few_shot_continuations_of_a_real_model() {
         }
     }
     assert!(wrong.is_empty(), "wrong commitments:\n{}", wrong.join("\n"));
-    // At ed0054d, before continuations were cut, 7 of these were decided right and 5
-    // committed the made-up question's answer (m26, m27, m29, m46, m48); the answer slot
-    // followed by a made-up question cut off before its answer (" ③\n\n## 5. …") was
-    // not_found. Now 22 of the 24 with a label are decided right, and none is wrong.
-    assert!(decided >= 22, "decided right: {decided} of 25");
+    // At ed0054d, 7 of these were decided right and 5 committed the made-up question's
+    // answer (m26, m27, m29, m46, m48). Now none is wrong and 19 of the 24 with a label are
+    // decided right: where a made-up question may be this one (it shares options or has
+    // none), the two answers must agree, and m29 and m48 are ambiguous.
+    assert!(decided >= 19, "decided right: {decided} of 25");
 }

@@ -1624,9 +1624,12 @@ const CASES: &[(&str, &str, &str)] = &[
     ("not_a", "결론: ① 국회는 국가기관이 아니다.", "answer ① statement"),
     ("gov", "정답은 ③번, 국방부는 금융기관이 아닙니다.", "answer ③ statement"),
     // An answer that goes on into another question (a few-shot continuation, a chat model's
-    // practice question): what follows answers that question, and with nothing before it
-    // the reason is other_question. This question written out again and answered again
-    // must agree with the first answer. A restated question or a list of reasons is kept.
+    // practice question): that question, from its stem to its answer, is blanked out, and
+    // with nothing else the reason is other_question. After an answer, only a question
+    // plainly not this one (other words, options mostly new, or a number of its own) is
+    // blanked; one that may be this question again is a second attempt that must agree
+    // with the first (so many of these are ambiguous: safe, if not read). A restated
+    // question or a list of reasons is kept.
     ("gov", "①\n\n문제: 다음 중 국세가 아닌 것은?\n① 소득세\n② 법인세\n③ 취득세\n④ 부가가치세\n정답: ③", "answer ① bare"),
     ("gov", "정답: ①\n\n질문: 지방자치단체의 기관이 아닌 것은?\n① 시장\n② 군수\n③ 구청장\n④ 국무총리\n정답: ④", "answer ① statement"),
     ("gov", "① 금융위원회\n\n[문제 2] 대통령 소속 기관은?\n① 감사원\n② 국세청\n③ 경찰청\n④ 관세청\n[정답] ①", "answer ① bare"),
@@ -1644,21 +1647,21 @@ const CASES: &[(&str, &str, &str)] = &[
     ("right", "정답: 2\n\n문제를 다시 정리하면 다음 중 옳은 것은?\n1) 물은 100도에서 언다 - 틀림\n2) 물은 0도에서 언다 - 맞음\n3) 물은 50도에서 끓는다 - 틀림\n4) 물은 끓지 않는다 - 틀림\n정답: 2", "answer 2 statement"),
     ("right", "정답: 2\n\n다시 생각해 볼까?\n1) 어는점을 확인한다\n2) 끓는점을 확인한다\n3) 비교한다\n정답: 3", "answer 3 corrected_statement"),
     ("right", "정답: 2\n\n왜 그럴까요?\n1) 물의 어는점은 0도이다\n2) 끓는점은 100도이다\n3) 나머지는 틀렸다", "answer 2 statement"),
-    ("gov", "①\n\n문제: 다음 중 국세가 아닌 것은?\n1 소득세\n2 법인세\n3 취득세\n4 부가가치세\n정답: 3\n\n문제:", "answer ① bare"),
+    ("gov", "①\n\n문제: 다음 중 국세가 아닌 것은?\n1 소득세\n2 법인세\n3 취득세\n4 부가가치세\n정답: 3\n\n문제:", "answer ① leading_bare"),
     ("gov", "\n\n문제: 다음 중 국세가 아닌 것은?\n1 소득세\n2 법인세\n3 취득세\n4 부가가치세\n정답: 3", "no_answer - other_question"),
-    ("gov", "①\n\n다음 문제: 감사원의 소속은? 정답: ④", "answer ① bare"),
-    ("gov", "①\n\n유사 문제) 감사원은 어디에 소속되어 있는가?\n정답: ④ 대통령", "answer ① bare"),
+    ("gov", "①\n\n다음 문제: 감사원의 소속은? 정답: ④", "ambiguous - conflicting_statements"),
+    ("gov", "①\n\n유사 문제) 감사원은 어디에 소속되어 있는가?\n정답: ④ 대통령", "ambiguous - conflicting_statements"),
     ("gov", "정답: ①\n\n비슷한 문제를 하나 드릴게요.\n\n감사원은 누구 소속인가?\n① 국회\n② 대법원\n③ 국무총리\n④ 대통령\n정답: ④", "answer ① statement"),
     ("gov", "①\n\n문제: 금융정책을 총괄하는 기관은? ① 금융위원회 ② 기획재정부 ③ 국방부 ④ 행정안전부\n정답: ②", "ambiguous - conflicting_statements"),
     ("gov", "①\n\n문제: 금융정책을 총괄하는 기관은? ① 금융위원회 ② 기획재정부 ③ 국방부 ④ 행정안전부\n정답: ①", "answer ① statement"),
     ("gov", "정답: ①\n\n문제: 감사원의 소속 기관은?\n① 국회\n② 대법원\n③ 국무총리\n④ 대통령\n④", "answer ① statement"),
     ("gov", "정답은 ①입니다.\n\nUser: 다음 중 국세가 아닌 것은? ① 소득세 ② 법인세 ③ 취득세 ④ 부가가치세\nAssistant: 정답은 ③입니다.", "answer ① statement"),
-    ("oxq", "O\n\n문제: 국방부는 병무청을 두지 않는다.\n정답: X", "answer ○ bare"),
+    ("oxq", "O\n\n문제: 국방부는 병무청을 두지 않는다.\n정답: X", "ambiguous - conflicting_statements"),
     ("oxq", "\n\n문제: 국방부는 병무청을 두지 않는다.\n정답: X", "no_answer - other_question"),
-    ("letter_ask", "A\n\nQ: 다음 중 곡물인 것은?\nA. 쌀\nB. 사과\nC. 배\nD. 포도\nA: A", "answer A bare"),
+    ("letter_ask", "A\n\nQ: 다음 중 곡물인 것은?\nA. 쌀\nB. 사과\nC. 배\nD. 포도\nA: A", "no_answer - not_found"),
     ("en", "C\n\nQ2. Which of the following is an even number?\nA. 3\nB. 5\nC. 8\nD. 11\nA2. C", "answer C bare"),
-    ("en", "**Answer: C**\n\n---\n\n**Practice question:** What is the largest planet?\nA. Mars B. Jupiter C. Venus D. Earth\n\n**Answer: B**", "answer C statement"),
-    ("en", "The answer is C.\n\nFollow-up question: Which number is even?\nAnswer: A", "answer C statement"),
+    ("en", "**Answer: C**\n\n---\n\n**Practice question:** What is the largest planet?\nA. Mars B. Jupiter C. Venus D. Earth\n\n**Answer: B**", "ambiguous - conflicting_statements"),
+    ("en", "The answer is C.\n\nFollow-up question: Which number is even?\nAnswer: A", "ambiguous - conflicting_statements"),
     // Audit 30: a position counted from the end is no label (which option it means depends
     // on how many there are); an option described as text (가장 긴 보기, 선택률이 가장 높은
     // 보기) is not the answer; a label and 답 asked about ("③ 답이 맞는지 확인해 보겠습니다")
@@ -1725,17 +1728,17 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "검색해 보니 정답은 ①입니다.", "answer ① statement"),
     ("en", "I searched: the answer is C.", "answer C statement"),
     ("en", "After a quick search, the answer is C.", "answer C statement"),
-    ("gov", "①\n\n(참고 예시) 문제: 다음 중 국세가 아닌 것은? 정답: ③", "answer ① bare"),
-    ("gov", "①\n\n[연습] 문제: 감사원의 소속은?\n정답: ④", "answer ① bare"),
+    ("gov", "①\n\n(참고 예시) 문제: 다음 중 국세가 아닌 것은? 정답: ③", "ambiguous - conflicting_statements"),
+    ("gov", "①\n\n[연습] 문제: 감사원의 소속은?\n정답: ④", "ambiguous - conflicting_statements"),
     ("gov", "(참고) 정답은 ①입니다.", "answer ① statement"),
     // Audit 30 and real SmolLM2 output: the few-shot answer slot (a lone label, a blank line)
     // followed by a made-up question cut off before its answer, or answered inside its own
     // options ("2. 정답: 4"), reads the label; a step of reasons or a heading followed by
     // reasons is no made-up question.
-    ("gov", " ②\n\n5. 한국은행의 통화정책을 결정하는 기구와 그 의장을 모두 고르면 정답: ④\n\n6. 다음", "answer ② bare"),
+    ("gov", " ②\n\n5. 한국은행의 통화정책을 결정하는 기구와 그 의장을 모두 고르면 정답: ④\n\n6. 다음", "ambiguous - conflicting_statements"),
     ("gov", " ②\n\n## 5. 한국은행의 통화정책을 결정하는 기구는 금융통화위원회이며 그 의장은 총재이다", "answer ② bare"),
     ("gov", " (2)\n\nQuestion: 한국은행의 통화정책을 결정하는 기구는?\n(1) 금융통화위원회\n(2) 국회\n(3) 감사원\n(4) 법원", "answer ② bare"),
-    ("gov", " 2\n\n문제: 한국은행 총재의 임기는 몇 년인가\n1. 2년\n2. 정답: 4\n3. 5년", "answer ② bare"),
+    ("gov", " 2\n\n문제: 한국은행 총재의 임기는 몇 년인가\n1. 2년\n2. 정답: 4\n3. 5년", "ambiguous - conflicting_statements"),
     ("gov", " ②\n\n5. 따라서 정답은 ③입니다.", "answer ③ statement"),
     ("gov", " ②\n\n1. 금융위원회는 금융정책을 총괄한다.\n2. 기획재정부는 경제정책을 총괄한다.\n따라서 정답은 ①입니다.", "answer ① statement"),
     ("gov", "③\n\n질문: 정말 그럴까?\n다시 보니 ②가 맞습니다.", "no_answer - not_found"),
@@ -1757,6 +1760,10 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "③ 기획재정부\n\n정답: ③", "ambiguous - label_text_mismatch"),
     // The O/X statement itself written out again and answered the other way: two attempts.
     ("oxq", "O\n\n문제: 국방부는 병무청을 둔다.\n정답: X", "ambiguous - conflicting_statements"),
+    // Audit 31: a question announced as another ("비슷한 문제를 하나 드릴게요") is another
+    // even when it shares this question's options.
+    ("gov", "정답: ①\n\n비슷한 문제를 하나 드릴게요.\n\n문제: 금융위원회가 총괄하는 것은?\n① 금융위원회\n② 기획재정부\n③ 국방부\n④ 행정안전부\n정답: ④", "answer ① statement"),
+    ("gov", "비슷한 문제를 하나 드릴게요.\n\n문제: 금융위원회가 총괄하는 것은?\n① 금융위원회\n② 기획재정부\n③ 국방부\n④ 행정안전부\n정답: ④", "no_answer - other_question"),
 ];
 
 #[test]

@@ -81,20 +81,32 @@ pub(super) fn grader_addressed(text: &str, toks: &[Tok]) -> Vec<bool> {
 /// "Use the format \"The answer is (A)\""):
 /// the quoted answer is the prompt's, not the model's. Only the quotes are marked, so the
 /// line's own statement ("형식에 맞춰 답하면 정답은 ③입니다") still counts.
-/// Mask a search the writer runs, to the end of its line: a line headed 검색어:, 쿼리:, 검색
-/// 중:, Query:, Searching: (after an emoji or quote), or a search call (`search(`, a tool
-/// call's `"query":`). "검색 결과를 보면 정답은 ①" is no search.
+/// Mask a search the writer runs: a line headed 검색어: or 쿼리: (the query itself) to its end;
+/// a quoted query after 검색:, 검색 중:, Search:, Searching: or a JSON `"query":`; a search
+/// call's brackets (`web.search(…)`, `web_search(…)`). Not "Search results confirm: 정답은
+/// ③", "검색 결과:", nor a line that only mentions a query.
 fn searches(text: &str, toks: &[Tok], masked: &mut [bool]) {
     let word = |k: usize| toks.get(k).map_or(String::new(), |t| lower(t.text(text)));
-    let heading = |w: &str| {
-        matches!(
-            w,
-            "검색어" | "쿼리" | "검색" | "검색중" | "query" | "search" | "searching" | "web_search"
-        )
+    let is_quote = |k: usize| {
+        toks.get(k)
+            .is_some_and(|t| matches!(t.text(text), "\"" | "“" | "'" | "‘" | "「"))
+    };
+    let punct = |k: usize, p: char| toks.get(k).is_some_and(|t| t.is_punct(p));
+    // Mask from `from` to the first token at or after `from + 1` that `closes`, or to the end
+    // of the line.
+    let mut mask = |from: usize, closes: &dyn Fn(usize) -> bool| {
+        for j in from..toks.len() {
+            if toks[j].kind == Kind::Break {
+                break;
+            }
+            masked[j] = true;
+            if j > from && closes(j) {
+                break;
+            }
+        }
     };
     let mut line_head = true;
-    for k in 0..toks.len() {
-        let t = toks[k];
+    for (k, t) in toks.iter().enumerate() {
         if t.kind == Kind::Break {
             line_head = true;
             continue;
@@ -104,18 +116,26 @@ fn searches(text: &str, toks: &[Tok], masked: &mut [bool]) {
         }
         let head = std::mem::replace(&mut line_head, false);
         let w = word(k);
-        let opens = |within: usize, p: char| {
-            (k + 1..k + 1 + within).any(|j| toks.get(j).is_some_and(|n| n.is_punct(p)))
-        };
-        let search = (head && heading(&w) && (opens(3, ':') || opens(1, '(')))
-            || (t.kind == Kind::Latin && w.ends_with("search") && opens(1, '('))
-            || (w == "query" && opens(2, ':'));
-        if search {
-            for (j, m) in masked.iter_mut().enumerate().skip(k) {
-                if toks[j].kind == Kind::Break {
-                    break;
-                }
-                *m = true;
+        if head && matches!(w.as_str(), "검색어" | "쿼리") && punct(k + 1, ':') {
+            mask(k, &|_| false);
+        } else if head && matches!(w.as_str(), "검색" | "검색중" | "search" | "searching") {
+            let colon = if w == "검색" && word(k + 1) == "중" {
+                k + 2
+            } else {
+                k + 1
+            };
+            if punct(colon, ':') && is_quote(colon + 1) {
+                mask(colon + 1, &is_quote);
+            }
+        } else if t.kind == Kind::Latin
+            && (w == "search" || w.ends_with("_search"))
+            && punct(k + 1, '(')
+        {
+            mask(k + 1, &|j| punct(j, ')'));
+        } else if w == "query" {
+            let colon = if is_quote(k + 1) { k + 2 } else { k + 1 };
+            if punct(colon, ':') && is_quote(colon + 1) {
+                mask(colon + 1, &is_quote);
             }
         }
     }

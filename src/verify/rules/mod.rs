@@ -27,6 +27,7 @@ mod unfinished;
 mod verdicts;
 mod walkthrough;
 mod words;
+mod written_out;
 
 use super::cues::{Cues, Family};
 use super::scan::{tokenize_with_cues, Kind, Mark, Tok};
@@ -127,42 +128,98 @@ impl Statement {
 /// Every statement of a text, in order, and the labels it negates (with their tokens).
 type Statements = (Vec<Statement>, Vec<(Choice, usize)>);
 
-/// An answer, then this question written out again and answered again from byte `at`: two
-/// attempts that choose differently are a conflict (a base model repeating its few-shot
-/// prompt does this). `None` when they agree or either decides nothing, so the whole text
-/// is read as usual.
-fn two_attempts(text: &str, at: usize, set: &ChoiceSet) -> Option<Extraction> {
-    let first = decide(&text[..at], set).choice()?;
-    let second = decide(&text[at..], set).choice()?;
-    (first != second).then(|| Extraction::Ambiguous {
-        candidates: vec![first, second],
+/// An answer, then this question (or one that may be it) written out again and answered
+/// again from byte `at`: two attempts that choose differently are a conflict (a base model
+/// repeating its few-shot prompt does this). `None` when they agree, or when the second
+/// decides nothing or the first names no label, so the whole text is read as usual.
+fn two_attempts(text: &str, at: usize, set: &ChoiceSet, toks: &[Tok]) -> Option<Extraction> {
+    // Each attempt read as it stands: the second is this question written out again, not
+    // another question to blank out.
+    let first = decide_with(&text[..at], set, false);
+    let second = decide_with(&text[at..], set, false).choice()?;
+    // A first attempt that names labels and settles on none ("③\n\n### 4번") does not agree
+    // with the second either; one that names none leaves the second to decide.
+    let mut candidates = match first {
+        Extraction::Answer { choice, .. } if choice != second => vec![choice, second],
+        Extraction::Answer { .. } => return None,
+        Extraction::Ambiguous { mut candidates, .. } => {
+            candidates.push(second);
+            candidates
+        }
+        // Labels inside lines with no answer among them ("② 아니면 ③인데"): no agreement
+        // either. Labels opening lines are an option list restated before the question.
+        _ if labels_inside_lines(toks, 0..at) => vec![second],
+        _ => return None,
+    };
+    candidates.sort();
+    candidates.dedup();
+    Some(Extraction::Ambiguous {
+        candidates,
         rule: Rule::ConflictingStatements,
         span: 0..text.trim_end().len(),
     })
 }
 
+/// Is a label written inside a line (not opening it, as an option's does) among the tokens
+/// over `bytes`? A made-up question cut off before its answer is blanked out only when it
+/// has none: "②\n\n5. 사실 확신이 없습니다. ②와 ③ 중 하나입니다" is about this question.
+fn labels_inside_lines(toks: &[Tok], bytes: Range<usize>) -> bool {
+    toks.iter().enumerate().any(|(k, t)| {
+        bytes.contains(&(t.start as usize))
+            && t.mark().is_some()
+            && k > 0
+            && !matches!(toks[k - 1].kind, Kind::Break)
+            && !(toks[..k]
+                .iter()
+                .rev()
+                .take_while(|p| p.kind != Kind::Break)
+                .all(|p| matches!(p.kind, Kind::Punct(_))))
+    })
+}
+
 /// Decide on the final text `text` (spans relative to it).
 pub(crate) fn decide(text: &str, set: &ChoiceSet) -> Extraction {
+    decide_with(text, set, true)
+}
+
+/// `decide`, looking for questions written out in the text (see `continuation.rs`) when
+/// `blocks`.
+fn decide_with(text: &str, set: &ChoiceSet, blocks: bool) -> Extraction {
     let (toks, cues) = tokenize_with_cues(text);
-    // An answer that goes on into another question ends where that question begins.
-    if cues.has(Family::Stem) || continuation::opens_with_a_lone_label(text) {
+    // Another question the answer goes on to write (its stem, options and answer) is blanked
+    // out, bytes for spaces so that spans stay where they are, and the rest read again: what
+    // comes after it (a correction, "최종 정답: ③") is still this question's.
+    if blocks && (cues.has(Family::Stem) || continuation::opens_with_a_lone_label(text)) {
         match continuation::block(text, set) {
-            Some(continuation::Block::Another(end)) => {
-                return match decide(&text[..end], set) {
+            Some(continuation::Block::Another {
+                start,
+                end,
+                cut_off,
+            }) if !(cut_off && labels_inside_lines(&toks, start..end)) => {
+                let mut blanked = String::with_capacity(text.len());
+                blanked.push_str(&text[..start]);
+                blanked.extend(std::iter::repeat_n(' ', end - start));
+                blanked.push_str(&text[end..]);
+                return match decide(&blanked, set) {
                     Extraction::NoAnswer {
                         reason: NoAnswerReason::Empty | NoAnswerReason::NotFound,
                     } => Extraction::NoAnswer {
                         reason: NoAnswerReason::OtherQuestion,
                     },
+                    Extraction::Invalid { span, rule, .. } => Extraction::Invalid {
+                        text: text[span.clone()].to_string(),
+                        rule,
+                        span,
+                    },
                     e => e,
-                }
+                };
             }
             Some(continuation::Block::Again(at)) => {
-                if let Some(e) = two_attempts(text, at, set) {
+                if let Some(e) = two_attempts(text, at, set, &toks) {
                     return e;
                 }
             }
-            None => {}
+            _ => {}
         }
     }
     if toks
