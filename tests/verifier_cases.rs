@@ -1764,6 +1764,12 @@ const CASES: &[(&str, &str, &str)] = &[
     // even when it shares this question's options.
     ("gov", "정답: ①\n\n비슷한 문제를 하나 드릴게요.\n\n문제: 금융위원회가 총괄하는 것은?\n① 금융위원회\n② 기획재정부\n③ 국방부\n④ 행정안전부\n정답: ④", "answer ① statement"),
     ("gov", "비슷한 문제를 하나 드릴게요.\n\n문제: 금융위원회가 총괄하는 것은?\n① 금융위원회\n② 기획재정부\n③ 국방부\n④ 행정안전부\n정답: ④", "no_answer - other_question"),
+    // Audit 31: after a lone label, a line doubting another option ("1. 확실하지 않습니다",
+    // "B: not sure") is doubt, not that option's rejection.
+    ("gov", "②\n\n1. 확실하지 않습니다. 다시 풀어봐야 합니다.", "no_answer - not_found"),
+    ("gov", "**②**\n\n- ①: 확신이 서지 않습니다.", "no_answer - not_found"),
+    ("letter_ask", "**A**\n\n- B: not sure about this one.", "no_answer - not_found"),
+    ("gov", "**②**\n\n- ①: 해당하지 않습니다.\n- ③: 해당하지 않습니다.\n- ④: 해당하지 않습니다.", "answer ② leading_bare"),
 ];
 
 #[test]

@@ -198,11 +198,39 @@ impl Ctx<'_> {
     ) -> bool {
         self.judges_not_asked(s)
             && !self.polarity_unclear(s)
-            && !s.clone().any(|j| is_hedge(&self.toks[j], self.text))
+            && !s
+                .clone()
+                .any(|j| is_hedge(&self.toks[j], self.text) || self.doubts(j))
             && labels.clone().chain(s.clone()).all(|j| {
                 !self.is_label_mark(j)
                     || matches!(self.label_at(j), Some(Resolved::In(c)) if c != chosen)
             })
+    }
+
+    /// Is token `j` a word of doubt, not of rejection ("1. 확실하지 않습니다": unsure, not
+    /// "option 1 is not so"; "확실히 틀렸다" is a rejection)?
+    fn doubts(&self, j: usize) -> bool {
+        match self.toks[j].kind {
+            Kind::Hangul => {
+                let w = self.word(j);
+                [
+                    "확실하지",
+                    "확실치",
+                    "확신",
+                    "모르",
+                    "헷갈",
+                    "불확실",
+                    "애매",
+                ]
+                .iter()
+                .any(|d| w.starts_with(d))
+            }
+            Kind::Latin => matches!(
+                lower(self.word(j)).as_str(),
+                "sure" | "unsure" | "uncertain"
+            ),
+            _ => false,
+        }
     }
 
     /// Before token `k`, is choice `c` rejected, named (by label or option text) in a clause
