@@ -161,8 +161,12 @@ fn cut_off_question(
 /// with no item before it: not the first of a list of reasons.
 fn question_number(text: &str, lines: &[(usize, usize)], i: usize) -> bool {
     let line = |j: usize| &text[lines[j].0..lines[j].1];
-    let before: Vec<&str> = (0..i).map(line).filter(|l| !l.trim().is_empty()).collect();
-    if i < 2 || before.len() != 1 || !is_bare_label(before[0]) || !line(i - 1).trim().is_empty() {
+    if i < 2 || !line(i - 1).trim().is_empty() {
+        return false;
+    }
+    // One line before it, a bare label: stop at the second.
+    let mut before = (0..i).map(line).filter(|l| !l.trim().is_empty());
+    if !matches!((before.next(), before.next()), (Some(first), None) if is_bare_label(first)) {
         return false;
     }
     let t = line(i).trim_start_matches(['#', ' ']);
@@ -234,21 +238,34 @@ fn undecorated(line: &str) -> &str {
     })
 }
 
-/// Does `t` start with a question noun (문제, 질문, Question…), qualified or not?
-fn heading_word(t: &str) -> bool {
-    [
-        "문제",
-        "질문",
-        "문항",
-        "Question",
-        "question",
-        "Problem",
-        "Q",
-        "다음 문제",
-        "유사 문제",
-    ]
-    .iter()
-    .any(|w| t.starts_with(w))
+/// Words that qualify a question heading: "유사 문제)", "다음 문제:", "Practice question:".
+const QUALIFIERS: [&str; 11] = [
+    "다음 ",
+    "유사 ",
+    "비슷한 ",
+    "연습 ",
+    "추가 ",
+    "Next ",
+    "Practice ",
+    "Similar ",
+    "Another ",
+    "Follow-up ",
+    "Bonus ",
+];
+
+/// The nouns a question heading starts with.
+const QUESTION_NOUNS: [&str; 9] = [
+    "문제", "질문", "문항", "Question", "question", "QUESTION", "Problem", "problem", "Q",
+];
+
+/// What follows a question noun at the start of `t`, qualified or not ("다음 문제: …" →
+/// ": …").
+fn after_question_noun(t: &str) -> Option<&str> {
+    let t = QUALIFIERS
+        .iter()
+        .find_map(|w| t.strip_prefix(w))
+        .unwrap_or(t);
+    QUESTION_NOUNS.iter().find_map(|w| t.strip_prefix(w))
 }
 
 /// A question heading: "문제:", "문제 2.", "[질문 3]", "Q2:", "Question 4)", "Problem:".
@@ -269,7 +286,7 @@ fn heading_rest(line: &str) -> Option<&str> {
         Some(r) if r.find([')', ']']).is_some_and(|e| e < 40) => {
             let e = r.find([')', ']']).unwrap_or(0);
             let after = r[e + 1..].trim_start();
-            if heading_word(after) {
+            if after_question_noun(after).is_some() {
                 after
             } else {
                 t
@@ -277,29 +294,7 @@ fn heading_rest(line: &str) -> Option<&str> {
         }
         _ => t,
     };
-    let t = undecorated(t);
-    // "유사 문제)", "다음 문제:", "Practice question:", "Follow-up question 2:".
-    let t = [
-        "다음 ",
-        "유사 ",
-        "비슷한 ",
-        "연습 ",
-        "추가 ",
-        "Next ",
-        "Practice ",
-        "Similar ",
-        "Another ",
-        "Follow-up ",
-        "Bonus ",
-    ]
-    .iter()
-    .find_map(|w| t.strip_prefix(w))
-    .unwrap_or(t);
-    let rest = [
-        "문제", "질문", "문항", "Question", "question", "QUESTION", "Problem", "problem", "Q",
-    ]
-    .iter()
-    .find_map(|w| t.strip_prefix(w))?;
+    let rest = after_question_noun(undecorated(t))?;
     let rest = rest
         .trim_start()
         .trim_start_matches(|c: char| c.is_ascii_digit())

@@ -86,7 +86,11 @@ pub(super) fn grader_addressed(text: &str, toks: &[Tok]) -> Vec<bool> {
 /// call's brackets (`web.search(…)`, `web_search(…)`). Not "Search results confirm: 정답은
 /// ③", "검색 결과:", nor a line that only mentions a query.
 fn searches(text: &str, toks: &[Tok], masked: &mut [bool]) {
-    let word = |k: usize| toks.get(k).map_or(String::new(), |t| lower(t.text(text)));
+    // Compared in place, in any case: this reads every word of a text with a cue.
+    let is = |k: usize, words: &[&str]| {
+        toks.get(k)
+            .is_some_and(|t| words.iter().any(|w| t.text(text).eq_ignore_ascii_case(w)))
+    };
     let is_quote = |k: usize| {
         toks.get(k)
             .is_some_and(|t| matches!(t.text(text), "\"" | "“" | "'" | "‘" | "「"))
@@ -115,11 +119,11 @@ fn searches(text: &str, toks: &[Tok], masked: &mut [bool]) {
             continue;
         }
         let head = std::mem::replace(&mut line_head, false);
-        let w = word(k);
-        if head && matches!(w.as_str(), "검색어" | "쿼리") && punct(k + 1, ':') {
+        if head && is(k, &["검색어", "쿼리"]) && punct(k + 1, ':') {
             mask(k, &|_| false);
-        } else if head && matches!(w.as_str(), "검색" | "검색중" | "search" | "searching") {
-            let colon = if w == "검색" && word(k + 1) == "중" {
+        } else if head && is(k, &["검색", "검색중", "search", "searching"]) {
+            // "검색 중:" (the tokeniser splits words at '_', so "web_search" is "search").
+            let colon = if is(k, &["검색"]) && is(k + 1, &["중"]) {
                 k + 2
             } else {
                 k + 1
@@ -127,12 +131,9 @@ fn searches(text: &str, toks: &[Tok], masked: &mut [bool]) {
             if punct(colon, ':') && is_quote(colon + 1) {
                 mask(colon + 1, &is_quote);
             }
-        } else if t.kind == Kind::Latin
-            && (w == "search" || w.ends_with("_search"))
-            && punct(k + 1, '(')
-        {
+        } else if t.kind == Kind::Latin && is(k, &["search"]) && punct(k + 1, '(') {
             mask(k + 1, &|j| punct(j, ')'));
-        } else if w == "query" {
+        } else if is(k, &["query"]) {
             let colon = if is_quote(k + 1) { k + 2 } else { k + 1 };
             if punct(colon, ':') && is_quote(colon + 1) {
                 mask(colon + 1, &is_quote);

@@ -164,17 +164,19 @@ fn two_attempts(text: &str, at: usize, set: &ChoiceSet, toks: &[Tok]) -> Option<
 /// over `bytes`? A made-up question cut off before its answer is blanked out only when it
 /// has none: "②\n\n5. 사실 확신이 없습니다. ②와 ③ 중 하나입니다" is about this question.
 fn labels_inside_lines(toks: &[Tok], bytes: Range<usize>) -> bool {
-    toks.iter().enumerate().any(|(k, t)| {
-        bytes.contains(&(t.start as usize))
-            && t.mark().is_some()
-            && k > 0
-            && !matches!(toks[k - 1].kind, Kind::Break)
-            && !(toks[..k]
-                .iter()
-                .rev()
-                .take_while(|p| p.kind != Kind::Break)
-                .all(|p| matches!(p.kind, Kind::Punct(_))))
-    })
+    // Whether the line so far has a token other than punctuation, in one pass.
+    let mut words_before = false;
+    for t in toks {
+        if t.kind == Kind::Break {
+            words_before = false;
+            continue;
+        }
+        if words_before && t.mark().is_some() && bytes.contains(&(t.start as usize)) {
+            return true;
+        }
+        words_before |= !matches!(t.kind, Kind::Punct(_));
+    }
+    false
 }
 
 /// Decide on the final text `text` (spans relative to it).

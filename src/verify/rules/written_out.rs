@@ -4,28 +4,38 @@
 
 use crate::verify::ChoiceSet;
 
+/// Letters and digits, lower-cased: what option texts are compared on.
+fn alnum(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Do a listed option and one of this question's (both `alnum`) name one option: one text
+/// holding the other, or both starting alike ("질권 - 담보물권" is "질권", a quote cut short
+/// with "…" is its option)?
+fn same_option(listed: &str, own: &str) -> bool {
+    !listed.is_empty()
+        && !own.is_empty()
+        && (listed.contains(own)
+            || own.contains(listed)
+            || listed
+                .chars()
+                .zip(own.chars())
+                .take_while(|(a, b)| a == b)
+                .count()
+                >= 6)
+}
+
 /// Do the listed options restate this question's, in its order (all of them but one, and at
-/// least two, one text holding the other or both starting alike at the same place: "질권 -
-/// 담보물권" restates "질권", a quote cut short with "…" restates its option)? Another
-/// question from the same field may share an option or two, even at the same places.
+/// least two, at the same place; see `same_option`)? Another question from the same field
+/// may share an option or two, even at the same places.
 pub(super) fn restates(listed: &[String], set: &ChoiceSet) -> bool {
-    let squash = |s: &str| -> String {
-        s.chars()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
     let same = listed
         .iter()
         .zip(set.options())
-        .filter(|(l, o)| {
-            let (l, o) = (squash(l), squash(o));
-            !l.is_empty()
-                && !o.is_empty()
-                && (l.contains(o.as_str())
-                    || o.contains(l.as_str())
-                    || l.chars().zip(o.chars()).take_while(|(a, b)| a == b).count() >= 6)
-        })
+        .filter(|(l, o)| same_option(&alnum(l), &alnum(o)))
         .count();
     same >= 2 && same + 1 >= listed.len().min(set.len())
 }
@@ -35,24 +45,12 @@ pub(super) fn restates(listed: &[String], set: &ChoiceSet) -> bool {
 /// even reordered, shares them all. A set without option texts tells nothing, so then they
 /// are not.
 pub(super) fn mostly_new(listed: &[String], set: &ChoiceSet) -> bool {
-    let squash = |s: &str| -> String {
-        s.chars()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
-    let own: Vec<String> = set.options().iter().map(|o| squash(o)).collect();
+    let own: Vec<String> = set.options().iter().map(|o| alnum(o)).collect();
     let shared = listed
         .iter()
         .filter(|l| {
-            let l = squash(l);
-            !l.is_empty()
-                && own.iter().any(|o| {
-                    !o.is_empty()
-                        && (l.contains(o.as_str())
-                            || o.contains(l.as_str())
-                            || l.chars().zip(o.chars()).take_while(|(a, b)| a == b).count() >= 6)
-                })
+            let l = alnum(l);
+            own.iter().any(|o| same_option(&l, o))
         })
         .count();
     !own.is_empty() && listed.len() >= 3 && 2 * shared < listed.len()
