@@ -1770,6 +1770,17 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "**②**\n\n- ①: 확신이 서지 않습니다.", "no_answer - not_found"),
     ("letter_ask", "**A**\n\n- B: not sure about this one.", "no_answer - not_found"),
     ("gov", "**②**\n\n- ①: 해당하지 않습니다.\n- ③: 해당하지 않습니다.\n- ④: 해당하지 않습니다.", "answer ② leading_bare"),
+    // Markup around a label: a tag right after a digit ("4</answer>", "4<br>") and LaTeX
+    // font commands ("\mathrm{C}") do not hide it; "4<5" is still a comparison.
+    ("gov", "<answer>2</answer>", "answer ② statement"),
+    ("gov", "풀이를 마쳤습니다.\n<answer>2</answer>", "answer ② statement"),
+    ("gov", "정답: 1<br>금융위원회가 총괄합니다.", "answer ① statement"),
+    ("gov", "정답: 2<br>기획재정부가 아니라 금융위원회가 총괄합니다.", "no_answer - not_found"),
+    ("gov", "<p>Answer: 1</p>", "answer ① statement"),
+    ("gov", "2<5 이므로 더 볼 필요가 없습니다.", "no_answer - not_found"),
+    ("en", "\\boxed{\\mathrm{C}}", "answer C boxed"),
+    ("en", "The answer is $\\mathbf{C}$.", "answer C statement"),
+    ("en", "Final answer: \\boxed{\\textbf{(C)}}", "answer C statement"),
 ];
 
 #[test]

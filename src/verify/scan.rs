@@ -461,6 +461,8 @@ fn scan_number(text: &str, start: usize, toks: &mut Vec<Tok>) -> usize {
         Some('.' | ',' | ':' | '：' | '/' | '-' | '~' | '～') => {
             after2.is_none_or(|c| digit_value(c).is_none())
         }
+        // "<answer>4</answer>", "4<br>": a markup tag, not "4<5".
+        Some('<') => after2.is_some_and(|c| c == '/' || c.is_ascii_alphabetic()),
         Some(c) if is_hangul(c) => {
             let rest = &text[end..];
             if rest.starts_with("번째") {

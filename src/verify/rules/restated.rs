@@ -234,7 +234,7 @@ impl Ctx<'_> {
             Kind::Hangul | Kind::Number | Kind::Mark(_) => true,
             Kind::Latin => !matches!(
                 lower(self.word(j)).as_str(),
-                "boxed" | "answer" | "final" | "is" | "text"
+                "boxed" | "answer" | "final" | "is" | "text" | "mathrm" | "mathbf" | "textbf"
             ),
             _ => false,
         });

@@ -127,6 +127,12 @@ pub(super) fn is_right_filler_latin(w: &str) -> bool {
             | "correct"
             | "number"
             | "text"
+            // LaTeX font commands around a label: `$\mathrm{C}$`, `\textbf{(C)}`.
+            | "mathrm"
+            | "mathbf"
+            | "textbf"
+            | "textrm"
+            | "mathit"
             | "probably"
             | "likely"
             | "final"
