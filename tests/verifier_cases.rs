@@ -1781,6 +1781,24 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "\\boxed{\\mathrm{C}}", "answer C boxed"),
     ("en", "The answer is $\\mathbf{C}$.", "answer C statement"),
     ("en", "Final answer: \\boxed{\\textbf{(C)}}", "answer C statement"),
+    // An option named by its place before a judgement or the answer word.
+    ("en", "The third option is correct.", "answer C weak_statement"),
+    ("en", "After checking each number, the third option is the answer.", "answer C statement"),
+    ("en", "The last choice is the correct answer.", "answer D statement"),
+    ("en", "The first option is wrong, the second option is wrong. The third option is correct.", "answer C weak_statement"),
+    ("en", "The third option is not correct.", "no_answer - not_found"),
+    ("en", "Is the third option correct? Let me check.", "no_answer - not_found"),
+    ("en", "Whether the third option is correct depends on the definition.", "no_answer - not_found"),
+    ("en_not", "The third option is correct.", "no_answer - not_found"),
+    ("en_not", "The second option is the answer.", "answer B statement"),
+    ("gov", "마지막 보기가 정답입니다.", "answer ④ statement"),
+    ("gov", "보기를 모두 검토했습니다. 맨 마지막 선택지가 정답입니다.", "answer ④ statement"),
+    ("gov", "마지막 보기가 정답이 아닙니다.", "no_answer - not_found"),
+    ("gov", "마지막 보기가 정답일까요?", "no_answer - not_found"),
+    // Another option named by its place leaves a weak claim undecided.
+    ("en", "C is correct and so is the fourth option.", "no_answer - not_found"),
+    ("en", "The third option is correct. The fourth option is also correct.", "no_answer - not_found"),
+    ("en", "The answer is not the first option. C is correct.", "answer C weak_statement"),
 ];
 
 #[test]

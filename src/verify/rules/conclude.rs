@@ -103,6 +103,7 @@ impl Ctx<'_> {
             // ("④는 틀렸고 ②입니다 … 잘 모르겠습니다").
             if others.iter().any(|&j| !self.judged_not_the_answer(j))
                 || (!others.is_empty() && self.cues.has(Family::Refusal))
+                || self.names_other_place(c)
             {
                 return None;
             }

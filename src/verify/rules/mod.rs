@@ -17,6 +17,7 @@ mod option_text;
 mod ox;
 mod partial;
 mod phrase;
+mod place;
 mod remarks;
 mod restated;
 mod retract;

@@ -421,6 +421,10 @@ impl Ctx<'_> {
                                     is_final || self.final_before(m),
                                 ));
                             }
+                        } else if let Some((said, first)) =
+                            self.last_place_before(k).filter(|_| !negated)
+                        {
+                            out.push(Statement::strong(said, Rule::Statement, first, k, is_final));
                         }
                     }
                 }
@@ -444,6 +448,11 @@ impl Ctx<'_> {
                     }
                     if english_head && self.is_english_heading(k) {
                         out.extend(self.heading_statement(k, &mut negations));
+                        continue;
+                    }
+                    // "The third option is correct": a place, then a judgement.
+                    if raw.eq_ignore_ascii_case("is") {
+                        out.extend(self.place_judged_at(k));
                         continue;
                     }
                     // Only short words can be keywords ("selected", or 8 full-width letters of
