@@ -1799,6 +1799,28 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "C is correct and so is the fourth option.", "no_answer - not_found"),
     ("en", "The third option is correct. The fourth option is also correct.", "no_answer - not_found"),
     ("en", "The answer is not the first option. C is correct.", "answer C weak_statement"),
+    // Audit 32: a first-line label, then an answer that is a quantity and neither a label nor
+    // its option's text, is not the writer's answer; a number option's text is not read from
+    // a longer number ("10.33m" is not "10").
+    ("numeric", "1\n\nThe answer is 1.5, which is not listed.", "no_answer - not_found"),
+    ("kmmlu", "2\n\n위 문제의 답은 2년 6개월입니다.", "no_answer - not_found"),
+    ("numeric", "3\n\n따라서 답은 14m입니다.", "answer 3 leading_bare"),
+    ("numeric", "3\n\n따라서 답은 9.8m입니다.", "no_answer - not_found"),
+    ("numeric", "정답은 10.33m입니다.", "no_answer - not_found"),
+    ("numeric", "The answer is 14.5 m.", "no_answer - not_found"),
+    // Audit 32: an answer right under an option list that is not this question's, with no
+    // stem the cue finds: another question, or a second attempt after an answer.
+    ("gov", "①\n\n다음 중 옳은 것\n1. 분말\n2. 물\n3. 모래\n4. 흙\n정답: 4", "ambiguous - conflicting_statements"),
+    ("gov", "①\n\n다음 중 옳은 것\n1. 분말\n2. 물\n3. 모래\n4. 흙\n정답: 1", "answer ① statement"),
+    ("gov", "다음 중 소화기의 종류로 옳은 것\n① 분말\n② 물\n③ 모래\n④ 흙\n정답: ①", "no_answer - other_question"),
+    ("gov", " ①, ②, ③, ④\n\n2.2.1 부동성 소화기\n① 이리\n② 8배\n③ 10배\n④ 30배\n정답: ④", "ambiguous - conflicting_statements"),
+    ("gov", "2.2.1 부동성 소화기\n① 이리\n② 8배\n③ 10배\n④ 30배\n정답: ①", "no_answer - other_question"),
+    // Steps of reasons, notes under a heading, a walk through the options and a translation
+    // are this question's.
+    ("gov", "풀이 순서\n1) 성질을 확인한다\n2) 기관을 비교한다\n3) 틀린 것을 찾는다\n4) 결론을 낸다\n정답: ①", "answer ① statement"),
+    ("gov", "핵심 정리:\n① 감독\n② 예산\n③ 안보\n④ 자치\n정답: ①", "answer ① statement"),
+    ("gov", "각 보기 검토\n① 감독 기관 → 맞음\n② 예산 기관 → 틀림\n③ 안보 기관 → 틀림\n④ 자치 기관 → 틀림\n정답: ①", "answer ① statement"),
+    ("letter_ask", "Translated options:\nA. It is an apple\nB. It is a cabbage\nC. It is a potato\nD. It is a radish\nAnswer: A", "answer A statement"),
 ];
 
 #[test]

@@ -435,7 +435,43 @@ impl Ctx<'_> {
         });
         // "③\n모르겠습니다": a refusal or retraction on the next line takes it back.
         let taken_back = self.next_sentence_retracts(line_end - 1);
-        (!later_conflict && !denied_later && !taken_back).then_some(e)
+        let answered_otherwise = chosen.is_some_and(|c| self.quantity_answered_after(line_end, c));
+        (!later_conflict && !denied_later && !taken_back && !answered_otherwise).then_some(e)
+    }
+
+    /// Does the text after token `from` give as its answer a quantity that is neither a label
+    /// nor option `c`'s text ("1\n\n… The answer is 1.11111111", "③\n… 따라서 답은
+    /// 0.25이다")? Then the label that opened it is not the writer's answer.
+    fn quantity_answered_after(&self, from: usize, c: Choice) -> bool {
+        let own = self.set.option_text(c).map(squash).unwrap_or_default();
+        (from..self.toks.len()).any(|j| {
+            if self.toks[j].kind != Kind::Number || self.is_masked(j) {
+                return false;
+            }
+            // The whole quantity, "1.11111111" or "9.8": the tokeniser splits it at the dot.
+            let start = self.toks[j].start as usize;
+            let len = self.text[start..]
+                .find(|ch: char| !(ch.is_ascii_digit() || ch == '.' || ch == ','))
+                .unwrap_or(self.text.len() - start);
+            let quantity = self.text[start..start + len].trim_end_matches(['.', ',']);
+            if own.starts_with(quantity) {
+                return false;
+            }
+            // The keyword within three tokens before it, with only words or a colon between:
+            // "answer is", "정답은", "답:".
+            let keyword = (j.saturating_sub(3)..j)
+                .rev()
+                .find(|&k| match self.toks[k].kind {
+                    Kind::Latin => lower(self.word(k)) == "answer",
+                    Kind::Hangul => answer_keyword(self.word(k))
+                        .is_some_and(|(_, suffix)| matches!(suffix, "" | "은" | "는" | "이")),
+                    _ => false,
+                });
+            keyword.is_some_and(|k| {
+                (k + 1..j)
+                    .all(|x| matches!(self.toks[x].kind, Kind::Latin | Kind::Punct(':' | '=')))
+            })
+        })
     }
 }
 

@@ -193,38 +193,71 @@ fn decide_with(text: &str, set: &ChoiceSet, blocks: bool) -> Extraction {
     // out, bytes for spaces so that spans stay where they are, and the rest read again: what
     // comes after it (a correction, "최종 정답: ③") is still this question's.
     if blocks && (cues.has(Family::Stem) || continuation::opens_with_a_lone_label(text)) {
-        match continuation::block(text, set) {
-            Some(continuation::Block::Another {
-                start,
-                end,
-                cut_off,
-            }) if !(cut_off && labels_inside_lines(&toks, start..end)) => {
-                let mut blanked = String::with_capacity(text.len());
-                blanked.push_str(&text[..start]);
-                blanked.extend(std::iter::repeat_n(' ', end - start));
-                blanked.push_str(&text[end..]);
-                return match decide(&blanked, set) {
-                    Extraction::NoAnswer {
-                        reason: NoAnswerReason::Empty | NoAnswerReason::NotFound,
-                    } => Extraction::NoAnswer {
-                        reason: NoAnswerReason::OtherQuestion,
-                    },
-                    Extraction::Invalid { span, rule, .. } => Extraction::Invalid {
-                        text: text[span.clone()].to_string(),
-                        rule,
-                        span,
-                    },
-                    e => e,
-                };
-            }
-            Some(continuation::Block::Again(at)) => {
-                if let Some(e) = two_attempts(text, at, set, &toks) {
-                    return e;
-                }
-            }
-            _ => {}
+        if let Some(e) =
+            continuation::block(text, set).and_then(|b| read_around(text, set, &toks, b))
+        {
+            return e;
         }
     }
+    let e = read(text, set, toks, cues);
+    // An answer right under an option list that is not this question's, with no stem the
+    // cue found ("다음 중 옳은 것\n①. 가\n②. 나\n③. 다\n④. 라\n정답: ④"): that list's answer.
+    if blocks {
+        if let Extraction::Answer { span, .. } = &e {
+            let at = span.start;
+            if let Some(block) = continuation::listed_block(text, set, at, |before| {
+                !matches!(decide_with(before, set, false), Extraction::NoAnswer { .. })
+                    || labels_inside_lines(&tokenize_with_cues(before).0, 0..before.len())
+            }) {
+                let toks = tokenize_with_cues(text).0;
+                if let Some(blocked) = read_around(text, set, &toks, block) {
+                    return blocked;
+                }
+            }
+        }
+    }
+    e
+}
+
+/// What a text says around a question written out in it (see `continuation.rs`): read with
+/// another question blanked out, or as two attempts. `None` when the block changes nothing.
+fn read_around(
+    text: &str,
+    set: &ChoiceSet,
+    toks: &[Tok],
+    block: continuation::Block,
+) -> Option<Extraction> {
+    match block {
+        continuation::Block::Another {
+            start,
+            end,
+            cut_off,
+        } if !(cut_off && labels_inside_lines(toks, start..end)) => {
+            let mut blanked = String::with_capacity(text.len());
+            blanked.push_str(&text[..start]);
+            blanked.extend(std::iter::repeat_n(' ', end - start));
+            blanked.push_str(&text[end..]);
+            Some(match decide(&blanked, set) {
+                Extraction::NoAnswer {
+                    reason: NoAnswerReason::Empty | NoAnswerReason::NotFound,
+                } => Extraction::NoAnswer {
+                    reason: NoAnswerReason::OtherQuestion,
+                },
+                Extraction::Invalid { span, rule, .. } => Extraction::Invalid {
+                    text: text[span.clone()].to_string(),
+                    rule,
+                    span,
+                },
+                e => e,
+            })
+        }
+        continuation::Block::Again(at) => two_attempts(text, at, set, toks),
+        _ => None,
+    }
+}
+
+/// The rules, in order, on a final text with its tokens.
+fn read(text: &str, set: &ChoiceSet, toks: Vec<Tok>, cues: Cues) -> Extraction {
     if toks
         .iter()
         .all(|t| matches!(t.kind, Kind::Punct(_) | Kind::Break))

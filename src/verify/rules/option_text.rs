@@ -188,8 +188,12 @@ impl Ctx<'_> {
             "입니다만",
             "이라고 봅",
         ];
-        // "정답: ㄱ, ㄴ, ㄷ" where an option reads "ㄱ, ㄴ": a longer combination.
-        if is_combination(opt) && continues_combination(rest) {
+        // A longer combination or number: "정답: ㄱ, ㄴ, ㄷ" for "ㄱ, ㄴ", "10.33m" for "10".
+        let longer_number = opt.ends_with(|ch: char| ch.is_ascii_digit())
+            && rest
+                .trim_start_matches(['.', ','])
+                .starts_with(|ch: char| ch.is_ascii_digit());
+        if (is_combination(opt) && continues_combination(rest)) || longer_number {
             return false;
         }
         rest.is_empty()
@@ -479,49 +483,6 @@ impl Ctx<'_> {
     pub(super) fn two_notations(&self, a: usize, b: usize) -> bool {
         let circled = |k: usize| matches!(self.tok(k).and_then(Tok::mark), Some(Mark::Circled(_)));
         circled(a) != circled(b)
-    }
-
-    /// A plain number ("3", not "3번" or "(3)") that is also another option's value: with
-    /// options (1) 1 (2) 3 (3) 5, "3" may mean the third option or the option "3".
-    pub(super) fn number_is_other_option(&self, c: Choice, m: usize) -> Option<Choice> {
-        let t = self.tok(m)?;
-        if !matches!(t.kind, Kind::Mark(Mark::Num(_))) || self.set.options().is_empty() {
-            return None;
-        }
-        let written = t.text(self.text);
-        if written.starts_with(['(', '（']) || written.chars().any(|ch| !ch.is_numeric()) {
-            return None;
-        }
-        if self.is_hangul(m + 1)
-            && self.toks[m + 1].start == t.end
-            && self.word(m + 1).starts_with('번')
-        {
-            return None;
-        }
-        // "option 2", "선택지 2": the noun makes it a label.
-        if m > 0
-            && ((self.is_latin(m - 1)
-                && ["option", "choice", "number", "no"]
-                    .iter()
-                    .any(|n| self.word(m - 1).eq_ignore_ascii_case(n)))
-                || (self.is_hangul(m - 1) && OPTION_NOUN_WORDS.contains(&self.word(m - 1))))
-        {
-            return None;
-        }
-        let value: String = written
-            .chars()
-            .map(|ch| char::from_digit(ch.to_digit(10).unwrap_or(0), 10).unwrap_or('0'))
-            .collect();
-        let valued = |o: Choice| {
-            self.squashed_option(o).is_some_and(|text| {
-                let digits: String = text.chars().take_while(|ch| ch.is_ascii_digit()).collect();
-                digits == value && !text[digits.len()..].starts_with(['.', ','])
-            })
-        };
-        if valued(c) {
-            return None;
-        }
-        self.set.choices().find(|&o| o != c && valued(o))
     }
 
     pub(super) fn unique_option_text(&self) -> Option<Extraction> {

@@ -1,10 +1,13 @@
 //! A label written with the start of another option's text: "정답은 ② 공소기각입니다" when ③
 //! reads 공소기각판결 and ② 면소판결, "정답: ④ 2년 이하" when ② reads 2년 이하의 징역, "Answer:
 //! B, 의례" when D reads 의례형. The writer named two options, so the answer is
-//! `label_text_mismatch`, as with a whole text (see `text_names_other_option`).
+//! `label_text_mismatch`, as with a whole text (see `text_names_other_option`). So does a
+//! plain number that is also another option's value.
 
 use super::option_text::{clip, squash};
+use super::words::OPTION_NOUN_WORDS;
 use super::{Choice, Ctx};
+use crate::verify::scan::{Kind, Mark};
 
 impl Ctx<'_> {
     /// From token `j`, the text that follows the label of `c` to the end of its sentence,
@@ -45,5 +48,48 @@ impl Ctx<'_> {
                     .squashed_option(o)
                     .is_some_and(|t| t.len() > said.len() && t.starts_with(said))
         })
+    }
+
+    /// A plain number ("3", not "3번" or "(3)") that is also another option's value: with
+    /// options (1) 1 (2) 3 (3) 5, "3" may mean the third option or the option "3".
+    pub(super) fn number_is_other_option(&self, c: Choice, m: usize) -> Option<Choice> {
+        let t = self.tok(m)?;
+        if !matches!(t.kind, Kind::Mark(Mark::Num(_))) || self.set.options().is_empty() {
+            return None;
+        }
+        let written = t.text(self.text);
+        if written.starts_with(['(', '（']) || written.chars().any(|ch| !ch.is_numeric()) {
+            return None;
+        }
+        if self.is_hangul(m + 1)
+            && self.toks[m + 1].start == t.end
+            && self.word(m + 1).starts_with('번')
+        {
+            return None;
+        }
+        // "option 2", "선택지 2": the noun makes it a label.
+        if m > 0
+            && ((self.is_latin(m - 1)
+                && ["option", "choice", "number", "no"]
+                    .iter()
+                    .any(|n| self.word(m - 1).eq_ignore_ascii_case(n)))
+                || (self.is_hangul(m - 1) && OPTION_NOUN_WORDS.contains(&self.word(m - 1))))
+        {
+            return None;
+        }
+        let value: String = written
+            .chars()
+            .map(|ch| char::from_digit(ch.to_digit(10).unwrap_or(0), 10).unwrap_or('0'))
+            .collect();
+        let valued = |o: Choice| {
+            self.squashed_option(o).is_some_and(|text| {
+                let digits: String = text.chars().take_while(|ch| ch.is_ascii_digit()).collect();
+                digits == value && !text[digits.len()..].starts_with(['.', ','])
+            })
+        };
+        if valued(c) {
+            return None;
+        }
+        self.set.choices().find(|&o| o != c && valued(o))
     }
 }

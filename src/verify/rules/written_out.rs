@@ -100,6 +100,27 @@ pub(super) fn option_list(lines: &[&str]) -> Option<(usize, Vec<String>)> {
     None
 }
 
+/// Does `line` open with an option's label and its text ("④ 흙", "D. 30배")?
+pub(super) fn opens_with_option(line: &str) -> bool {
+    line_label(line).is_some()
+}
+
+/// `lines` as an option list with one option a line and nothing else: labels of one kind
+/// counting up from the first, each with a text. Returns the texts.
+pub(super) fn listed_lines(lines: &[&str]) -> Option<Vec<String>> {
+    let mut kind = None;
+    let mut texts = Vec::with_capacity(lines.len());
+    for line in lines {
+        let (n, k, text) = line_label(line)?;
+        if n != texts.len() + 1 || kind.is_some_and(|kind| kind != k) {
+            return None;
+        }
+        kind = Some(k);
+        texts.push(clean(text));
+    }
+    texts.iter().all(|t| !t.is_empty()).then_some(texts)
+}
+
 /// The label a line starts with: its 1-based value, its kind (0 digits, 1 letters, 2
 /// circled) and the text after it.
 fn line_label(line: &str) -> Option<(usize, u8, &str)> {
