@@ -1814,13 +1814,44 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "①\n\n다음 중 옳은 것\n1. 분말\n2. 물\n3. 모래\n4. 흙\n정답: 1", "answer ① statement"),
     ("gov", "다음 중 소화기의 종류로 옳은 것\n① 분말\n② 물\n③ 모래\n④ 흙\n정답: ①", "no_answer - other_question"),
     ("gov", " ①, ②, ③, ④\n\n2.2.1 부동성 소화기\n① 이리\n② 8배\n③ 10배\n④ 30배\n정답: ④", "ambiguous - conflicting_statements"),
-    ("gov", "2.2.1 부동성 소화기\n① 이리\n② 8배\n③ 10배\n④ 30배\n정답: ①", "no_answer - other_question"),
     // Steps of reasons, notes under a heading, a walk through the options and a translation
     // are this question's.
     ("gov", "풀이 순서\n1) 성질을 확인한다\n2) 기관을 비교한다\n3) 틀린 것을 찾는다\n4) 결론을 낸다\n정답: ①", "answer ① statement"),
+    ("gov", "풀이 순서\n1. 소관 부처 확인\n2. 나머지 보기 비교\n3. 관련 조문 검토\n4. 결론 도출\n정답: ①", "answer ① statement"),
+    ("gov", "정답: ②\n\n다시 보면\n1. 감독 권한\n2. 예산 편성\n3. 안보 정책\n4. 자치 행정\n정답: ①", "answer ① corrected_statement"),
+    ("gov", "보기 정리\n① ○○××\n② ○○○×\n③ ×○×○\n④ ○×○○\n\n정답: ①", "answer ① statement"),
     ("gov", "핵심 정리:\n① 감독\n② 예산\n③ 안보\n④ 자치\n정답: ①", "answer ① statement"),
     ("gov", "각 보기 검토\n① 감독 기관 → 맞음\n② 예산 기관 → 틀림\n③ 안보 기관 → 틀림\n④ 자치 기관 → 틀림\n정답: ①", "answer ① statement"),
     ("letter_ask", "Translated options:\nA. It is an apple\nB. It is a cabbage\nC. It is a potato\nD. It is a radish\nAnswer: A", "answer A statement"),
+    // Audit 33: places counted back from the last, or among labels just named; suppositions
+    // ("Suppose …", "If … then", "…이라고 가정해 봅시다"); a list of labels ruled out before the
+    // one stated; "must be"; a bracketed remark ruling another out; a quantity after 약 or a
+    // currency sign, or equal to the option's value; a power ("3<sup>2</sup>") is no label.
+    ("en", "The second-to-last option is correct.", "no_answer - not_found"),
+    ("en", "The next-to-last choice is the answer.", "no_answer - not_found"),
+    ("en", "The option just before the last one is correct.", "no_answer - not_found"),
+    ("en", "Between (B) and (D), the first one is the answer.", "no_answer - not_found"),
+    ("en", "Suppose the last choice is the answer; then 9 would be prime.", "no_answer - not_found"),
+    ("en", "Assume (C) is the answer. Then 7 would have to be even, which it is not.", "no_answer - not_found"),
+    ("en", "If (B) is the answer then 6 must be prime.", "no_answer - not_found"),
+    ("en", "If I had to choose, the answer is (C).", "answer C statement"),
+    ("gov", "첫 번째 보기와 마지막 보기가 정답입니다.", "no_answer - not_found"),
+    ("gov", "마지막에서 두 번째 보기가 정답입니다.", "no_answer - not_found"),
+    ("gov", "④가 정답이라고 가정해 봅시다. 그러면 행정안전부가 금융정책을 총괄해야 합니다.", "no_answer - not_found"),
+    ("gov", "마지막 보기가 정답이라고 가정해 봅시다.", "no_answer - not_found"),
+    ("gov", "정답은 ①, ②, ③이 아닌 ④입니다.", "answer ④ statement"),
+    ("gov", "정답은 ②와 ③이 아니라 ①입니다.", "answer ① statement"),
+    ("gov", "정답은 ①이 아니라 ①입니다.", "no_answer - not_found"),
+    ("gov", "정답: ① 금융위원회 答案是 ③ ①이 아니라 답은 ②입니다.", "ambiguous - conflicting_statements"),
+    ("en", "The answer must be (C).", "answer C statement"),
+    ("en", "(A) is not prime because 4 = 2 × 2, so the answer must be (C).", "answer C statement"),
+    ("en", "정답: (C) ((A) 아님)", "answer C statement"),
+    ("kmmlu", "정답: (3) ((1)은 오답)", "answer 3 statement"),
+    ("numeric", "3\n\n계산하면 답은 약 14m입니다.", "answer 3 leading_bare"),
+    ("numeric", "3\n\n계산하면 답은 약 9.8m입니다.", "no_answer - not_found"),
+    ("numeric", "2\n\n정답은 10.0m입니다.", "answer 2 leading_bare"),
+    ("numeric", "정답: 3<sup>2</sup>", "no_answer - not_found"),
+    ("numeric", "<answer>2</answer>", "answer 2 statement"),
 ];
 
 #[test]

@@ -171,7 +171,14 @@ fn counted_from_end(text: &str, toks: &[Tok]) -> bool {
         t.kind == Kind::Hangul
             && matches!(
                 t.text(text),
-                "뒤에서" | "끝에서" | "아래에서" | "밑에서" | "뒤로부터" | "끝으로부터" | "뒤부터"
+                "뒤에서"
+                    | "끝에서"
+                    | "마지막에서"
+                    | "아래에서"
+                    | "밑에서"
+                    | "뒤로부터"
+                    | "끝으로부터"
+                    | "뒤부터"
             )
     })
 }
@@ -445,6 +452,9 @@ fn scan_number(text: &str, start: usize, toks: &mut Vec<Tok>) -> usize {
     let in_expression = matches!(before, Some('-' | '×' | '/' | '^' | '+' | '*' | '÷'))
         && before2.is_some_and(|c| digit_value(c).is_some() || c.is_ascii_alphabetic());
     let digit_glued_before = in_expression
+        || ["sup>", "sub>", "SUP>", "SUB>"]
+            .iter()
+            .any(|t| text[..start].ends_with(t))
         || before.is_some_and(|c| {
             c.is_ascii_alphanumeric()
                 || latin(c).is_some()
@@ -461,8 +471,15 @@ fn scan_number(text: &str, start: usize, toks: &mut Vec<Tok>) -> usize {
         Some('.' | ',' | ':' | '：' | '/' | '-' | '~' | '～') => {
             after2.is_none_or(|c| digit_value(c).is_none())
         }
-        // "<answer>4</answer>", "4<br>": a markup tag, not "4<5".
-        Some('<') => after2.is_some_and(|c| c == '/' || c.is_ascii_alphabetic()),
+        // "<answer>4</answer>", "4<br>": a markup tag, not "4<5", nor a power or index
+        // ("3<sup>2</sup>", "x<sub>4</sub>").
+        Some('<') => {
+            let tag = text[end + 1..].trim_start_matches('/');
+            after2.is_some_and(|c| c == '/' || c.is_ascii_alphabetic())
+                && !["sup", "sub", "SUP", "SUB"]
+                    .iter()
+                    .any(|t| tag.starts_with(t))
+        }
         Some(c) if is_hangul(c) => {
             let rest = &text[end..];
             if rest.starts_with("번째") {

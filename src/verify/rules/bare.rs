@@ -443,23 +443,36 @@ impl Ctx<'_> {
     /// nor option `c`'s text ("1\n\n… The answer is 1.11111111", "③\n… 따라서 답은
     /// 0.25이다")? Then the label that opened it is not the writer's answer.
     fn quantity_answered_after(&self, from: usize, c: Choice) -> bool {
-        let own = self.set.option_text(c).map(squash).unwrap_or_default();
+        // The option's own value: its text's first number, "525,000" of "￦ 525,000".
+        let own = self.set.option_text(c).and_then(leading_value);
         (from..self.toks.len()).any(|j| {
             if self.toks[j].kind != Kind::Number || self.is_masked(j) {
                 return false;
             }
             // The whole quantity, "1.11111111" or "9.8": the tokeniser splits it at the dot.
+            // The same value as the option's ("8.10m" for 8.1m) is that option.
             let start = self.toks[j].start as usize;
-            let len = self.text[start..]
-                .find(|ch: char| !(ch.is_ascii_digit() || ch == '.' || ch == ','))
-                .unwrap_or(self.text.len() - start);
-            let quantity = self.text[start..start + len].trim_end_matches(['.', ',']);
-            if own.starts_with(quantity) {
+            let value = leading_value(&self.text[start..]);
+            if own.is_some() && value == own {
                 return false;
             }
-            // The keyword within three tokens before it, with only words or a colon between:
-            // "answer is", "정답은", "답:".
-            let keyword = (j.saturating_sub(3)..j)
+            // Another option's value is another answer, and so is an approximation nearer to
+            // another option's value than to this one's ("약 9.8m" for 10m, not 14m; "약 93%"
+            // for 92.9% is this one).
+            let distance = |o: Choice| {
+                let v = self.set.option_text(o).and_then(leading_value)?;
+                Some((v - value?).abs() / v.abs().max(f64::MIN_POSITIVE))
+            };
+            let nearest = self
+                .set
+                .choices()
+                .filter_map(|o| distance(o).map(|d| (o, d)))
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|(o, _)| o);
+            let others = nearest.is_some_and(|o| o != c);
+            // The keyword within four tokens before it, with only words or a colon between:
+            // "answer is", "정답은", "답은 약", "answer is ~", "정답은 ₩".
+            let keyword = (j.saturating_sub(4)..j)
                 .rev()
                 .find(|&k| match self.toks[k].kind {
                     Kind::Latin => lower(self.word(k)) == "answer",
@@ -467,12 +480,44 @@ impl Ctx<'_> {
                         .is_some_and(|(_, suffix)| matches!(suffix, "" | "은" | "는" | "이")),
                     _ => false,
                 });
-            keyword.is_some_and(|k| {
-                (k + 1..j)
-                    .all(|x| matches!(self.toks[x].kind, Kind::Latin | Kind::Punct(':' | '=')))
-            })
+            let Some(k) = keyword else {
+                return false;
+            };
+            let approximate = (k + 1..j).any(|x| {
+                self.toks[x].is_punct('~')
+                    || [
+                        "약",
+                        "대략",
+                        "대략적으로",
+                        "about",
+                        "approximately",
+                        "roughly",
+                    ]
+                    .iter()
+                    .any(|w| self.word(x).eq_ignore_ascii_case(w))
+            });
+            (others || !approximate)
+                && (k + 1..j).all(|x| match self.toks[x].kind {
+                    Kind::Latin | Kind::Other | Kind::Punct(':' | '=' | '~' | '$') => true,
+                    Kind::Hangul => {
+                        ["약", "대략", "총", "모두", "대략적으로"].contains(&self.word(x))
+                    }
+                    _ => false,
+                })
         })
     }
+}
+
+/// The value of the first number in `text` (commas dropped): 525000 for "￦ 525,000", 8.1 for
+/// "8.10m"; None when it has none.
+fn leading_value(text: &str) -> Option<f64> {
+    let at = text.find(|c: char| c.is_ascii_digit())?;
+    let digits: String = text[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || matches!(c, '.' | ','))
+        .filter(|&c| c != ',')
+        .collect();
+    digits.trim_end_matches('.').parse().ok()
 }
 
 /// The text after a bare label as `bare_in` compares it: squashed whole, without leading

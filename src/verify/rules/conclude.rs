@@ -99,6 +99,19 @@ impl Ctx<'_> {
                         && !negations.iter().any(|&(_, at)| at == j)
                 })
                 .collect();
+            // Nor a claim of one denied before it in its own sentence ("정답은 A가 아니라
+            // A입니다").
+            let first = last.first.min(last.last);
+            let sentence = (0..first)
+                .rev()
+                .find(|&x| self.toks[x].is_sentence_end())
+                .map_or(0, |x| x + 1);
+            if negations
+                .iter()
+                .any(|&(n, at)| n == c && (sentence..first).contains(&at))
+            {
+                return None;
+            }
             // Other options judged not the answer leave it, unless the text also declines
             // ("④는 틀렸고 ②입니다 … 잘 모르겠습니다").
             if others.iter().any(|&j| !self.judged_not_the_answer(j))

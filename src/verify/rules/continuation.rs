@@ -16,9 +16,7 @@
 //!
 //! A model that restates this question before answering it keeps its answer.
 
-use super::written_out::{
-    listed_lines, mostly_new, opens_with_option, option_list, restates, restates_words,
-};
+use super::written_out::{mostly_new, option_list, restates, restates_words};
 use crate::verify::ChoiceSet;
 
 /// A question written out in an answer after something else.
@@ -130,104 +128,6 @@ pub(crate) fn block(text: &str, set: &ChoiceSet) -> Option<Block> {
     None
 }
 
-/// An answer at byte `at` on a line right under an option list that is not this question's,
-/// whose stem (if any) the cue did not find: "다음 중 옳은 것\n①. 가\n②. 나\n③. 다\n④.
-/// 라\n정답: ④", a base model's "2.2.1 부동성 소화기\nA. 이리\nB. 8배\n…\n정답: A". The list
-/// has one option a line, as many as this question has, mostly not this question's, and
-/// judges none (a walk through the options, "A. 틀림\nB. 맞음", answers this question); a
-/// list right under an answer word ("정답:\n(1) …") restates options. After something said
-/// (`said` reads what stands before its stem) it may be this question restated in other
-/// words, so the two are two attempts, which must agree. With nothing said before, it is
-/// another question when it has a stem that asks as an exam does ("다음 중 옳은 것"), or one
-/// that is no heading of notes ("핵심 정리:") over options that are no sentences (steps of
-/// reasons are: "1) 어는점을 확인한다"), and its words are not this question's.
-pub(crate) fn listed_block(
-    text: &str,
-    set: &ChoiceSet,
-    at: usize,
-    said: impl Fn(&str) -> bool,
-) -> Option<Block> {
-    // Most answers are on no such line: two byte searches rule them out.
-    let bytes = text.as_bytes();
-    let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |b| b + 1);
-    let end = memchr::memchr(b'\n', &bytes[at..]).map_or(text.len(), |b| at + b);
-    if start == 0 || !(is_answer_line(&text[start..end]) || is_bare_label(&text[start..end])) {
-        return None;
-    }
-    let above = text[..start - 1].trim_end();
-    let above = &above[memchr::memrchr(b'\n', above.as_bytes()).map_or(0, |b| b + 1)..];
-    if !opens_with_option(above) {
-        return None;
-    }
-    let lines = lines(text);
-    let line = |j: usize| &text[lines[j].0..lines[j].1];
-    let answer = lines.iter().position(|&(s, e)| s <= at && at <= e)?;
-    // The option lines right above it (blank lines between them allowed), then its stem's.
-    let mut bottom = answer;
-    while bottom > 0 && line(bottom - 1).trim().is_empty() {
-        bottom -= 1;
-    }
-    let top = bottom.saturating_sub(set.len());
-    let options = listed_lines(&(top..bottom).map(line).collect::<Vec<_>>())?;
-    if options.len() != set.len() || !mostly_new(&options, set) || options.iter().any(|o| judges(o))
-    {
-        return None;
-    }
-    let first = (0..top)
-        .rev()
-        .take_while(|&j| {
-            let l = line(j).trim();
-            !l.is_empty() && !is_answer_line(l) && !mentions_answer(l) && !is_bare_label(l)
-        })
-        .last()
-        .unwrap_or(top);
-    if top > 0 && first == top && mentions_answer(line(top - 1)) {
-        return None;
-    }
-    if said(&text[..lines[first].0]) {
-        return Some(Block::Again(lines[first].0));
-    }
-    let stem = (first..top).map(line).collect::<Vec<_>>().join(" ");
-    let same_words = set
-        .question()
-        .is_none_or(|q| !stem.is_empty() && restates_words(&stem, q));
-    let stem_asks = {
-        let t = stem.trim().trim_end_matches(['.', ':', '*']);
-        t.starts_with("다음 중")
-            || ["것", "것은", "것을 고르시오", "고르시오", "고르면"]
-                .iter()
-                .any(|e| t.ends_with(e))
-    };
-    // Sentences, as steps of reasons are, or English of three words or more.
-    let sentences = options.iter().any(|o| {
-        o.ends_with(['다', '요', '함', '음']) || (o.is_ascii() && o.split_whitespace().count() >= 3)
-    });
-    // A heading of notes ("핵심 정리:") heads no question.
-    let stem_heads = stem_asks || (!sentences && !stem.trim_end().ends_with([':', '：']));
-    (!stem.is_empty() && stem_heads && !same_words).then_some(Block::Another {
-        start: lines[first].0,
-        end: lines[answer].1,
-        cut_off: false,
-    })
-}
-
-/// Does a listed option's text judge it ("틀림", "맞습니다", "✅", "→ 해당 없음", "correct")
-/// rather than state it? Then the list walks through this question's options.
-fn judges(option: &str) -> bool {
-    const WORDS: [&str; 24] = [
-        "맞", "틀", "옳", "정답", "오답", "아니", "않", "해당", "적절", "✅", "❌", "✓", "✗", "✔",
-        "✘", "⭕", "→", "->", "=>", "때문", "므로", "correct", "wrong", "true",
-    ];
-    let lower = option.to_lowercase();
-    WORDS.iter().any(|w| lower.contains(w))
-        || ["false", "right", "because", " o", " x"]
-            .iter()
-            .any(|w| lower.contains(w))
-        || matches!(lower.trim(), "o" | "x")
-        || option.contains(" - ")
-        || option.contains(": ")
-}
-
 /// A made-up question at line `i` that the text ends in before answering it: a heading or
 /// question number (" ③\n\n## 5. …") with words that are not this question's, asking as an
 /// exam asks or followed by options that are not this question's. Nothing after it answers
@@ -320,7 +220,7 @@ pub(crate) fn opens_with_a_lone_label(text: &str) -> bool {
 }
 
 /// The byte range of each line, without its line break.
-fn lines(text: &str) -> Vec<(usize, usize)> {
+pub(super) fn lines(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut start = 0;
     for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
@@ -478,7 +378,7 @@ fn asks_as_an_exam(line: &str) -> bool {
 
 /// A line that gives an answer: "정답: ③", "답: B", "**정답** ③", "Answer: C", "The answer is
 /// (B)".
-fn is_answer_line(line: &str) -> bool {
+pub(super) fn is_answer_line(line: &str) -> bool {
     let t = undecorated(line);
     // A chat transcript's reply ("Assistant: 정답은 ①입니다"), a Q/A pair's answer ("A: B",
     // "A2. ④").
@@ -546,8 +446,22 @@ fn asks_then_answers(line: &str) -> bool {
     })
 }
 
+/// Is a line of `text` only one of the set's labels (see `is_bare_label`): a letter on a
+/// set of letters, a number or circled number on the others?
+pub(crate) fn has_a_label_line(text: &str, set: &ChoiceSet) -> bool {
+    let letters = set.notation() == crate::verify::Notation::Letter;
+    text.lines().any(|line| {
+        is_bare_label(line)
+            && line
+                .trim_matches(|c: char| {
+                    c.is_whitespace() || matches!(c, '*' | '.' | '_' | '(' | ')')
+                })
+                .starts_with(|c: char| c.is_ascii_uppercase() == letters)
+    })
+}
+
 /// A line that is only a label: "④", "**D**", "(4)", "4.", "B".
-fn is_bare_label(line: &str) -> bool {
+pub(super) fn is_bare_label(line: &str) -> bool {
     let t = line.trim_matches(|c: char| c.is_whitespace() || matches!(c, '*' | '.' | '_'));
     let t = t
         .strip_prefix('(')
@@ -567,7 +481,7 @@ fn is_bare_label(line: &str) -> bool {
 }
 
 /// Does a line name an answer anywhere ("따라서 정답은 ②", "so the answer is B")?
-fn mentions_answer(line: &str) -> bool {
+pub(super) fn mentions_answer(line: &str) -> bool {
     line.contains("정답")
         || line.contains("답은")
         || line.contains("답:")

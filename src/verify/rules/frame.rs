@@ -233,7 +233,17 @@ impl Ctx<'_> {
                 Kind::Latin
                     if matches!(
                         lower(self.word(j)).as_str(),
-                        "says"
+                        // "Suppose the last choice is the answer; then …", "If C is the
+                        // answer then B …": a supposition.
+                        "suppose"
+                            | "supposing"
+                            | "assume"
+                            | "assuming"
+                            | "hypothetically"
+                            | "imagine"
+                            | "pretend"
+                            | "if"
+                            | "says"
                             | "said"
                             | "claim"
                             | "claims"
@@ -346,6 +356,16 @@ impl Ctx<'_> {
             let w = self.word(first);
             w.ends_with('을') || w.ends_with('를')
         };
+        // "④가 정답이라고 가정해 봅시다": the keyword itself quoted.
+        if self.is_hangul(last)
+            && ["라고", "다고"]
+                .iter()
+                .any(|q| self.word(last).ends_with(q))
+            && self.is_hangul(last + 1)
+            && is_attribution(self.word(last + 1))
+        {
+            return true;
+        }
         let mut j = last + 1;
         while let Some(t) = self.tok(j) {
             if t.kind != Kind::Hangul || j > last + 3 {
@@ -425,9 +445,12 @@ fn is_people(w: &str) -> bool {
 }
 
 /// Is the word after a quotative one that attributes the quote ("했습니다", "한다",
-/// "적혀", "나와", "주장", "알려져")?
+/// "적혀", "나와", "주장", "알려져") or supposes it ("가정해 봅시다", "치고")?
 fn is_attribution(w: &str) -> bool {
     [
+        "가정",
+        "치고",
+        "치면",
         "했",
         "한다",
         "합니다",

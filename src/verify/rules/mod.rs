@@ -12,6 +12,7 @@ mod denial;
 mod echo;
 mod frame;
 mod hearsay;
+mod listed;
 mod mask;
 mod option_text;
 mod ox;
@@ -147,9 +148,14 @@ fn two_attempts(text: &str, at: usize, set: &ChoiceSet, toks: &[Tok]) -> Option<
             candidates.push(second);
             candidates
         }
-        // Labels inside lines with no answer among them ("② 아니면 ③인데"): no agreement
-        // either. Labels opening lines are an option list restated before the question.
-        _ if labels_inside_lines(toks, 0..at) => vec![second],
+        // Labels inside lines with no answer among them ("② 아니면 ③인데"), or a line that is
+        // only a label ("①을 고르지 마세요.\n①"): no agreement either. Labels opening lines
+        // with text are an option list restated before the question.
+        _ if labels_inside_lines(toks, 0..at)
+            || continuation::has_a_label_line(&text[..at], set) =>
+        {
+            vec![second]
+        }
         _ => return None,
     };
     candidates.sort();
@@ -205,7 +211,7 @@ fn decide_with(text: &str, set: &ChoiceSet, blocks: bool) -> Extraction {
     if blocks {
         if let Extraction::Answer { span, .. } = &e {
             let at = span.start;
-            if let Some(block) = continuation::listed_block(text, set, at, |before| {
+            if let Some(block) = listed::listed_block(text, set, at, |before| {
                 !matches!(decide_with(before, set, false), Extraction::NoAnswer { .. })
                     || labels_inside_lines(&tokenize_with_cues(before).0, 0..before.len())
             }) {

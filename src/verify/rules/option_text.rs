@@ -230,7 +230,8 @@ impl Ctx<'_> {
         let x = self.first_label_in_sentence(m + 1, m + 2, m + 12)?;
         let closed = self.toks[x].text(self.text).ends_with(')')
             || self.tok(x + 1).is_some_and(|n| n.is_punct(')'));
-        let bracketed = self.opens_bracket(x) && closed;
+        // "정답: (D) ((B) 아님)": a remark ruling another out names nothing.
+        let bracketed = self.opens_bracket(x) && closed && !self.ruled_out_after(x);
         // "두 번째 선택지인 ④": an appositive noun ("선택지인", "보기인") joins like 즉.
         let namely = self.is_namely(x - 1) || self.is_appositive(x - 1);
         // Not the next clause's subject: "정답은 (1)이고, (3) 공인회계사는 …".

@@ -163,6 +163,61 @@ impl Ctx<'_> {
                 .any(|w| self.word(x + 1).eq_ignore_ascii_case(w))
     }
 
+    /// Is the label at `j` ruled out by the words right after it: "C는 오답", "(B) 아님",
+    /// "2번은 제외"?
+    pub(super) fn ruled_out_after(&self, j: usize) -> bool {
+        let ruled_out = |x: usize| {
+            self.is_hangul(x)
+                && ["오답", "틀", "아니", "아님", "아닙", "제외"]
+                    .iter()
+                    .any(|p| self.word(x).starts_with(p))
+        };
+        (self.is_hangul(j + 1)
+            && matches!(strip_beon(self.word(j + 1)), "은" | "는" | "이" | "가")
+            && ruled_out(j + 2))
+            || ruled_out(j + 1)
+    }
+
+    /// After a negation ending at `neg_end`, the label it contrasts with: "①이 아니라 ②",
+    /// "①이 아닌 ②" state the next label in the same clause; not "③이 아닌 이유는 ③의 …".
+    fn contrasted_after(
+        &self,
+        neg_end: usize,
+        negations: &mut Vec<(Choice, usize)>,
+    ) -> Option<(Said, usize)> {
+        let w = self.word(neg_end);
+        let contrast = ["아니라", "아니고", "아니며"].iter().any(|p| w.contains(p))
+            || w.ends_with("아닌") && self.is_label_mark(neg_end + 1);
+        if !contrast {
+            return None;
+        }
+        let mut j = neg_end + 1;
+        while let Some(t) = self.tok(j) {
+            if t.is_sentence_end() || j > neg_end + 4 {
+                break;
+            }
+            if self.label_at(j).is_some() && self.is_label_mark(j) {
+                // "A가 아니라 A": the label it rules out is no contrast.
+                let (said, last) = self.label_phrase(j, negations)?;
+                let sentence = (0..neg_end)
+                    .rev()
+                    .find(|&x| self.toks[x].is_sentence_end())
+                    .map_or(0, |x| x + 1);
+                let denied = |c: &Choice| {
+                    negations
+                        .iter()
+                        .any(|&(n, at)| n == *c && (sentence..j).contains(&at))
+                };
+                return match &said {
+                    Said::One(c) if denied(c) => None,
+                    _ => Some((said, last)),
+                };
+            }
+            j += 1;
+        }
+        None
+    }
+
     pub(super) fn label_phrase(
         &self,
         k: usize,
@@ -182,25 +237,7 @@ impl Ctx<'_> {
             if let Resolved::In(c) = first {
                 negations.push((c, k));
             }
-            // "①이 아니라 ②", "①이 아닌 ②": the next label in the same clause is the
-            // statement; not "③이 아닌 이유는 ③의 …".
-            let w = self.word(neg_end);
-            let contrast = ["아니라", "아니고", "아니며"].iter().any(|p| w.contains(p))
-                || w.ends_with("아닌") && self.is_label_mark(neg_end + 1);
-            if !contrast {
-                return None;
-            }
-            let mut j = neg_end + 1;
-            while let Some(t) = self.tok(j) {
-                if t.is_sentence_end() || j > neg_end + 4 {
-                    break;
-                }
-                if self.label_at(j).is_some() && self.is_label_mark(j) {
-                    return self.label_phrase(j, negations);
-                }
-                j += 1;
-            }
-            return None;
+            return self.contrasted_after(neg_end, negations);
         }
         let mut labels = vec![first];
         let mut last = k;
@@ -208,16 +245,11 @@ impl Ctx<'_> {
         let mut j = k + 1;
         let mut gap = 0;
         while let Some(t) = self.tok(j) {
-            // "정답: B (C는 오답)": a remark in brackets on another label, not an alternative
-            // (but "답: 1, 2번은 틀림" may judge both).
+            // "정답: B (C는 오답)", "정답: (D) ((B) 아님)": a remark in brackets on another
+            // label, not an alternative (but "답: 1, 2번은 틀림" may judge both).
             let remark = self.is_label_mark(j)
                 && (t.text(self.text).starts_with(['(', '（']) || self.toks[j - 1].is_punct('('))
-                && self.is_hangul(j + 1)
-                && matches!(strip_beon(self.word(j + 1)), "은" | "는" | "이" | "가")
-                && self.is_hangul(j + 2)
-                && ["오답", "틀", "아니", "아님", "아닙", "제외"]
-                    .iter()
-                    .any(|p| self.word(j + 2).starts_with(p));
+                && self.ruled_out_after(j);
             if remark {
                 break;
             }
@@ -294,6 +326,24 @@ impl Ctx<'_> {
                 continue;
             }
             break;
+        }
+        // "정답은 1번, 2번, 3번이 아닌 4번": every label listed (joined by commas or 와/과, not
+        // side by side as "③ ①이 아니라") ruled out, the next one stated.
+        let listed = (k + 1..=last).all(|x| {
+            !self.is_label_mark(x)
+                || (self.toks[x - 1].is_punct(',')
+                    || (self.is_hangul(x - 1)
+                        && matches!(strip_beon(self.word(x - 1)), "와" | "과" | "및")))
+        });
+        if labels.len() > 1 && listed {
+            if let Some(neg_end) = self.negated_after(last) {
+                negations.extend((k..=last).filter_map(|x| {
+                    self.is_label_mark(x)
+                        .then(|| self.choice_at(x).map(|c| (c, x)))
+                        .flatten()
+                }));
+                return self.contrasted_after(neg_end, negations);
+            }
         }
         // "둘 다", "모두", "both" after a list.
         let said = said_of(&labels);

@@ -83,8 +83,30 @@ impl Ctx<'_> {
         {
             return None;
         }
+        // "the second-to-last option", "next-to-last", "just before the last one", "the
+        // second last choice": not the last one.
+        let counted_back = (j.saturating_sub(4)..j).any(|x| {
+            word(x).is_some_and(|p| {
+                matches!(
+                    p.as_str(),
+                    "second" | "next" | "third" | "before" | "penultimate" | "to"
+                )
+            })
+        });
         if w == "last" {
-            return last_choice().map(|r| (r, j + 1));
+            return (!counted_back)
+                .then(|| last_choice().map(|r| (r, j + 1)))
+                .flatten();
+        }
+        // "Between (B) and (D), the first one …": one of the labels just named, not the
+        // first option.
+        let named_before = word(j + 1).as_deref() == Some("one")
+            && (0..j)
+                .rev()
+                .take_while(|&x| !self.toks[x].is_sentence_end())
+                .any(|x| self.is_label_mark(x));
+        if named_before {
+            return None;
         }
         let n = ORDINALS.iter().position(|o| *o == w)?;
         Some((self.resolve(Mark::Ordinal(n as u8 + 1)), j + 1))
@@ -145,6 +167,19 @@ impl Ctx<'_> {
             Some(m) if self.is_hangul(m) && self.word(m) == "맨" => m,
             _ => at,
         };
+        // "첫 번째 보기와 마지막 보기가 정답": one of two named.
+        let joined = first.checked_sub(1).is_some_and(|m| {
+            (self.toks[m].is_punct(',')
+                && m.checked_sub(1).is_some_and(|n| {
+                    self.toks[n].mark().is_some()
+                        || (self.is_hangul(n) && OPTION_NOUN_WORDS.contains(&self.word(n)))
+                }))
+                || (self.is_hangul(m)
+                    && (self.word(m).ends_with(['와', '과']) || self.word(m) == "및"))
+        });
+        if joined {
+            return None;
+        }
         let last = self.set.choices().last()?;
         subject.then(|| (said_of(&[Resolved::In(last)]), first))
     }

@@ -121,6 +121,7 @@ pub(super) fn is_right_filler_latin(w: &str) -> bool {
             | "option"
             | "choice"
             | "would"
+            | "must"
             | "be"
             | "should"
             | "will"
