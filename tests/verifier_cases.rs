@@ -756,9 +756,9 @@ const CASES: &[(&str, &str, &str)] = &[
     ("kmmlu", "정답은 2번 3번입니다.", "ambiguous - alternatives"),
     ("kmmlu", "3번입니다. 질서위반행위규제법 제5조 1항.", "answer 3 weak_statement"),
     // --- O/X: a judgement quoted before a self-correction yields to the corrected one
-    ("oxq", "처음엔 X라고 생각했지만 병무청 부분을 다시 보니 O가 맞습니다.", "answer ○ ox_word"),
-    ("oxq", "처음엔 O라고 봤는데 다시 확인해 보니 X입니다.", "answer × ox_word"),
-    ("oxq", "O라고 하는 사람도 있지만 X입니다.", "answer × ox_word"),
+    ("oxq", "처음엔 X라고 생각했지만 병무청 부분을 다시 보니 O가 맞습니다.", "answer ○ weak_statement"),
+    ("oxq", "처음엔 O라고 봤는데 다시 확인해 보니 X입니다.", "answer × weak_statement"),
+    ("oxq", "O라고 하는 사람도 있지만 X입니다.", "answer × weak_statement"),
     ("oxq", "O입니다. 다시 보니 X일 수도 있습니다.", "ambiguous - ox_word_conflict"),
     ("oxq", "X 같기도 하고 O 같기도 합니다.", "ambiguous - ox_word_conflict"),
     // --- another choice put up as possible in the next sentence
@@ -1741,7 +1741,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", " 2\n\n문제: 한국은행 총재의 임기는 몇 년인가\n1. 2년\n2. 정답: 4\n3. 5년", "ambiguous - conflicting_statements"),
     ("gov", " ②\n\n5. 따라서 정답은 ③입니다.", "answer ③ statement"),
     ("gov", " ②\n\n1. 금융위원회는 금융정책을 총괄한다.\n2. 기획재정부는 경제정책을 총괄한다.\n따라서 정답은 ①입니다.", "answer ① statement"),
-    ("gov", "③\n\n질문: 정말 그럴까?\n다시 보니 ②가 맞습니다.", "no_answer - not_found"),
+    ("gov", "③\n\n질문: 정말 그럴까?\n다시 보니 ②가 맞습니다.", "answer ② weak_statement"),
     ("gov", "②\n\n2. 기획재정부는 경제정책과 예산을 총괄한다.", "answer ② bare"),
     // Audit 30: a topic that names the option by its own text or its place says which option
     // holds it, not which is the answer.
@@ -1852,6 +1852,13 @@ const CASES: &[(&str, &str, &str)] = &[
     ("numeric", "2\n\n정답은 10.0m입니다.", "answer 2 leading_bare"),
     ("numeric", "정답: 3<sup>2</sup>", "no_answer - not_found"),
     ("numeric", "<answer>2</answer>", "answer 2 statement"),
+    // A reasoning step in 면 is no supposition ("고려하면", "다시 보면"); labels before a
+    // self-correction are what it corrects, so a weak claim after it decides.
+    ("letter_ask", "B도 그럴듯하지만 단서 조항을 고려하면 최종적으로 A를 선택하겠습니다.", "answer A statement"),
+    ("letter_ask", "B도 맞아 보이지만 다시 보면 A가 정답입니다.", "answer A statement"),
+    ("letter_ask", "B\n\n아니, 다시 생각해 보니 A가 맞습니다.", "answer A weak_statement"),
+    ("letter_ask", "C와 D는 틀렸고, B는 애매합니다. 다시 생각해 보니 A가 맞습니다.", "answer A weak_statement"),
+    ("letter_ask", "A가 맞습니다. 아니, 다시 생각해 보니 C가 맞습니다. D도 맞습니다.", "ambiguous - alternatives"),
 ];
 
 #[test]

@@ -91,12 +91,19 @@ impl Ctx<'_> {
                 Said::One(c) => c,
                 _ => return None,
             };
+            // Labels before a self-correction that leads to it are what it corrects ("B\n\n
+            // 아니, 다시 생각해 보니 C가 맞습니다").
+            let corrected_from = (0..last.first.min(last.last))
+                .rev()
+                .find(|&j| self.is_label_mark(j))
+                .filter(|&j| self.correction_between(j, last.first.min(last.last)));
             let others: Vec<usize> = (0..self.toks.len())
                 .filter(|&j| {
                     !self.is_masked(j)
                         && self.is_label_mark(j)
                         && self.choice_at(j).is_some_and(|o| o != c)
                         && !negations.iter().any(|&(_, at)| at == j)
+                        && corrected_from.is_none_or(|m| j > m)
                 })
                 .collect();
             // Nor a claim of one denied before it in its own sentence ("정답은 A가 아니라

@@ -189,6 +189,8 @@ impl Ctx<'_> {
                         && !["제외하면", "소거하면", "빼면", "지우면", "제거하면"]
                             .iter()
                             .any(|e| w.ends_with(e))
+                        // "단서 조항을 고려하면 최종적으로 ③": reasoning, not a supposition.
+                        && !is_reasoning(w, j.checked_sub(1).map(|p| self.toks[p].text(self.text)))
                         && (w.ends_with("라면")
                             || w.ends_with("다면")
                             || is_conditional_negation(w)
@@ -442,6 +444,24 @@ fn is_people(w: &str) -> bool {
         && ["이", "은", "는", "가", "도"]
             .iter()
             .any(|m| w.ends_with(m))
+}
+
+/// Is a word in 면 a step of the writer's reasoning ("고려하면", "종합하면", "다시 보면"), given
+/// the word before it?
+fn is_reasoning(w: &str, before: Option<&str>) -> bool {
+    [
+        "고려하면",
+        "감안하면",
+        "종합하면",
+        "정리하면",
+        "검토하면",
+        "따져보면",
+        "비교하면",
+        "분석하면",
+    ]
+    .iter()
+    .any(|e| w.ends_with(e))
+        || (w == "보면" && before == Some("다시"))
 }
 
 /// Is the word after a quotative one that attributes the quote ("했습니다", "한다",
