@@ -1859,6 +1859,11 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter_ask", "B\n\n아니, 다시 생각해 보니 A가 맞습니다.", "answer A weak_statement"),
     ("letter_ask", "C와 D는 틀렸고, B는 애매합니다. 다시 생각해 보니 A가 맞습니다.", "answer A weak_statement"),
     ("letter_ask", "A가 맞습니다. 아니, 다시 생각해 보니 C가 맞습니다. D도 맞습니다.", "ambiguous - alternatives"),
+    // One picked from the labels just named.
+    ("letter_ask", "정답: B와 A 중 A", "answer A statement"),
+    ("letter_ask", "정답은 (C)와 (A) 중 (A)입니다.", "answer A statement"),
+    ("letter_ask", "정답은 (C)와 (A) 중 하나입니다.", "ambiguous - alternatives"),
+    ("letter_ask", "정답은 (C)와 (A) 중 (B)입니다.", "ambiguous - alternatives"),
 ];
 
 #[test]

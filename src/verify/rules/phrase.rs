@@ -345,6 +345,18 @@ impl Ctx<'_> {
                 return self.contrasted_after(neg_end, negations);
             }
         }
+        // "1번과 4번 중 4번", "(A)(B)(C)(D) 중 (D)": one picked from the list just named.
+        if labels.len() > 1
+            && self.is_hangul(last + 1)
+            && matches!(self.word(last + 1), "중" | "중에서" | "중에")
+            && self.is_label_mark(last + 2)
+        {
+            if let Some(r) = self.label_at(last + 2) {
+                if labels.contains(&r) {
+                    return self.label_phrase(last + 2, negations);
+                }
+            }
+        }
         // "둘 다", "모두", "both" after a list.
         let said = said_of(&labels);
         if let Said::Many(_) = said {
