@@ -1864,6 +1864,13 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter_ask", "정답은 (C)와 (A) 중 (A)입니다.", "answer A statement"),
     ("letter_ask", "정답은 (C)와 (A) 중 하나입니다.", "ambiguous - alternatives"),
     ("letter_ask", "정답은 (C)와 (A) 중 (B)입니다.", "ambiguous - alternatives"),
+    // Audit 34: after a first-line label, the question's quantity in the last sentence at
+    // another option's value ("밀도는 1.29", "ρ ≈ 1.20", "The density is about 1.29") abstains.
+    ("numeric", "3\n\n흡입 높이는 약 10m", "no_answer - not_found"),
+    ("numeric", "3\n\nThe height is about 10 m.", "no_answer - not_found"),
+    ("numeric", "3\n\nh ≈ 10 m", "no_answer - not_found"),
+    ("numeric", "3\n\n흡입 높이는 약 14m", "answer 3 leading_bare"),
+    ("numeric", "3\n\n중간값 10m를 거쳐 계산합니다.\n따라서 흡입 높이는 14m", "answer 3 leading_bare"),
 ];
 
 #[test]

@@ -480,6 +480,57 @@ impl Ctx<'_> {
                         .is_some_and(|(_, suffix)| matches!(suffix, "" | "은" | "는" | "이")),
                     _ => false,
                 });
+            // Or, in the text's last sentence with no label in it, a topic or subject right
+            // before it whose value is nearer another option's ("③\n\n안전거리는 약 10m" on 3,
+            // 5, 8, 10): the writer's result names another option.
+            let in_last_sentence = || {
+                // By bytes: a decimal point ("1.20") ends no sentence.
+                let line =
+                    memchr::memrchr(b'\n', &self.text.as_bytes()[..start]).map_or(0, |b| b + 1);
+                let rest = self.text[start..].trim_end();
+                let ends = rest.char_indices().any(|(i, ch)| {
+                    ch == '\n'
+                        || (matches!(ch, '.' | '!' | '?' | '。')
+                            && !rest[i + 1..].starts_with(|c: char| c.is_ascii_digit())
+                            && !rest[i + 1..].trim_start().is_empty())
+                });
+                !ends
+                    && !self
+                        .toks
+                        .iter()
+                        .enumerate()
+                        .any(|(x, t)| t.start as usize >= line && self.is_label_mark(x))
+            };
+            // The word before it, past approximations: a topic or subject ("밀도는 약"), "is"
+            // ("The density is about"), or an equals sign ("ρ ≈").
+            let approximation = |x: usize| {
+                [
+                    "약",
+                    "대략",
+                    "총",
+                    "모두",
+                    "대략적으로",
+                    "about",
+                    "approximately",
+                    "roughly",
+                    "~",
+                    "₩",
+                    "￦",
+                    "$",
+                ]
+                .iter()
+                .any(|w| self.word(x).eq_ignore_ascii_case(w))
+            };
+            let topic = (j.saturating_sub(3)..j).rev().find(|&k| !approximation(k));
+            let names_result = |k: usize| match self.toks[k].kind {
+                Kind::Hangul => self.word(k).ends_with(['은', '는', '이', '가']),
+                Kind::Latin => ["is", "are", "was", "equals"]
+                    .iter()
+                    .any(|w| self.word(k).eq_ignore_ascii_case(w)),
+                _ => matches!(self.word(k), "=" | "≈" | "≒"),
+            };
+            let keyword = keyword
+                .or_else(|| topic.filter(|&k| others && names_result(k) && in_last_sentence()));
             let Some(k) = keyword else {
                 return false;
             };
@@ -512,11 +563,19 @@ impl Ctx<'_> {
 /// "8.10m"; None when it has none.
 fn leading_value(text: &str) -> Option<f64> {
     let at = text.find(|c: char| c.is_ascii_digit())?;
-    let digits: String = text[at..]
-        .chars()
-        .take_while(|c| c.is_ascii_digit() || matches!(c, '.' | ','))
-        .filter(|&c| c != ',')
-        .collect();
+    // "7, 200" (a space after a thousands comma, as some KMMLU options have) is 7200.
+    let rest = &text[at..];
+    let mut digits = String::new();
+    for (i, c) in rest.char_indices() {
+        let spaced_thousands = c == ' '
+            && rest[..i].ends_with(',')
+            && rest[i + 1..].bytes().take_while(u8::is_ascii_digit).count() == 3;
+        if c.is_ascii_digit() || c == '.' {
+            digits.push(c);
+        } else if !(c == ',' || spaced_thousands) {
+            break;
+        }
+    }
     digits.trim_end_matches('.').parse().ok()
 }
 
