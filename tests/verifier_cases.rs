@@ -1871,6 +1871,10 @@ const CASES: &[(&str, &str, &str)] = &[
     ("numeric", "3\n\nh ≈ 10 m", "no_answer - not_found"),
     ("numeric", "3\n\n흡입 높이는 약 14m", "answer 3 leading_bare"),
     ("numeric", "3\n\n중간값 10m를 거쳐 계산합니다.\n따라서 흡입 높이는 14m", "answer 3 leading_bare"),
+    // Audit 34: steps of reasons whose first step restates the question are no other
+    // question; a list announced as another question after an answer is blanked out.
+    ("gov", "풀이 과정:\n1. 묻는 것: 금융정책을 총괄하는 기관은?\n2. 각 기관의 소관 확인\n3. 금융위원회가 총괄\n\n정답: ①", "answer ① statement"),
+    ("gov", "정답: ①\n\n관련 기출\n① 감사원\n② 국회\n③ 법원\n④ 헌법재판소\n정답: ②", "answer ① statement"),
 ];
 
 #[test]

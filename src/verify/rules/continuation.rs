@@ -16,7 +16,7 @@
 //!
 //! A model that restates this question before answering it keeps its answer.
 
-use super::written_out::{mostly_new, option_list, restates, restates_words};
+use super::written_out::{mostly_new, opens_with_option, option_list, restates, restates_words};
 use crate::verify::ChoiceSet;
 
 /// A question written out in an answer after something else.
@@ -82,6 +82,11 @@ pub(crate) fn block(text: &str, set: &ChoiceSet) -> Option<Block> {
             })
             .collect::<Vec<_>>()
             .join(" ");
+        // A numbered list that the asking line opens ("1. 문제의 요구사항 파악: …것은?\n2. …")
+        // is steps of reasons, not a question.
+        if list.as_ref().is_some_and(|(at, _)| *at == 0) && opens_with_option(line(i)) {
+            continue;
+        }
         // Unknown words (a set built without its question) count as the same.
         let same_words = set.question().is_none_or(|q| restates_words(&stem, q));
         // A stem's lines above its asking line (a passage, "다음 글을 읽고 …") belong to it,
@@ -323,23 +328,29 @@ fn announced(text: &str, lines: &[(usize, usize)], first: usize) -> bool {
         .rev()
         .map(|j| text[lines[j].0..lines[j].1].trim())
         .find(|l| !l.is_empty())
-        .is_some_and(|l| {
-            let l = l.to_lowercase();
-            [
-                "비슷한 문제",
-                "유사 문제",
-                "유사한 문제",
-                "연습 문제",
-                "다음 문제",
-                "similar question",
-                "practice question",
-                "another question",
-                "next question",
-                "follow-up question",
-            ]
-            .iter()
-            .any(|w| l.contains(w))
-        })
+        .is_some_and(announces)
+}
+
+/// Does a line announce another question ("비슷한 문제를 하나 드릴게요", "유사 문제", "관련
+/// 기출:", "Practice question")?
+pub(super) fn announces(line: &str) -> bool {
+    let l = line.to_lowercase();
+    [
+        "비슷한 문제",
+        "유사 문제",
+        "유사한 문제",
+        "연습 문제",
+        "다음 문제",
+        "기출",
+        "예제",
+        "similar question",
+        "practice question",
+        "another question",
+        "next question",
+        "follow-up question",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
 }
 
 /// A line that asks as an exam question asks: "…것은?", "…몇 mm 인가?", "…pH는? (단, …)",

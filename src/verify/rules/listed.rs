@@ -3,7 +3,9 @@
 //! ③. 다\n④. 라\n정답: ④"), read as another question or a second attempt (see
 //! `continuation.rs` for questions with a stem).
 
-use super::continuation::{is_answer_line, is_bare_label, lines, mentions_answer, Block};
+use super::continuation::{
+    announces, is_answer_line, is_bare_label, lines, mentions_answer, Block,
+};
 use super::written_out::{listed_lines, mostly_new, opens_with_option, restates, restates_words};
 use crate::verify::ChoiceSet;
 
@@ -80,34 +82,31 @@ pub(crate) fn listed_block(
     {
         return None;
     }
+    let t = stem.trim().trim_end_matches(['.', ':', '*']);
+    // A stem that announces another question ("관련 기출:", "유사 문제").
+    let announces = announces(t);
+    let other = || Block::Another {
+        start: lines[first].0,
+        end: lines[answer].1,
+        cut_off: false,
+    };
     if said(&text[..lines[first].0]) {
-        return Some(Block::Again(lines[first].0));
+        return Some(if announces {
+            other()
+        } else {
+            Block::Again(lines[first].0)
+        });
     }
     // With nothing said before, only a stem that asks as an exam does ("다음 중 옳은 것"):
     // steps of reasons ("풀이 순서\n1. 매출액 산출 …"), notes, a table or a translation of the
     // options, answered after, are this question's.
     let same_words = set.question().is_none_or(|q| restates_words(&stem, q));
-    let t = stem.trim().trim_end_matches(['.', ':', '*']);
-    // Or one that announces another question ("관련 기출:", "유사 문제").
-    let stem_asks = t.starts_with("다음 중")
+    let stem_asks = announces
+        || t.starts_with("다음 중")
         || ["것", "것은", "것을 고르시오", "고르시오", "고르면"]
             .iter()
-            .any(|e| t.ends_with(e))
-        || [
-            "기출",
-            "예제",
-            "연습 문제",
-            "유사 문제",
-            "비슷한 문제",
-            "다음 문제",
-        ]
-        .iter()
-        .any(|w| t.contains(w));
-    (stem_asks && (!same_words || !mostly_new(&options, set))).then_some(Block::Another {
-        start: lines[first].0,
-        end: lines[answer].1,
-        cut_off: false,
-    })
+            .any(|e| t.ends_with(e));
+    (stem_asks && (!same_words || !mostly_new(&options, set))).then(other)
 }
 
 /// Does a listed option's text judge it ("틀림", "맞습니다", "✅", "→ 해당 없음", "correct")

@@ -209,8 +209,18 @@ fn decide_with(text: &str, set: &ChoiceSet, blocks: bool) -> Extraction {
     // An answer right under an option list that is not this question's, with no stem the
     // cue found ("다음 중 옳은 것\n①. 가\n②. 나\n③. 다\n④. 라\n정답: ④"): that list's answer.
     if blocks {
-        if let Extraction::Answer { span, .. } = &e {
-            let at = span.start;
+        // On an answer, its line; on conflicting statements, the last one's line ("정답: ①\n\n
+        // 관련 기출\n① …\n정답: ②").
+        let at = match &e {
+            Extraction::Answer { span, .. } => Some(span.start),
+            Extraction::Ambiguous {
+                span,
+                rule: Rule::ConflictingStatements,
+                ..
+            } => Some(span.end.saturating_sub(1)),
+            _ => None,
+        };
+        if let Some(at) = at {
             if let Some(block) = listed::listed_block(text, set, at, |before| {
                 !matches!(decide_with(before, set, false), Extraction::NoAnswer { .. })
                     || labels_inside_lines(&tokenize_with_cues(before).0, 0..before.len())
