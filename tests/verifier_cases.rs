@@ -1875,6 +1875,18 @@ const CASES: &[(&str, &str, &str)] = &[
     // question; a list announced as another question after an answer is blanked out.
     ("gov", "풀이 과정:\n1. 묻는 것: 금융정책을 총괄하는 기관은?\n2. 각 기관의 소관 확인\n3. 금융위원회가 총괄\n\n정답: ①", "answer ① statement"),
     ("gov", "정답: ①\n\n관련 기출\n① 감사원\n② 국회\n③ 법원\n④ 헌법재판소\n정답: ②", "answer ① statement"),
+    // Audit 35: an option taken as the answer to see what follows is not chosen; a view that
+    // an option is right is not the writer's; the result of a one-sentence body is read at its
+    // last quantity outside brackets, and a caveat in a sentence of its own is left alone.
+    ("gov", "②를 정답으로 고려하면 금융정책의 총괄 기관과 모순이 생깁니다.", "no_answer - not_found"),
+    ("gov", "④를 정답으로 가정하고 검토하면 법 조문과 충돌합니다.", "no_answer - not_found"),
+    ("gov", "①을 정답으로 하겠습니다.", "answer ① statement"),
+    ("gov", "②\n\n다시 보니 ①이 맞다는 견해도 있습니다.", "no_answer - not_found"),
+    ("numeric", "3\n\n흡입 높이 = 140 × 0.1 = 14m입니다.", "answer 3 leading_bare"),
+    ("numeric", "3\n\n흡입 높이 = 140 × 0.1 = 10m입니다.", "no_answer - not_found"),
+    ("numeric", "3\n\n흡입 높이는 14m 정도입니다(해수면 기준으로는 10m).", "answer 3 leading_bare"),
+    ("numeric", "3\n\n일반적인 흡입 높이는 14m입니다. 다만 고지대에서는 10m입니다.", "answer 3 leading_bare"),
+    ("numeric", "3\n\n흡입 높이는 10~14m입니다.", "no_answer - not_found"),
 ];
 
 #[test]

@@ -459,17 +459,18 @@ impl Ctx<'_> {
             // Another option's value is another answer, and so is an approximation nearer to
             // another option's value than to this one's ("약 9.8m" for 10m, not 14m; "약 93%"
             // for 92.9% is this one).
-            let distance = |o: Choice| {
-                let v = self.set.option_text(o).and_then(leading_value)?;
-                Some((v - value?).abs() / v.abs().max(f64::MIN_POSITIVE))
+            let nearer_another = |value: Option<f64>| {
+                let distance = |o: Choice| {
+                    let v = self.set.option_text(o).and_then(leading_value)?;
+                    Some((v - value?).abs() / v.abs().max(f64::MIN_POSITIVE))
+                };
+                self.set
+                    .choices()
+                    .filter_map(|o| distance(o).map(|d| (o, d)))
+                    .min_by(|a, b| a.1.total_cmp(&b.1))
+                    .is_some_and(|(o, _)| o != c)
             };
-            let nearest = self
-                .set
-                .choices()
-                .filter_map(|o| distance(o).map(|d| (o, d)))
-                .min_by(|a, b| a.1.total_cmp(&b.1))
-                .map(|(o, _)| o);
-            let others = nearest.is_some_and(|o| o != c);
+            let mut others = nearer_another(value);
             // The keyword within four tokens before it, with only words or a colon between:
             // "answer is", "정답은", "답은 약", "answer is ~", "정답은 ₩".
             let keyword = (j.saturating_sub(4)..j)
@@ -480,26 +481,40 @@ impl Ctx<'_> {
                         .is_some_and(|(_, suffix)| matches!(suffix, "" | "은" | "는" | "이")),
                     _ => false,
                 });
-            // Or, in the text's last sentence with no label in it, a topic or subject right
-            // before it whose value is nearer another option's ("③\n\n안전거리는 약 10m" on 3,
-            // 5, 8, 10): the writer's result names another option.
-            let in_last_sentence = || {
+            // Or, in a body of one sentence with no label in it, a topic or subject right
+            // before it whose result is nearer another option's value ("③\n\n안전거리는 약 10m"
+            // on 3, 5, 8, 10): the writer's result names another option.
+            // Only a body of one sentence after the label's line, read at its last quantity
+            // outside brackets: "= 100 × ₩6,000 = ₩600,000" is 600,000; "20분 이상 (고층은
+            // 40분)" is 20; a caveat in a sentence of its own is left alone.
+            let sole_sentence_result = || {
+                let body = self.text[self.text.find('\n')? + 1..].trim();
                 // By bytes: a decimal point ("1.20") ends no sentence.
-                let line =
-                    memchr::memrchr(b'\n', &self.text.as_bytes()[..start]).map_or(0, |b| b + 1);
-                let rest = self.text[start..].trim_end();
-                let ends = rest.char_indices().any(|(i, ch)| {
+                let ends = body.char_indices().any(|(i, ch)| {
                     ch == '\n'
                         || (matches!(ch, '.' | '!' | '?' | '。')
-                            && !rest[i + 1..].starts_with(|c: char| c.is_ascii_digit())
-                            && !rest[i + 1..].trim_start().is_empty())
+                            && !body[i + 1..].starts_with(|c: char| c.is_ascii_digit())
+                            && !body[i + 1..].trim_start().is_empty())
                 });
-                !ends
-                    && !self
-                        .toks
-                        .iter()
-                        .enumerate()
-                        .any(|(x, t)| t.start as usize >= line && self.is_label_mark(x))
+                let mut depth = 0usize;
+                let mut last = None;
+                let mut in_number = false;
+                for (i, ch) in body.char_indices() {
+                    match ch {
+                        '(' | '（' | '[' => depth += 1,
+                        ')' | '）' | ']' => depth = depth.saturating_sub(1),
+                        _ => {}
+                    }
+                    let digit = ch.is_ascii_digit();
+                    if digit && !in_number && depth == 0 {
+                        last = Some(i);
+                    }
+                    in_number = digit || (in_number && matches!(ch, '.' | ','));
+                }
+                let labelled = self.toks.iter().enumerate().any(|(x, t)| {
+                    t.start as usize >= self.text.len() - body.len() && self.is_label_mark(x)
+                });
+                (!ends && !labelled).then(|| last.and_then(|at| leading_value(&body[at..])))?
             };
             // The word before it, past approximations: a topic or subject ("밀도는 약"), "is"
             // ("The density is about"), or an equals sign ("ρ ≈").
@@ -529,8 +544,26 @@ impl Ctx<'_> {
                     .any(|w| self.word(k).eq_ignore_ascii_case(w)),
                 _ => matches!(self.word(k), "=" | "≈" | "≒"),
             };
-            let keyword = keyword
-                .or_else(|| topic.filter(|&k| others && names_result(k) && in_last_sentence()));
+            // A range ("20~30mm") names no one value, unless the option is one.
+            let own_range = self
+                .set
+                .option_text(c)
+                .is_some_and(|t| t.contains(['~', '～']));
+            let range = || {
+                let b = self.text.as_bytes();
+                (1..b.len().saturating_sub(1)).any(|i| {
+                    matches!(b[i], b'~') && b[i - 1].is_ascii_digit() && b[i + 1].is_ascii_digit()
+                }) || self.text.contains("～")
+            };
+            let keyword = keyword.or_else(|| {
+                topic.filter(|&k| {
+                    names_result(k) && {
+                        others = sole_sentence_result()
+                            .is_some_and(|v| nearer_another(Some(v)) || (!own_range && range()));
+                        others
+                    }
+                })
+            });
             let Some(k) = keyword else {
                 return false;
             };

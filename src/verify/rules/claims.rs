@@ -348,7 +348,9 @@ impl Ctx<'_> {
                 && self.word(q + 2).starts_with('것')
                 && self.is_hangul(q + 3)
                 && self.word(q + 3).starts_with('같'));
-            if matches!(p, "이" | "가") && predicate {
+            // Not quoted as a view: "①이 맞다는 견해도 있습니다", "맞다고 하는 사람".
+            let quoted = next.ends_with("다는") || next.ends_with("다고");
+            if matches!(p, "이" | "가") && predicate && !quoted {
                 return Some(judging(q + 1));
             }
             // "④번입니다." as a sentence of its own (or closing a clause).

@@ -5,11 +5,109 @@
 //! frame states nothing of the writer's own.
 
 use super::denial::is_clause_boundary;
-use super::words::{is_conditional_negation, lower, strip_beon};
+use super::words::{is_conditional_negation, is_final_qualifier, lower, strip_beon};
 use super::Ctx;
 use crate::verify::scan::Kind;
 
 impl Ctx<'_> {
+    /// Does the word at `j` choose what "정답으로" names, or close its sentence ("선택합니다",
+    /// "고릅니다", "하겠습니다", "정합니다", "보겠습니다"), rather than take it as a supposition
+    /// ("고려하면", "가정하고", "놓고", "보고")?
+    pub(super) fn chosen_as_answer(&self, j: usize) -> bool {
+        let Some(t) = self.tok(j) else {
+            return true;
+        };
+        if t.kind != Kind::Hangul {
+            return t.is_sentence_end();
+        }
+        const CHOOSING: [&str; 27] = [
+            "선택",
+            "고르",
+            "고릅",
+            "골라",
+            "골랐",
+            "고를",
+            "고른",
+            "택",
+            "하겠",
+            "합니다",
+            "한다",
+            "했",
+            "할게",
+            "정하",
+            "정했",
+            "정합",
+            "결정",
+            "제출",
+            "제시",
+            "표시",
+            "기재",
+            "적",
+            "체크",
+            "인정",
+            "봅니다",
+            "보겠",
+            "판단",
+        ];
+        let w = self.word(j);
+        CHOOSING.iter().any(|c| w.starts_with(c))
+            // "정답으로 보기는 어렵습니다": judged, read by the denial rules.
+            || w.starts_with("보기")
+            || w.starts_with("볼")
+    }
+
+    pub(super) fn final_before(&self, k: usize) -> bool {
+        (k.saturating_sub(2)..k).any(|j| is_final_qualifier(&self.toks[j], self.text))
+    }
+
+    /// Is the answer keyword at `k` called wrong ("틀린 답은 C", "옳지 않은 답은 C", "The wrong
+    /// answer is C")? That names an answer that is not right. On a question asking what is
+    /// not so, the echo of its ask has read such a phrase already.
+    pub(super) fn wrong_before(&self, k: usize) -> bool {
+        let Some(p) = k.checked_sub(1) else {
+            return false;
+        };
+        // "잘못 고른 답은 ②", "흔히 고르는 답은 ②": an answer someone chose, not the writer's
+        // ("제가 고른 답은 ②", "최종적으로 선택한 답은 ②").
+        if self.is_hangul(p)
+            && [
+                "고른",
+                "고르는",
+                "선택한",
+                "선택하는",
+                "택한",
+                "찍은",
+                "찍는",
+            ]
+            .contains(&self.word(p))
+        {
+            let writer = (p.saturating_sub(3)..p).any(|x| {
+                self.is_hangul(x)
+                    && ["제가", "내가", "저는", "나는", "최종", "최종적으로", "결국"]
+                        .contains(&self.word(x))
+            });
+            return !writer;
+        }
+        match self.toks[p].kind {
+            Kind::Hangul => matches!(
+                self.word(p),
+                "틀린"
+                    | "잘못된"
+                    | "그릇된"
+                    | "부적절한"
+                    | "부정확한"
+                    | "않은"
+                    | "않는"
+                    | "아닌"
+            ),
+            Kind::Latin => matches!(
+                lower(self.word(p)).as_str(),
+                "wrong" | "incorrect" | "false" | "bad" | "invalid" | "inaccurate" | "untrue"
+            ),
+            _ => false,
+        }
+    }
+
     /// Take back the statements whose clause denies them (see `takes_back`): their labels
     /// count as denied, and a weaker claim after one of them and a self-correction ("처음엔
     /// ②로 봤지만 다시 보니 ④가 맞다") corrects it.

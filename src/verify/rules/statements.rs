@@ -5,8 +5,8 @@
 
 use super::around::has_english_heading;
 use super::words::{
-    answer_keyword, is_final_qualifier, is_left_filler_hangul, is_left_filler_latin,
-    is_negation_word, is_right_filler_hangul, is_right_filler_latin, lower, strip_beon,
+    answer_keyword, is_left_filler_hangul, is_left_filler_latin, is_negation_word,
+    is_right_filler_hangul, is_right_filler_latin, lower, strip_beon,
 };
 use super::words::{CJK_FILLERS, CJK_KEYWORDS};
 use super::{said_of, Ctx, Resolved, Said, Statement, Statements};
@@ -215,58 +215,6 @@ impl Ctx<'_> {
         None
     }
 
-    pub(super) fn final_before(&self, k: usize) -> bool {
-        (k.saturating_sub(2)..k).any(|j| is_final_qualifier(&self.toks[j], self.text))
-    }
-
-    /// Is the answer keyword at `k` called wrong ("틀린 답은 C", "옳지 않은 답은 C", "The wrong
-    /// answer is C")? That names an answer that is not right. On a question asking what is
-    /// not so, the echo of its ask has read such a phrase already.
-    pub(super) fn wrong_before(&self, k: usize) -> bool {
-        let Some(p) = k.checked_sub(1) else {
-            return false;
-        };
-        // "잘못 고른 답은 ②", "흔히 고르는 답은 ②": an answer someone chose, not the writer's
-        // ("제가 고른 답은 ②", "최종적으로 선택한 답은 ②").
-        if self.is_hangul(p)
-            && [
-                "고른",
-                "고르는",
-                "선택한",
-                "선택하는",
-                "택한",
-                "찍은",
-                "찍는",
-            ]
-            .contains(&self.word(p))
-        {
-            let writer = (p.saturating_sub(3)..p).any(|x| {
-                self.is_hangul(x)
-                    && ["제가", "내가", "저는", "나는", "최종", "최종적으로", "결국"]
-                        .contains(&self.word(x))
-            });
-            return !writer;
-        }
-        match self.toks[p].kind {
-            Kind::Hangul => matches!(
-                self.word(p),
-                "틀린"
-                    | "잘못된"
-                    | "그릇된"
-                    | "부적절한"
-                    | "부정확한"
-                    | "않은"
-                    | "않는"
-                    | "아닌"
-            ),
-            Kind::Latin => matches!(
-                lower(self.word(p)).as_str(),
-                "wrong" | "incorrect" | "false" | "bad" | "invalid" | "inaccurate" | "untrue"
-            ),
-            _ => false,
-        }
-    }
-
     /// Every statement in the text, in order, plus the negated labels.
     pub(super) fn statements(&self) -> &Statements {
         self.statements.get_or_init(|| self.read_statements())
@@ -398,6 +346,12 @@ impl Ctx<'_> {
                                         || w == "리"
                                 }
                             });
+                        // "②를 정답으로 고려하면 …", "④를 정답으로 가정하고 …": taken as the
+                        // answer to see what follows, not chosen; only a choosing or closing
+                        // verb chooses ("정답으로 선택합니다", "정답으로 하겠습니다").
+                        if matches!(suffix, "으로" | "로") && !self.chosen_as_answer(k + 1) {
+                            continue;
+                        }
                         if let Some(m) = self.left_of_keyword(k, false) {
                             if negated {
                                 // "①②④는 정답이 될 수 없으므로": every label of the group.
