@@ -1887,6 +1887,11 @@ const CASES: &[(&str, &str, &str)] = &[
     ("numeric", "3\n\n흡입 높이는 14m 정도입니다(해수면 기준으로는 10m).", "answer 3 leading_bare"),
     ("numeric", "3\n\n일반적인 흡입 높이는 14m입니다. 다만 고지대에서는 10m입니다.", "answer 3 leading_bare"),
     ("numeric", "3\n\n흡입 높이는 10~14m입니다.", "no_answer - not_found"),
+    // On a question asking what is not so, another label after a self-correction may be the
+    // new answer ("A is right") or a right statement: neither reading is safe.
+    ("not", "②\n\n다시 생각해 보니 ①이 맞습니다.", "no_answer - not_found"),
+    ("en_not", "B\n\nActually, A is correct.", "no_answer - not_found"),
+    ("not", "②\n\n①은 맞는 설명입니다. ③도 맞습니다. ④도 맞습니다. ⑤도 맞습니다.", "answer ② leading_bare"),
 ];
 
 #[test]

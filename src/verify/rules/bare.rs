@@ -416,9 +416,17 @@ impl Ctx<'_> {
             if lone && names(true) && self.judges_not_asked(&judged) {
                 return true;
             }
+            // "B\n\n다시 생각해 보니 A가 맞습니다": another label after a self-correction may be
+            // the new answer, even where the question asks what is not so.
+            let corrected = || {
+                line.clone()
+                    .find(|&j| self.is_label_mark(j))
+                    .is_some_and(|j| self.correction_between(start, j))
+            };
             names(false)
                 && (!lone
                     || self.cues.has(Family::Refusal)
+                    || corrected()
                     || self
                         .statements()
                         .0
