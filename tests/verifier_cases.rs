@@ -1892,6 +1892,16 @@ const CASES: &[(&str, &str, &str)] = &[
     ("not", "②\n\n다시 생각해 보니 ①이 맞습니다.", "no_answer - not_found"),
     ("en_not", "B\n\nActually, A is correct.", "no_answer - not_found"),
     ("not", "②\n\n①은 맞는 설명입니다. ③도 맞습니다. ④도 맞습니다. ⑤도 맞습니다.", "answer ② leading_bare"),
+    // Audit 36: after "X를 정답으로", any verb chooses but a conditional, concessive or
+    // supposing form.
+    ("gov", "따라서 ①을 정답으로 표기합니다.", "answer ① statement"),
+    ("gov", "①을 정답으로 꼽겠습니다.", "answer ① statement"),
+    ("gov", "①을 정답으로 삼겠습니다.", "answer ① statement"),
+    ("gov", "②를 정답으로 선택하면 ④의 설명과 모순이 생깁니다.", "no_answer - not_found"),
+    ("gov", "②를 정답으로 선택할 경우 ①도 틀린 것이 됩니다.", "no_answer - not_found"),
+    ("gov", "②를 정답으로 선택한다고 해 봅시다. 그러면 모순입니다.", "no_answer - not_found"),
+    ("gov", "②를 정답으로 하게 되면 단서와 충돌합니다.", "no_answer - not_found"),
+    ("gov", "②를 정답으로 골라도 결론은 같지 않습니다.", "no_answer - not_found"),
 ];
 
 #[test]

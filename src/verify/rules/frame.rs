@@ -10,50 +10,32 @@ use super::Ctx;
 use crate::verify::scan::Kind;
 
 impl Ctx<'_> {
-    /// Does the word at `j` choose what "정답으로" names, or close its sentence ("선택합니다",
-    /// "고릅니다", "하겠습니다", "정합니다", "보겠습니다"), rather than take it as a supposition
-    /// ("고려하면", "가정하고", "놓고", "보고")?
+    /// Does "X를 정답으로" followed by the word at `j` choose X ("선택합니다", "꼽겠습니다",
+    /// "표기합니다"), rather than take it as the answer to see what follows: a conditional or
+    /// concessive form ("고려하면", "선택하면", "골라도", "선택할 경우", "선택한다고 해
+    /// 봅시다"), or a supposing verb ("가정하고", "놓고", "두고", "간주하면")?
     pub(super) fn chosen_as_answer(&self, j: usize) -> bool {
-        let Some(t) = self.tok(j) else {
+        if !self.is_hangul(j) {
             return true;
-        };
-        if t.kind != Kind::Hangul {
-            return t.is_sentence_end();
         }
-        const CHOOSING: [&str; 27] = [
-            "선택",
-            "고르",
-            "고릅",
-            "골라",
-            "골랐",
-            "고를",
-            "고른",
-            "택",
-            "하겠",
-            "합니다",
-            "한다",
-            "했",
-            "할게",
-            "정하",
-            "정했",
-            "정합",
-            "결정",
-            "제출",
-            "제시",
-            "표시",
-            "기재",
-            "적",
-            "체크",
-            "인정",
-            "봅니다",
-            "보겠",
-            "판단",
-        ];
         let w = self.word(j);
-        CHOOSING.iter().any(|c| w.starts_with(c))
-            // "정답으로 보기는 어렵습니다": judged, read by the denial rules.
-            || w.starts_with("보기")
-            || w.starts_with("볼")
+        let next = if self.is_hangul(j + 1) {
+            self.word(j + 1)
+        } else {
+            ""
+        };
+        let supposing = ["가정", "간주", "상정", "놓", "두고", "보고"]
+            .iter()
+            .any(|p| w.starts_with(p))
+            || w.ends_with('면')
+            || w.ends_with('도')
+            || (w.ends_with('게') && next.ends_with('면'))
+            || (w.ends_with('할') && ["경우", "때", "시"].iter().any(|n| next.starts_with(n)))
+            || ((w.ends_with("다고") || w.ends_with("라고"))
+                && ["해", "하면", "하자", "치"]
+                    .iter()
+                    .any(|n| next.starts_with(n)));
+        !supposing
     }
 
     pub(super) fn final_before(&self, k: usize) -> bool {
