@@ -1902,6 +1902,9 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "②를 정답으로 선택한다고 해 봅시다. 그러면 모순입니다.", "no_answer - not_found"),
     ("gov", "②를 정답으로 하게 되면 단서와 충돌합니다.", "no_answer - not_found"),
     ("gov", "②를 정답으로 골라도 결론은 같지 않습니다.", "no_answer - not_found"),
+    // An adverbial between the topic and the conflicting value does not hide it.
+    ("numeric", "3\n\n흡입 높이는 이론적으로 약 10m입니다.", "no_answer - not_found"),
+    ("numeric", "3\n\n흡입 높이는 이론적으로 약 14m입니다.", "answer 3 leading_bare"),
 ];
 
 #[test]

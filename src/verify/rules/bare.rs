@@ -563,6 +563,14 @@ impl Ctx<'_> {
                     matches!(b[i], b'~') && b[i - 1].is_ascii_digit() && b[i + 1].is_ascii_digit()
                 }) || self.text.contains("～")
             };
+            let answered = keyword.is_some();
+            // An adverbial may stand between the topic and the value ("설치 높이는 바닥으로부터
+            // 2m 이상"): the topic within four words before it.
+            let topic = topic.filter(|&k| names_result(k)).or_else(|| {
+                (j.saturating_sub(4)..j)
+                    .rev()
+                    .find(|&k| self.is_hangul(k) && self.word(k).ends_with(['은', '는']))
+            });
             let keyword = keyword.or_else(|| {
                 topic.filter(|&k| {
                     names_result(k) && {
@@ -589,13 +597,14 @@ impl Ctx<'_> {
                     .any(|w| self.word(x).eq_ignore_ascii_case(w))
             });
             (others || !approximate)
-                && (k + 1..j).all(|x| match self.toks[x].kind {
-                    Kind::Latin | Kind::Other | Kind::Punct(':' | '=' | '~' | '$') => true,
-                    Kind::Hangul => {
-                        ["약", "대략", "총", "모두", "대략적으로"].contains(&self.word(x))
-                    }
-                    _ => false,
-                })
+                && (!answered
+                    || (k + 1..j).all(|x| match self.toks[x].kind {
+                        Kind::Latin | Kind::Other | Kind::Punct(':' | '=' | '~' | '$') => true,
+                        Kind::Hangul => {
+                            ["약", "대략", "총", "모두", "대략적으로"].contains(&self.word(x))
+                        }
+                        _ => false,
+                    }))
         })
     }
 }
