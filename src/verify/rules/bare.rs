@@ -2,7 +2,7 @@
 //! or a copula), the first line is one and nothing later names another choice, or the last
 //! line is a lone label after prose.
 
-use super::option_text::{kept_longer_than, squash};
+use super::option_text::{kept_longer_than, leading_value, squash};
 use super::words::{answer_keyword, is_negation_word, lower, option_noun_particle, strip_beon};
 use super::{Ctx, Resolved, Said};
 use crate::verify::cues::Family;
@@ -451,8 +451,15 @@ impl Ctx<'_> {
     /// nor option `c`'s text ("1\n\n… The answer is 1.11111111", "③\n… 따라서 답은
     /// 0.25이다")? Then the label that opened it is not the writer's answer.
     fn quantity_answered_after(&self, from: usize, c: Choice) -> bool {
-        // The option's own value: its text's first number, "525,000" of "￦ 525,000".
-        let own = self.set.option_text(c).and_then(leading_value);
+        // Each option's value, once: its text's first number, "525,000" of "￦ 525,000".
+        let values: Vec<(Choice, Option<f64>)> = self
+            .set
+            .choices()
+            .map(|o| (o, self.set.option_text(o).and_then(leading_value)))
+            .collect();
+        let own = values.iter().find(|(o, _)| *o == c).and_then(|(_, v)| *v);
+        // The one-sentence body's result, read once when a topic asks for it.
+        let sole = std::cell::OnceCell::new();
         (from..self.toks.len()).any(|j| {
             if self.toks[j].kind != Kind::Number || self.is_masked(j) {
                 return false;
@@ -468,13 +475,12 @@ impl Ctx<'_> {
             // another option's value than to this one's ("약 9.8m" for 10m, not 14m; "약 93%"
             // for 92.9% is this one).
             let nearer_another = |value: Option<f64>| {
-                let distance = |o: Choice| {
-                    let v = self.set.option_text(o).and_then(leading_value)?;
-                    Some((v - value?).abs() / v.abs().max(f64::MIN_POSITIVE))
-                };
-                self.set
-                    .choices()
-                    .filter_map(|o| distance(o).map(|d| (o, d)))
+                values
+                    .iter()
+                    .filter_map(|&(o, v)| {
+                        let v = v?;
+                        Some((o, (v - value?).abs() / v.abs().max(f64::MIN_POSITIVE)))
+                    })
                     .min_by(|a, b| a.1.total_cmp(&b.1))
                     .is_some_and(|(o, _)| o != c)
             };
@@ -496,7 +502,10 @@ impl Ctx<'_> {
             // outside brackets: "= 100 × ₩6,000 = ₩600,000" is 600,000; "20분 이상 (고층은
             // 40분)" is 20; a caveat in a sentence of its own is left alone.
             let sole_sentence_result = || {
-                let body = self.text[self.text.find('\n')? + 1..].trim();
+                let after = self.text.find('\n')? + 1;
+                let body = self.text[after..].trim_end();
+                let body_start = after + (body.len() - body.trim_start().len());
+                let body = body.trim_start();
                 // By bytes: a decimal point ("1.20") ends no sentence.
                 let ends = body.char_indices().any(|(i, ch)| {
                     ch == '\n'
@@ -519,30 +528,21 @@ impl Ctx<'_> {
                     }
                     in_number = digit || (in_number && matches!(ch, '.' | ','));
                 }
-                let labelled = self.toks.iter().enumerate().any(|(x, t)| {
-                    t.start as usize >= self.text.len() - body.len() && self.is_label_mark(x)
-                });
+                let labelled = self
+                    .toks
+                    .iter()
+                    .enumerate()
+                    .any(|(x, t)| t.start as usize >= body_start && self.is_label_mark(x));
                 (!ends && !labelled).then(|| last.and_then(|at| leading_value(&body[at..])))?
             };
             // The word before it, past approximations: a topic or subject ("밀도는 약"), "is"
             // ("The density is about"), or an equals sign ("ρ ≈").
+            // Words and signs between a quantity and what names it.
             let approximation = |x: usize| {
-                [
-                    "약",
-                    "대략",
-                    "총",
-                    "모두",
-                    "대략적으로",
-                    "about",
-                    "approximately",
-                    "roughly",
-                    "~",
-                    "₩",
-                    "￦",
-                    "$",
-                ]
-                .iter()
-                .any(|w| self.word(x).eq_ignore_ascii_case(w))
+                APPROXIMATE
+                    .iter()
+                    .chain(&HELD)
+                    .any(|w| self.word(x).eq_ignore_ascii_case(w))
             };
             let topic = (j.saturating_sub(3)..j).rev().find(|&k| !approximation(k));
             let names_result = |k: usize| match self.toks[k].kind {
@@ -574,7 +574,8 @@ impl Ctx<'_> {
             let keyword = keyword.or_else(|| {
                 topic.filter(|&k| {
                     names_result(k) && {
-                        others = sole_sentence_result()
+                        others = sole
+                            .get_or_init(sole_sentence_result)
                             .is_some_and(|v| nearer_another(Some(v)) || (!own_range && range()));
                         others
                     }
@@ -585,23 +586,17 @@ impl Ctx<'_> {
             };
             let approximate = (k + 1..j).any(|x| {
                 self.toks[x].is_punct('~')
-                    || [
-                        "약",
-                        "대략",
-                        "대략적으로",
-                        "about",
-                        "approximately",
-                        "roughly",
-                    ]
-                    .iter()
-                    .any(|w| self.word(x).eq_ignore_ascii_case(w))
+                    || APPROXIMATE
+                        .iter()
+                        .any(|w| self.word(x).eq_ignore_ascii_case(w))
             });
             (others || !approximate)
                 && (!answered
                     || (k + 1..j).all(|x| match self.toks[x].kind {
                         Kind::Latin | Kind::Other | Kind::Punct(':' | '=' | '~' | '$') => true,
                         Kind::Hangul => {
-                            ["약", "대략", "총", "모두", "대략적으로"].contains(&self.word(x))
+                            APPROXIMATE[..3].contains(&self.word(x))
+                                || HELD[..2].contains(&self.word(x))
                         }
                         _ => false,
                     }))
@@ -609,25 +604,19 @@ impl Ctx<'_> {
     }
 }
 
-/// The value of the first number in `text` (commas dropped): 525000 for "￦ 525,000", 8.1 for
-/// "8.10m"; None when it has none.
-fn leading_value(text: &str) -> Option<f64> {
-    let at = text.find(|c: char| c.is_ascii_digit())?;
-    // "7, 200" (a space after a thousands comma, as some KMMLU options have) is 7200.
-    let rest = &text[at..];
-    let mut digits = String::new();
-    for (i, c) in rest.char_indices() {
-        let spaced_thousands = c == ' '
-            && rest[..i].ends_with(',')
-            && rest[i + 1..].bytes().take_while(u8::is_ascii_digit).count() == 3;
-        if c.is_ascii_digit() || c == '.' {
-            digits.push(c);
-        } else if !(c == ',' || spaced_thousands) {
-            break;
-        }
-    }
-    digits.trim_end_matches('.').parse().ok()
-}
+/// Words that make a quantity approximate ("약 10m", "about 10 m"); the Korean ones first.
+const APPROXIMATE: [&str; 6] = [
+    "약",
+    "대략",
+    "대략적으로",
+    "about",
+    "approximately",
+    "roughly",
+];
+
+/// Words and signs that may stand between a quantity and its topic without changing it ("총
+/// 5명", "₩7,200"); the Korean ones first.
+const HELD: [&str; 6] = ["총", "모두", "~", "₩", "￦", "$"];
 
 /// The text after a bare label as `bare_in` compares it: squashed whole, without leading
 /// separators, and without trailing punctuation and a copula.

@@ -608,3 +608,23 @@ fn is_framing(rest: &str) -> bool {
             && (after.is_empty() || AFTER.contains(&after))
     })
 }
+
+/// The value of the first number in `text` (commas dropped): 525000 for "￦ 525,000", 8.1 for
+/// "8.10m"; None when it has none.
+pub(super) fn leading_value(text: &str) -> Option<f64> {
+    let at = text.find(|c: char| c.is_ascii_digit())?;
+    // "7, 200" (a space after a thousands comma, as some KMMLU options have) is 7200.
+    let rest = &text[at..];
+    let mut digits = String::new();
+    for (i, c) in rest.char_indices() {
+        let spaced_thousands = c == ' '
+            && rest[..i].ends_with(',')
+            && rest[i + 1..].bytes().take_while(u8::is_ascii_digit).count() == 3;
+        if c.is_ascii_digit() || c == '.' {
+            digits.push(c);
+        } else if !(c == ',' || spaced_thousands) {
+            break;
+        }
+    }
+    digits.trim_end_matches('.').parse().ok()
+}
