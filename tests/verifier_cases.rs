@@ -335,6 +335,13 @@ const CASES: &[(&str, &str, &str)] = &[
     ("circled:5", "①번: 틀림, ②번: 틀림, ③번: 정답, ④번: 틀림", "answer ③ statement"),
     ("letter:4", "The answer is probably B, but it could be C.", "ambiguous - alternatives"),
     ("circled:5", "정답은 ③이라고 생각했지만, 사실 ④입니다.", "answer ④ corrected_statement"),
+    // A view held in the past ("…이라고 생각했는데") is given up, unless stated again.
+    ("circled:5", "정답은 ③이라고 생각했는데, 표가 보이지 않아 확정할 수 없습니다.", "no_answer - refusal"),
+    ("circled:5", "③이 답이라고 봤는데 계산 조건이 빠져 있어서 ②일 수도 있습니다.", "no_answer - not_found"),
+    ("circled:5", "정답은 ③이라고 생각했는데, 다시 계산해 보니 정답은 ②입니다.", "answer ② statement"),
+    ("circled:5", "처음엔 ④가 정답이라고 여겼는데, 따라서 정답은 ④가 확실합니다.", "answer ④ statement"),
+    ("circled:5", "③이 정답이라고 판단했는데, 그 근거는 다음과 같습니다. 첫째, …", "answer ③ statement"),
+    ("letter:4", "I thought the answer was C, but without the table I cannot tell.", "no_answer - refusal"),
     ("circled:5", "정답은 ③번 같기도 하고 ④번 같기도 합니다.", "ambiguous - alternatives"),
     ("gov", "정답은 ③(기획재정부)입니다.", "ambiguous - label_text_mismatch"),
     ("gov", "정답은 ② 기획재정부입니다.", "answer ② statement"),

@@ -9,7 +9,7 @@
 //! 틀렸다" states ③).
 
 use super::option_text::{squash, squash_chars};
-use super::words::{is_negation_word, is_past_perfect, lower, strip_beon};
+use super::words::{is_belief_given_up, is_negation_word, is_past_perfect, lower, strip_beon};
 use super::{Ctx, Said, Statement, Strength};
 use crate::verify::scan::{Kind, Tok};
 use crate::verify::{Choice, Rule};
@@ -351,6 +351,10 @@ impl Ctx<'_> {
                         || w.contains("기도")
                         // "③인 줄 알았는데": a belief given up.
                         || (w == "줄" && self.is_hangul(j + 1) && self.word(j + 1).starts_with("알았"))
+                        // "정답은 ③이라고 생각했는데, …", "③이라고 봤는데": the statement quoted
+                        // as a view held before, then something else: a belief given up,
+                        // unless stated again.
+                        || (j <= last + 2 && quotative(j - 1) && is_belief_given_up(w))
                         // "② 또는" at the end: an alternative left open.
                         || (j == last + 1
                             && matches!(w, "또는" | "혹은" | "아니면" | "내지")

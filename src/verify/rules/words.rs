@@ -77,6 +77,27 @@ pub(super) fn is_past_perfect(w: &str) -> bool {
     })
 }
 
+/// Is the Hangul word a belief held in the past and then followed by something else
+/// ("생각했는데", "알았는데", "봤는데", "여겼는데", "믿었는데")? Not a conclusion reached
+/// ("판단했는데, 그 근거는 …").
+pub(super) fn is_belief_given_up(w: &str) -> bool {
+    w.strip_suffix("는데").is_some_and(|stem| {
+        [
+            "생각했",
+            "생각하였",
+            "알았",
+            "봤",
+            "보았",
+            "여겼",
+            "믿었",
+            "예상했",
+            "짐작했",
+        ]
+        .iter()
+        .any(|v| stem.ends_with(v))
+    })
+}
+
 /// Particles (with an optional leading 번) that may sit between a label and what follows.
 pub(super) fn strip_beon(w: &str) -> &str {
     w.strip_prefix("번").unwrap_or(w)
