@@ -335,6 +335,13 @@ const CASES: &[(&str, &str, &str)] = &[
     ("circled:5", "①번: 틀림, ②번: 틀림, ③번: 정답, ④번: 틀림", "answer ③ statement"),
     ("letter:4", "The answer is probably B, but it could be C.", "ambiguous - alternatives"),
     ("circled:5", "정답은 ③이라고 생각했지만, 사실 ④입니다.", "answer ④ corrected_statement"),
+    // A middle dot lists: "①·④" names two options, as "①, ④" does.
+    ("circled:5", "정답은 ①·④입니다.", "ambiguous - alternatives"),
+    ("circled:5", "정답: ②ㆍ③", "ambiguous - alternatives"),
+    ("circled:5", "정답은 1·4번입니다.", "ambiguous - alternatives"),
+    ("circled:5", "정답은 ①·④ 중 ④입니다.", "answer ④ statement"),
+    ("circled:5", "정답은 ③ 정보ㆍ통신부입니다.", "answer ③ statement"),
+    ("circled:5", "1·2차 검토 결과 정답은 ④입니다.", "answer ④ statement"),
     // A view held in the past ("…이라고 생각했는데") is given up, unless stated again.
     ("circled:5", "정답은 ③이라고 생각했는데, 표가 보이지 않아 확정할 수 없습니다.", "no_answer - refusal"),
     ("circled:5", "③이 답이라고 봤는데 계산 조건이 빠져 있어서 ②일 수도 있습니다.", "no_answer - not_found"),

@@ -17,6 +17,7 @@
 //! ```
 
 mod ask;
+mod chars;
 mod choice;
 mod cues;
 mod final_text;

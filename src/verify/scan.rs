@@ -6,6 +6,9 @@
 //! ticks and TeX dollars are skipped. Spans always index the original text, so a verdict can
 //! point at the bytes that decided it. There is no blanket NFKC: it would turn ① into 1.
 
+use super::chars::{
+    digit_value, is_hangul, is_ignorable, is_middle_dot, is_space, latin, normalise_punct,
+};
 use super::cues::{CueScan, Cues};
 use super::ordinal::ordinal_at;
 use super::particles::{
@@ -69,69 +72,6 @@ impl Tok {
             self.kind,
             Kind::Break | Kind::Punct('.') | Kind::Punct('!') | Kind::Punct('?')
         )
-    }
-}
-
-fn is_hangul(c: char) -> bool {
-    matches!(c, '\u{AC00}'..='\u{D7A3}' | '\u{3131}'..='\u{318E}' | '\u{1100}'..='\u{11FF}')
-}
-
-fn is_space(c: char) -> bool {
-    matches!(
-        c,
-        ' ' | '\t' | '\r' | '\u{A0}' | '\u{3000}' | '\u{2000}'
-            ..='\u{200D}' | '\u{202F}' | '\u{205F}' | '\u{FEFF}'
-    )
-}
-
-/// Characters that carry no meaning for answer extraction: markdown and TeX decoration.
-fn is_ignorable(c: char) -> bool {
-    matches!(
-        c,
-        '*' | '_' | '`' | '#' | '$' | '\\' | '\u{FE0F}' | '\u{20E3}'
-    )
-}
-
-/// ASCII value of a (possibly full-width) digit.
-fn digit_value(c: char) -> Option<u8> {
-    match c {
-        '0'..='9' => Some(c as u8 - b'0'),
-        '\u{FF10}'..='\u{FF19}' => Some((c as u32 - 0xFF10) as u8),
-        _ => None,
-    }
-}
-
-/// ASCII form of a (possibly full-width) Latin letter.
-fn latin(c: char) -> Option<char> {
-    match c {
-        'A'..='Z' | 'a'..='z' => Some(c),
-        '\u{FF21}'..='\u{FF3A}' => char::from_u32(c as u32 - 0xFF21 + 'A' as u32),
-        '\u{FF41}'..='\u{FF5A}' => char::from_u32(c as u32 - 0xFF41 + 'a' as u32),
-        _ => None,
-    }
-}
-
-fn normalise_punct(c: char) -> char {
-    match c {
-        '：' => ':',
-        '（' => '(',
-        '）' => ')',
-        '［' => '[',
-        '］' => ']',
-        '．' | '。' => '.',
-        '，' | '、' => ',',
-        '！' => '!',
-        '？' => '?',
-        '～' | '〜' => '~',
-        '／' => '/',
-        '＝' => '=',
-        '【' | '「' | '『' | '〔' | '《' | '〈' => '[',
-        '】' | '」' | '』' | '〕' | '》' | '〉' => ']',
-        '“' | '”' | '‘' | '’' => '"',
-        '→' | '⇒' | '⟶' | '➔' | '➜' | '➡' | '👉' | '▶' | '►' | '➤' | '▷' | '⇨' | '⮕' | '➙'
-        | '➝' | '➞' => '>',
-        '–' | '—' | '―' | '－' => '-',
-        _ => c,
     }
 }
 
@@ -316,6 +256,12 @@ pub(crate) fn tokenize_with_cues(text: &str) -> (Vec<Tok>, Cues) {
             i = scan_latin(text, i, &mut toks, &mut cues);
             continue;
         }
+        // "①·④", "1ㆍ4번": a middle dot lists; read as "/" (ㆍ is a jamo, so before Hangul).
+        if is_middle_dot(c) {
+            push(&mut toks, Kind::Punct('/'), i, i + clen);
+            i += clen;
+            continue;
+        }
         if is_hangul(c) {
             let start = i;
             let mut end = i;
@@ -468,6 +414,8 @@ fn scan_number(text: &str, start: usize, toks: &mut Vec<Tok>) -> usize {
         Some(')' | '）' | ']' | '】' | '」' | '!' | '?' | '"' | '\'' | '}' | '。' | '、') => {
             true
         }
+        // "1·4번": a middle dot lists; no number has one.
+        Some(c) if is_middle_dot(c) => true,
         Some('.' | ',' | ':' | '：' | '/' | '-' | '~' | '～') => {
             after2.is_none_or(|c| digit_value(c).is_none())
         }
