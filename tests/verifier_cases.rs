@@ -335,6 +335,19 @@ const CASES: &[(&str, &str, &str)] = &[
     ("circled:5", "①번: 틀림, ②번: 틀림, ③번: 정답, ④번: 틀림", "answer ③ statement"),
     ("letter:4", "The answer is probably B, but it could be C.", "ambiguous - alternatives"),
     ("circled:5", "정답은 ③이라고 생각했지만, 사실 ④입니다.", "answer ④ corrected_statement"),
+    // A line's own verdict is pointed back at ("← 이것이 답", "<- this is the answer"): the
+    // label on the next line is not its answer.
+    ("circled:5", "① 맞는 설명\n② 맞는 설명\n③ 틀린 설명 ← 이것이 답\n④ 맞는 설명", "no_answer - not_found"),
+    ("letter:4", "A. fine\nB. wrong <- this is the answer\nC. fine\nD. fine", "no_answer - not_found"),
+    ("circled:5", "풀이를 마쳤습니다.\n정답\n③", "answer ③ statement"),
+    // "Practice:" and "예제:" head another question.
+    ("letter:4", "Practice: Which gas is lighter than air?\nA. Propane\nB. Butane\nC. Methane\nD. Chlorine\nAnswer: C\n\nNow try the original question.", "no_answer - other_question"),
+    ("letter:4", "예제: 다음 중 산화제는?\nA. 염소산나트륨\nB. 황\nC. 적린\nD. 마그네슘\n정답: A", "no_answer - other_question"),
+    ("letter:4", "Practice makes perfect. The answer is B.", "answer B statement"),
+    // A choice tried, to be checked ("…선택해 보겠습니다"), is not made.
+    ("circled:5", "②를 정답으로 선택해 보겠습니다. 그러면 요건이 맞지 않으므로 이 선택은 틀립니다.", "no_answer - not_found"),
+    ("circled:5", "④를 정답으로 놓아 봅시다. 그러면 단서 조항과 충돌합니다.", "no_answer - not_found"),
+    ("circled:5", "검토를 마쳤으므로 ④를 정답으로 선택합니다.", "answer ④ statement"),
     // A middle dot lists: "①·④" names two options, as "①, ④" does.
     ("circled:5", "정답은 ①·④입니다.", "ambiguous - alternatives"),
     ("circled:5", "정답: ②ㆍ③", "ambiguous - alternatives"),

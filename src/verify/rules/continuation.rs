@@ -258,9 +258,21 @@ const QUALIFIERS: [&str; 11] = [
     "Bonus ",
 ];
 
-/// The nouns a question heading starts with.
-const QUESTION_NOUNS: [&str; 9] = [
-    "문제", "질문", "문항", "Question", "question", "QUESTION", "Problem", "problem", "Q",
+/// The nouns a question heading starts with ("Practice:" and "예제:" head a question too).
+const QUESTION_NOUNS: [&str; 13] = [
+    "문제",
+    "질문",
+    "문항",
+    "Question",
+    "question",
+    "QUESTION",
+    "Problem",
+    "problem",
+    "Q",
+    "Practice",
+    "Exercise",
+    "예제",
+    "연습문제",
 ];
 
 /// What follows a question noun at the start of `t`, qualified or not ("다음 문제: …" →

@@ -31,6 +31,9 @@ impl Ctx<'_> {
             || w.ends_with('도')
             || (w.ends_with('게') && next.ends_with('면'))
             || (w.ends_with('할') && ["경우", "때", "시"].iter().any(|n| next.starts_with(n)))
+            // "②를 정답으로 선택해 보겠습니다": tried, to be checked.
+            || (['해', '어', '아', '여'].iter().any(|&e| w.ends_with(e))
+                && ["보", "봅", "볼", "봐"].iter().any(|n| next.starts_with(n)))
             || ((w.ends_with("다고") || w.ends_with("라고"))
                 && ["해", "하면", "하자", "치"]
                     .iter()

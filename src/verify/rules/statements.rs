@@ -175,10 +175,20 @@ impl Ctx<'_> {
     /// Does the keyword at `k` speak of what is on its left: a label it completes ("3번이
     /// 정답") or an arrow pointing back ("← 정답")?
     fn points_left(&self, k: usize) -> bool {
-        let arrow = k > 0 && {
-            let before = self.toks[k - 1].text(self.text);
-            ["←", "⬅", "<-", "<="].iter().any(|a| before.ends_with(a))
-        };
+        // "← 정답", "← 이것이 답", "<- this is the answer": an arrow, or a demonstrative as
+        // the keyword's subject, on its line just before it.
+        let arrow = (k.saturating_sub(3)..k)
+            .rev()
+            .take_while(|&x| self.toks[x].kind != Kind::Break)
+            .any(|x| {
+                let before = self.toks[x].text(self.text);
+                let between_is_copula = (x + 1..k).all(|y| {
+                    self.is_latin(y) && matches!(lower(self.word(y)).as_str(), "is" | "the")
+                });
+                ["←", "⬅", "<-", "<="].iter().any(|a| before.ends_with(a))
+                    || (x + 1 == k && matches!(before, "이것이" | "이게" | "이것이야말로" | "요게"))
+                    || (between_is_copula && matches!(lower(before).as_str(), "this" | "that"))
+            });
         // "3번이 정답", "D가 정답": the subject particle joins label and keyword; "답:" points
         // right whatever stands before it.
         let colon = self.tok(k + 1).is_some_and(|t| t.is_punct(':'));
