@@ -324,3 +324,60 @@ fn a_results_file_given_as_generations_is_named_as_such_once() {
         "{stderr}"
     );
 }
+
+/// Trial 37, defect 1: lm-eval's own API chat client (`--model local-chat-completions
+/// --apply_chat_template`, the usual way to run it against vLLM or llama.cpp) logs each
+/// prompt as its chat messages, a list holding one JSON string, not as text. kgrade read no
+/// prompt, fell back to the dataset's (1)–(4) and graded every letter answer `invalid`: 0/16,
+/// exit 0. Run 7 was written by lm-eval 0.4.13 against the real llama.cpp server with
+/// SmolLM2-135M-Instruct that the other tests start (`make_fixtures.sh`, step 8).
+#[test]
+fn chat_api_runs_are_read_in_the_notation_their_messages_showed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("kmmlu");
+    std::fs::create_dir(&data).unwrap();
+    for name in ["Criminal-Law-test.csv", "Law-test.csv"] {
+        std::os::unix::fs::symlink(kmmlu(name), data.join(name)).unwrap();
+    }
+    let out = tmp.path().join("out");
+    let run = root().join("tests/fixtures/lm_eval/runs/7_chat_api_law");
+    let r = grade(&data, &run, &out, &[]);
+    let dir = run.join("SmolLM2-135M-Instruct-Q4_1");
+    // (task, line) for every line lm-eval wrote; the task is in the file's name.
+    let mut source: Vec<(String, Value)> = Vec::new();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_str().unwrap().to_string();
+        if let Some(rest) = name.strip_prefix("samples_") {
+            let task = rest[..rest.rfind('_').unwrap()].to_string();
+            source.extend(lines(&p).into_iter().map(|l| (task.clone(), l)));
+        }
+    }
+    // The prompt is messages, as lm-eval wrote them.
+    let arg = &source[0].1["arguments"]["gen_args_0"]["arg_0"];
+    assert!(arg[0].as_str().unwrap().starts_with("[{\"role\""), "{arg}");
+    let verdicts = lines(&out.join("verdicts.jsonl"));
+    assert_eq!(verdicts.len(), 16);
+    for v in &verdicts {
+        assert_eq!(v["choices"], "letter:4", "{v}");
+        let doc = v["id"].as_str().unwrap().split_once('/').unwrap().1;
+        let (_, line) = source
+            .iter()
+            .find(|(task, l)| l["doc_id"].to_string() == doc && v["fields"]["task"] == *task)
+            .unwrap();
+        assert_eq!(
+            v["gold"], line["target"],
+            "gold in the notation the model saw"
+        );
+        if line["exact_match"] == 1.0 {
+            assert_eq!(v["correct"], true, "{v}");
+        }
+    }
+    // Criminal law: "A", "B", "A" answers lm-eval's exact_match read (2 of 8), and doc 0's
+    // echoed question followed by its letter on the last line.
+    let tasks = &r["metrics"]["groups"]["task"]["values"];
+    assert_eq!(tasks["kmmlu_direct_criminal_law"]["correct"], 3);
+    assert_eq!(tasks["kmmlu_direct_law"]["n"], 8);
+    let invalid = verdicts.iter().filter(|v| v["status"] == "invalid").count();
+    assert!(invalid <= 1, "{invalid} answers read outside A–D");
+}

@@ -65,7 +65,7 @@ impl LmEvalTally {
 
 /// `arguments` as (context, continuation-or-settings) pairs, in request order. lm-eval 0.4
 /// writes `{"gen_args_0": {"arg_0", "arg_1"}, …}`; older versions a list of lists.
-fn arguments(v: &Value) -> Vec<(Option<&str>, Option<&Value>)> {
+fn arguments(v: &Value) -> Vec<(Option<&Value>, Option<&Value>)> {
     match v.get("arguments") {
         Some(Value::Object(map)) => {
             let mut args: Vec<(u64, &Value)> = map
@@ -78,14 +78,42 @@ fn arguments(v: &Value) -> Vec<(Option<&str>, Option<&Value>)> {
                 .collect();
             args.sort_by_key(|(n, _)| *n);
             args.into_iter()
-                .map(|(_, a)| (a.get("arg_0").and_then(Value::as_str), a.get("arg_1")))
+                .map(|(_, a)| (a.get("arg_0"), a.get("arg_1")))
                 .collect()
         }
-        Some(Value::Array(list)) => list
-            .iter()
-            .map(|a| (a.get(0).and_then(Value::as_str), a.get(1)))
-            .collect(),
+        Some(Value::Array(list)) => list.iter().map(|a| (a.get(0), a.get(1))).collect(),
         _ => Vec::new(),
+    }
+}
+
+/// The prompt's text. A text model's prompt is a string. A chat model's (`--model
+/// local-chat-completions --apply_chat_template`) is its messages: lm-eval 0.4.13 writes them
+/// as a list holding one JSON string of `[{"role", "content"}, …]`; the messages' contents
+/// are the prompt, in order, so the options the model saw decide the labels as they do for
+/// a text prompt.
+fn prompt_text(arg: &Value) -> Option<String> {
+    fn contents(messages: &[Value]) -> Option<String> {
+        let parts: Option<Vec<&str>> = messages
+            .iter()
+            .map(|m| m.get("content").and_then(Value::as_str))
+            .collect();
+        parts.filter(|p| !p.is_empty()).map(|p| p.join("\n\n"))
+    }
+    match arg {
+        Value::String(s) => {
+            let chat = s.trim_start().starts_with("[{").then(|| {
+                serde_json::from_str::<Vec<Value>>(s)
+                    .ok()
+                    .and_then(|m| contents(&m))
+            });
+            Some(chat.flatten().unwrap_or_else(|| s.clone()))
+        }
+        Value::Array(items) if items.iter().all(Value::is_object) => contents(items),
+        Value::Array(items) => {
+            let parts: Option<Vec<String>> = items.iter().map(prompt_text).collect();
+            parts.filter(|p| !p.is_empty()).map(|p| p.join("\n\n"))
+        }
+        _ => None,
     }
 }
 
@@ -132,7 +160,7 @@ impl Shape for LmEval {
             .and_then(Value::as_array)
             .ok_or(LineProblem::field("resps", "missing or not a list"))?;
         let args = arguments(v);
-        let prompt = args.first().and_then(|(p, _)| p.map(str::to_string));
+        let prompt = args.first().and_then(|(p, _)| p.and_then(prompt_text));
         let question = v
             .get("doc")
             .and_then(|d| d.get("question"))
