@@ -363,7 +363,9 @@ fn chat_api_runs_are_read_in_the_notation_their_messages_showed() {
         let doc = v["id"].as_str().unwrap().split_once('/').unwrap().1;
         let (_, line) = source
             .iter()
-            .find(|(task, l)| l["doc_id"].to_string() == doc && v["fields"]["task"] == *task)
+            .find(|(task, l)| {
+                l["doc_id"] == doc.parse::<u64>().unwrap() && v["fields"]["task"] == *task
+            })
             .unwrap();
         assert_eq!(
             v["gold"], line["target"],
