@@ -383,3 +383,56 @@ fn chat_api_runs_are_read_in_the_notation_their_messages_showed() {
     let invalid = verdicts.iter().filter(|v| v["status"] == "invalid").count();
     assert!(invalid <= 1, "{invalid} answers read outside A–D");
 }
+
+/// Trial 37, defects 2 and 4: in one lm-eval run of a loglikelihood task and a generation
+/// task, `results.json` gave the group the loglikelihood task's `acc` (0.0 over 8 documents)
+/// labelled with all 16, put `acc_norm` on the generation task, and counted `original` as
+/// the documents graded (8) rather than the dataset's rows. Run 8 was written by lm-eval
+/// 0.4.13 with the canned model (`make_fixtures.sh`).
+#[test]
+fn a_run_mixing_loglikelihood_and_generation_tasks_reports_each_in_its_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("kmmlu");
+    std::fs::create_dir(&data).unwrap();
+    for name in ["Public-Safety-test.csv", "Accounting-test.csv"] {
+        std::os::unix::fs::symlink(kmmlu(name), data.join(name)).unwrap();
+    }
+    let out = tmp.path().join("out");
+    let run = root().join("tests/fixtures/lm_eval/runs/8_mixed_loglik_generation");
+    let r = grade(&data, &run, &out, &[]);
+    let results: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let theirs: Value = serde_json::from_str(
+        &std::fs::read_to_string(fixture_file("8_mixed_loglik_generation", "results_")).unwrap(),
+    )
+    .unwrap();
+    let overall = &r["metrics"]["overall"];
+    assert_eq!(overall["n"], 16);
+    let group = &results["results"]["kgrade"];
+    assert_eq!(group["acc,none"], overall["accuracy"], "{group}");
+    assert_eq!(group["sample_len"], 16);
+    assert!(group.get("acc_norm,none").is_none(), "{group}");
+    let (ll, gen) = ("kmmlu_public_safety", "kmmlu_direct_accounting");
+    // The loglikelihood task's acc and acc_norm are lm-eval's own.
+    for key in ["acc,none", "acc_norm,none"] {
+        assert_eq!(
+            results["results"][ll][key], theirs["results"][ll][key],
+            "{key}"
+        );
+    }
+    assert!(results["results"][gen].get("acc_norm,none").is_none());
+    assert_eq!(
+        results["higher_is_better"][gen],
+        serde_json::json!({"acc": true})
+    );
+    assert_eq!(
+        results["higher_is_better"][ll],
+        serde_json::json!({"acc": true, "acc_norm": true})
+    );
+    for task in [ll, gen] {
+        assert_eq!(
+            results["n-samples"][task], theirs["n-samples"][task],
+            "{task}"
+        );
+    }
+}

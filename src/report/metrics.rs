@@ -73,6 +73,10 @@ pub struct Metrics {
     pub acc: Option<Accuracy>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acc_norm: Option<Accuracy>,
+    /// `acc_norm` per lm-eval task (the verdicts' `task` field), for loglikelihood tasks
+    /// only: a run may mix them with generation tasks.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub acc_norm_by_task: BTreeMap<String, Accuracy>,
     /// OpenCompass circular-evaluation metrics, when the answers record option orderings
     /// (`kgrade generate --circular`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -156,6 +160,7 @@ pub struct Accumulator {
     /// Loglikelihood answers: (correct, n) under `acc` and under `acc_norm`.
     acc: (u64, u64),
     acc_norm: (u64, u64),
+    acc_norm_by_task: BTreeMap<String, (u64, u64)>,
     circular: super::circular::CircularAccumulator,
 }
 
@@ -188,6 +193,7 @@ impl Accumulator {
             request_errors: 0,
             acc: (0, 0),
             acc_norm: (0, 0),
+            acc_norm_by_task: BTreeMap::new(),
             circular: super::circular::CircularAccumulator::new(by),
         }
     }
@@ -234,6 +240,11 @@ impl Accumulator {
             self.acc.1 += 1;
             self.acc_norm.0 += u64::from(norm.correct);
             self.acc_norm.1 += 1;
+            if let Some(task) = v.fields.get("task") {
+                let e = self.acc_norm_by_task.entry(task.clone()).or_default();
+                e.0 += u64::from(norm.correct);
+                e.1 += 1;
+            }
         }
         if let Some(j) = &v.judge {
             if j.reason_conflict {
@@ -357,6 +368,11 @@ impl Accumulator {
             acc: (self.acc.1 > 0).then(|| Accuracy::new(self.acc.0, self.acc.1)),
             acc_norm: (self.acc_norm.1 > 0)
                 .then(|| Accuracy::new(self.acc_norm.0, self.acc_norm.1)),
+            acc_norm_by_task: self
+                .acc_norm_by_task
+                .into_iter()
+                .map(|(t, (c, n))| (t, Accuracy::new(c, n)))
+                .collect(),
             circular: self.circular.finish(),
         }
     }

@@ -120,17 +120,29 @@ pub fn results(metrics: &Metrics, join: Option<&JoinReport>, fallback_task: &str
     } else {
         tasks[0].0.clone()
     };
+    // `acc_norm` belongs to loglikelihood tasks only. A run may mix them with generation
+    // tasks: each task gets its own, and the group one only when every answer has one (else
+    // the group's `acc` is over all its answers, as in every other report).
+    let all_loglikelihood = metrics.acc.is_some_and(|a| a.n == metrics.overall.n);
+    let norm_of = |task: &str| match metrics.acc_norm_by_task.get(task) {
+        Some(norm) => Some(*norm),
+        None if tasks.len() == 1 && all_loglikelihood => metrics.acc_norm,
+        None => None,
+    };
+    let with_norm = |mut m: Map<String, Value>, norm: Option<Accuracy>| {
+        if let Some(norm) = norm {
+            m.insert("acc_norm,none".into(), json!(norm.accuracy));
+            m.insert("acc_norm_stderr,none".into(), stderr(&norm));
+        }
+        m
+    };
     let mut results = Map::new();
     for (task, a) in &tasks {
-        results.insert(task.clone(), Value::Object(entry(task, a)));
+        let e = with_norm(entry(task, a), norm_of(task));
+        results.insert(task.clone(), Value::Object(e));
     }
-    let mut aggregate = entry(&aggregate_name, &metrics.overall);
-    if let (Some(acc), Some(norm)) = (&metrics.acc, &metrics.acc_norm) {
-        aggregate.insert("acc,none".into(), json!(acc.accuracy));
-        aggregate.insert("acc_stderr,none".into(), stderr(acc));
-        aggregate.insert("acc_norm,none".into(), json!(norm.accuracy));
-        aggregate.insert("acc_norm_stderr,none".into(), stderr(norm));
-    }
+    let group_norm = all_loglikelihood.then_some(metrics.acc_norm).flatten();
+    let mut aggregate = with_norm(entry(&aggregate_name, &metrics.overall), group_norm);
     let group_keys = group_keys(metrics, &aggregate);
     for (key, (col, value)) in &group_keys {
         let a = &metrics.groups[col.as_str()].values[value.as_str()];
@@ -149,22 +161,24 @@ pub fn results(metrics: &Metrics, join: Option<&JoinReport>, fallback_task: &str
     results.insert(aggregate_name.clone(), Value::Object(aggregate));
     let names: Vec<&String> = results.keys().collect();
     let versions: Map<String, Value> = names.iter().map(|t| ((*t).clone(), json!(1.0))).collect();
-    // acc_norm exists only for loglikelihood tasks.
-    let higher_one = if metrics.acc_norm.is_some() {
-        json!({"acc": true, "acc_norm": true})
-    } else {
-        json!({"acc": true})
-    };
-    let higher: Map<String, Value> = names
+    let higher: Map<String, Value> = results
         .iter()
-        .map(|t| ((*t).clone(), higher_one.clone()))
+        .map(|(t, e)| {
+            let higher = if e.get("acc_norm,none").is_some() {
+                json!({"acc": true, "acc_norm": true})
+            } else {
+                json!({"acc": true})
+            };
+            (t.clone(), higher)
+        })
         .collect();
     // lm-eval counts documents (items), not answers: `effective` is the items graded,
-    // `original` the dataset's items (known per task only when there is one task).
+    // `original` the dataset's items behind the task (its file's rows in a folder).
     let n_samples: Map<String, Value> = tasks
         .iter()
         .map(|(t, a)| {
             let original = match join {
+                Some(j) if j.task_items.contains_key(t) => j.task_items[t],
                 Some(j) if tasks.len() == 1 => j.items as u64,
                 _ => documents(a),
             };

@@ -179,6 +179,9 @@ impl<'a> Joiner<'a> {
     pub fn finish(mut self, observer: &mut dyn Observer) -> JoinReport {
         observer.bytes_read(self.reader.bytes_read());
         self.join.tasks.clone_from(&self.reader.tasks);
+        self.join.task_items = (self.reader.tasks.iter())
+            .map(|t| (t.clone(), self.dataset.task_items(t) as u64))
+            .collect();
         self.join.lm_eval = self.reader.lm_eval().means();
         if self.join.models.len() == 1 {
             self.join.model = self.join.models.pop();

@@ -44,6 +44,9 @@ pub struct JoinReport {
     /// Tasks of an lm-eval output folder, in reading order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tasks: Vec<String>,
+    /// The dataset items behind each of those tasks (lm-eval's `n-samples.original`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub task_items: BTreeMap<String, u64>,
     /// lm-eval's own scores in the samples files: task → `metric,filter` → mean over the
     /// documents read, to compare with kgrade's.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

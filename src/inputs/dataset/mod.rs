@@ -55,16 +55,36 @@ impl Dataset {
         if self.subjects.is_empty() {
             return self.index.get(id).copied();
         }
-        let task = task.map(subject_key);
-        let subject = task.as_deref().and_then(|t| {
-            self.subjects
-                .iter()
-                .filter(|s| t == s.as_str() || t.ends_with(&format!("_{s}")))
-                .max_by_key(|s| s.len())
-        });
-        match subject {
+        match task.and_then(|t| self.subject_of(t)) {
             Some(s) => self.index.get(&format!("{s}/{id}")).copied(),
             None => self.index.get(id).copied(),
+        }
+    }
+
+    /// The subject (dataset file of a folder) an lm-eval task's lines are joined to: the
+    /// longest subject the task's name is or ends in (`kmmlu_direct_criminal_law` →
+    /// `criminal_law`, not `law`).
+    fn subject_of(&self, task: &str) -> Option<&str> {
+        let t = subject_key(task);
+        self.subjects
+            .iter()
+            .filter(|s| t == s.as_str() || t.ends_with(&format!("_{s}")))
+            .max_by_key(|s| s.len())
+            .map(String::as_str)
+    }
+
+    /// The items an lm-eval task was drawn from, as lm-eval's `n-samples.original` counts
+    /// them: its subject's rows in a folder, else the whole dataset.
+    pub fn task_items(&self, task: &str) -> usize {
+        match self.subject_of(task) {
+            Some(s) => {
+                let prefix = format!("{s}/");
+                self.items
+                    .iter()
+                    .filter(|i| i.id.starts_with(&prefix))
+                    .count()
+            }
+            None => self.items.len(),
         }
     }
 
