@@ -32,11 +32,13 @@ struct Fake {
     bodies: Mutex<Vec<Value>>,
 }
 
-/// The fake model always picks the first option as it was shown: `①` when the prompt has
-/// circled options, `1` otherwise. Under circular evaluation that is right in exactly one
+/// The fake model always picks the first option as it was shown: `A` when the prompt has
+/// lettered options, `①` when it has circled ones, `1` otherwise. Under circular evaluation that is right in exactly one
 /// rotation of a four-option item.
 fn first_option(prompt: &str) -> &'static str {
-    if prompt.contains('①') {
+    if prompt.contains("\nA. ") {
+        "정답: A"
+    } else if prompt.contains('①') {
         "정답은 ①입니다."
     } else {
         "정답: 1"
@@ -584,4 +586,49 @@ fn batch_custom_ids_stay_distinct_when_ids_look_like_suffixes() {
     assert_eq!(report["metrics"]["overall"]["n"], 10);
     assert_eq!(report["metrics"]["overall"]["correct"], 10);
     assert_eq!(report["metrics"]["samples"]["max_samples_per_item"], 2);
+}
+
+/// Trial 37, defect 3: a `--template` that shows the options as `A. …` (the dataset's own
+/// notation is (1)–(4)) was graded in the dataset's notation: every "정답: A" was `invalid`,
+/// exit 0. The line now carries the prompt when its notation differs, so `grade` reads the
+/// answer as the model was asked.
+#[test]
+fn a_template_in_another_notation_is_graded_in_that_notation() {
+    let fake = Arc::new(Fake::default());
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let template = dir.path().join("letters.j2");
+    std::fs::write(
+        &template,
+        "{{ stem }}\n{% for c in choices %}{{ \"ABCD\"[loop.index0] }}. {{ c.text }}\n{% endfor %}정답:",
+    )
+    .unwrap();
+    let dataset = data("kmmlu_sample.csv");
+    let out = dir.path().join("gen.jsonl");
+    let o = generate(&dataset, &[&base], &out, &dir.path().join("cache"))
+        .arg("--template")
+        .arg(&template)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let gens = lines(&out);
+    assert!(gens
+        .iter()
+        .all(|g| g["prompt"].as_str().is_some_and(|p| p.contains("\nA. "))));
+    let report = grade(&dataset, &out, &dir.path().join("graded"));
+    let verdicts = lines(&dir.path().join("graded/verdicts.jsonl"));
+    assert_eq!(verdicts.len(), 12);
+    for v in &verdicts {
+        assert_eq!(v["choices"], "letter:4", "{v}");
+        assert_eq!(v["chosen"], "A", "{v}");
+        assert_eq!(v["correct"], v["gold"] == "A", "{v}");
+    }
+    assert_eq!(report["metrics"]["statuses"]["answer"], 12);
+    // The built-in template shows the dataset's own notation: no prompt is kept.
+    let plain = dir.path().join("plain.jsonl");
+    let o = generate(&dataset, &[&base], &plain, &dir.path().join("cache"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(lines(&plain).iter().all(|g| g.get("prompt").is_none()));
 }

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 /// The choice set as the model saw it: the notation of the options in `prompt` (near the
 /// item's own question, so that few-shot examples before it do not count), with the item's
 /// own option texts. `None` when the prompt shows no option list of the item's size.
-fn seen_choices(item: &Item, prompt: &str) -> Option<ChoiceSet> {
+pub(crate) fn seen_choices(item: &Item, prompt: &str) -> Option<ChoiceSet> {
     let stem: String = item
         .question
         .lines()

@@ -80,6 +80,10 @@ pub struct Task {
     /// never the endpoint (replicas share answers) or the key.
     pub key: [u8; 32],
     pub estimated_tokens: u32,
+    /// The rendered prompt, kept only when it shows the options in another notation than
+    /// the dataset's (a `--template` that writes `A. …` for ①–④): it goes into the line, so
+    /// `grade` reads the answer in the notation the model saw.
+    pub shown_prompt: Option<String>,
 }
 
 /// Every request of a run, in dataset order (item, then ordering, then sample).
@@ -133,6 +137,9 @@ pub fn plan(opts: &GenerateOptions) -> Result<Plan, GenerateError> {
                 None => item.clone(),
             };
             let prompt = template.render(&shown)?;
+            let shown_prompt = crate::stages::verdict::seen_choices(item, &prompt)
+                .is_some()
+                .then(|| prompt.clone());
             let ordering_text = serde_json::to_string(&ordering).unwrap_or_default();
             for sample in 0..opts.samples.max(1) {
                 let body = request::body(
@@ -159,6 +166,7 @@ pub fn plan(opts: &GenerateOptions) -> Result<Plan, GenerateError> {
                     body,
                     key,
                     estimated_tokens: (prompt_chars / 2) as u32 + opts.decoding.max_tokens,
+                    shown_prompt: shown_prompt.clone(),
                 });
             }
         }
@@ -234,6 +242,8 @@ struct Line<'a> {
     refusal: Option<&'a str>,
     usage: Usage,
     model: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prompt: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -256,6 +266,7 @@ fn write_line(out: &mut impl Write, task: &Task, g: &CachedGeneration) -> io::Re
             completion_tokens: g.completion_tokens,
         },
         model: &g.model,
+        prompt: task.shown_prompt.as_deref(),
     };
     serde_json::to_writer(&mut *out, &line).map_err(io::Error::other)?;
     out.write_all(b"\n")
