@@ -46,6 +46,23 @@ pub fn reading_options(
     (columns, format, id_pattern)
 }
 
+/// The message for bytes that are not UTF-8 from byte `at`. Korean files exported from
+/// Excel are CP949 (EUC-KR): when the bytes read as that, the message says so and how to
+/// convert them.
+pub fn invalid_utf8(bytes: &[u8], at: usize) -> String {
+    let korean = encoding_rs::EUC_KR
+        .decode_without_bom_handling_and_without_replacement(bytes)
+        .is_some_and(|t| t.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)));
+    if korean {
+        format!(
+            "invalid UTF-8 at byte {at}; the text reads as CP949/EUC-KR (as Excel saves Korean \
+             CSV files): convert the file to UTF-8, e.g. `iconv -f cp949 -t utf-8 FILE > FILE.utf8`"
+        )
+    } else {
+        format!("invalid UTF-8 at byte {at}")
+    }
+}
+
 /// `bytes` as UTF-8, or the byte offset where it stops being valid. Checked with SIMD first
 /// (several times faster than the standard library on Korean text, which every input line
 /// is); the standard library only says where a bad line breaks.

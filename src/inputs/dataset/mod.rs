@@ -331,7 +331,7 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
                 ..src.err(None, format!("cannot read: {e}"))
             })?;
             let text = crate::inputs::utf8(&line)
-                .map_err(|at| src.err(None, format!("invalid UTF-8 at byte {at}")))?;
+                .map_err(|at| src.err(None, crate::inputs::invalid_utf8(&line, at)))?;
             let text = text.trim_start_matches('\u{feff}').trim();
             if text.is_empty() {
                 continue;
@@ -424,7 +424,7 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
             let value = std::str::from_utf8(value).map_err(|e| {
                 src.err(
                     Some(name),
-                    format!("invalid UTF-8 at byte {}", e.valid_up_to()),
+                    crate::inputs::invalid_utf8(value, e.valid_up_to()),
                 )
             })?;
             fields.push((name.clone(), value.to_string()));

@@ -102,6 +102,20 @@ fn bad_rows_name_file_line_and_field() {
         e.contains("d.csv:2: field `question`: invalid UTF-8"),
         "{e}"
     );
+    assert!(!e.contains("CP949"), "{e}");
+    // A Korean file saved as CP949 (Excel's Korean CSV): the error says so and how to convert.
+    let (cp949, _, _) =
+        encoding_rs::EUC_KR.encode("question,answer\n\"다음 중 옳은 것은? ① 가 ② 나\",1\n");
+    let (_d, path) = write("d.csv", &cp949);
+    let e = read_dataset(&path, &ColumnMap::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("d.csv:2: field `question`: invalid UTF-8")
+            && e.contains("CP949/EUC-KR")
+            && e.contains("iconv -f cp949"),
+        "{e}"
+    );
     let (_d, path) = write(
         "d.csv",
         "question,answer,domain\n\"① a ② b\",1\n".as_bytes(),

@@ -366,7 +366,10 @@ impl<R: BufRead> GenerationReader<R> {
             self.state.line += 1;
             let text = match crate::inputs::utf8(&self.buf) {
                 Ok(t) => t.trim_start_matches('\u{feff}').trim(),
-                Err(at) => return Some(Err(self.err(None, format!("invalid UTF-8 at byte {at}")))),
+                Err(at) => {
+                    let message = crate::inputs::invalid_utf8(&self.buf, at);
+                    return Some(Err(self.err(None, message)));
+                }
             };
             if text.is_empty() {
                 continue;
