@@ -436,3 +436,35 @@ fn a_run_mixing_loglikelihood_and_generation_tasks_reports_each_in_its_place() {
         );
     }
 }
+
+/// Trial 37, defect 6: lm-eval writes a rerun into the same `--output_path`, each run's files
+/// stamped with its start time. The folder is refused, naming every samples file of the task
+/// (it named one "and another" and asked for "one run's folder", which does not exist). The
+/// folder here holds run 1's real samples file under two runs' time stamps.
+#[test]
+fn a_folder_holding_two_runs_of_a_task_names_both_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("runs/canned-kmmlu");
+    std::fs::create_dir_all(&dir).unwrap();
+    let first = "samples_kmmlu_direct_public_safety_2026-11-23T08-27-47.304648.jsonl";
+    let second = "samples_kmmlu_direct_public_safety_2026-11-24T09-10-11.123456.jsonl";
+    for name in [first, second] {
+        std::fs::copy(samples("1_direct_public_safety"), dir.join(name)).unwrap();
+    }
+    let out = grade_cmd(
+        &kmmlu("Public-Safety-test.csv"),
+        &tmp.path().join("runs"),
+        &tmp.path().join("out"),
+    )
+    .assert()
+    .code(2)
+    .get_output()
+    .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("2 samples files for task `kmmlu_direct_public_safety`"),
+        "{err}"
+    );
+    assert!(err.contains(first) && err.contains(second), "{err}");
+    assert!(!tmp.path().join("out/report.json").exists());
+}

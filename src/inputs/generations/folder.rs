@@ -91,7 +91,7 @@ impl Generations {
         format: Option<GenerationsFormat>,
         id_pattern: Option<regex::Regex>,
     ) -> io::Result<Generations> {
-        let mut files = Vec::new();
+        let mut files: Vec<(PathBuf, Option<String>)> = Vec::new();
         let mut tasks = Vec::new();
         if path.is_dir() {
             let mut found = Vec::new();
@@ -106,9 +106,18 @@ impl Generations {
                 let task = f.file_name().and_then(|n| n.to_str()).and_then(task_of);
                 if let Some(t) = &task {
                     if tasks.contains(t) {
+                        // lm-eval writes a rerun into the same --output_path, each run's files
+                        // stamped with its start time: name every file of the task.
+                        let same: Vec<String> = files
+                            .iter()
+                            .filter(|(_, other)| other.as_ref() == Some(t))
+                            .map(|(p, _)| p.display().to_string())
+                            .chain([f.display().to_string()])
+                            .collect();
                         return Err(io::Error::other(format!(
-                            "two samples files for task `{t}` (from two runs?): {} and another; give one run's folder",
-                            f.display()
+                            "holds {} samples files for task `{t}`, from separate lm-eval runs into the same --output_path: {}. Give one of them as --generations, or move the other runs' samples_*.jsonl and results_*.json out of the folder",
+                            same.len(),
+                            same.join(", ")
                         )));
                     }
                     tasks.push(t.clone());
