@@ -36,6 +36,8 @@ enum Behaviour {
     ReasonConflicts,
     /// llama.cpp's answer to a prompt over its context size.
     ContextOverflow,
+    /// A reply cut at `max_tokens`: JSON that stops mid-string, `finish_reason: "length"`.
+    CutAtTokenLimit,
 }
 
 struct Fake {
@@ -102,6 +104,7 @@ fn answer(fake: &Fake, body: Value) -> Response {
             // As SmolLM2 replied on the bundled sample: the reason is just another label.
             reply(&json!({"reason": "③", "choice": "①"}).to_string())
         }
+        Behaviour::CutAtTokenLimit => Json(json!({"id": "x", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assistant", "content": "{\"reason\": \"The answer states ② at the end, after"}, "finish_reason": "length"}], "usage": {"prompt_tokens": 10, "completion_tokens": 200}})).into_response(),
         Behaviour::ContextOverflow => (
             StatusCode::BAD_REQUEST,
             Json(json!({"error": {"code": 400, "message": "request (3031 tokens) exceeds the available context size (2048 tokens), try increasing it", "type": "exceed_context_size_error", "n_prompt_tokens": 3031, "n_ctx": 2048}})),
@@ -209,6 +212,24 @@ fn a_malformed_reply_is_asked_for_once_more_with_the_error_stated() {
         counters.retries.load(std::sync::atomic::Ordering::SeqCst),
         1
     );
+}
+
+/// Trial 37, defect 8: replies cut at --judge-max-tokens failed as "not JSON: EOF while
+/// parsing a string", with nothing pointing at the limit.
+#[test]
+fn a_reply_cut_at_the_token_limit_says_so() {
+    let (out, _, _) = run(Behaviour::CutAtTokenLimit, 2);
+    for o in &out {
+        match o {
+            Outcome::Failed { reason } => assert!(
+                reason.contains("reply is not JSON")
+                    && reason.contains("token limit")
+                    && reason.contains("--judge-max-tokens (now 200)"),
+                "{reason}"
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
 }
 
 #[test]

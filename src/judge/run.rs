@@ -9,6 +9,7 @@ use super::{parse_reply, refuses_output_form, JudgeReply, JudgeSpec, OutputForm}
 use crate::cache::{Cache, CachedVerdict};
 use crate::client::{now_secs, CallError, CallRules, Client, ClientConfig};
 use crate::verify::{Choice, ChoiceSet};
+use serde_json::Value;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -262,7 +263,15 @@ impl Judge {
                             .reply_text(response)
                             .ok_or("response has no reply text")?;
                         raw = text.to_string();
-                        let (reply, verdict) = parse_reply(kind, text, Some(&task.choices))?;
+                        let max_tokens = self.max_tokens;
+                        let (reply, verdict) = parse_reply(kind, text, Some(&task.choices))
+                            .map_err(|e| match cut_at_token_limit(response) {
+                                true => format!(
+                                    "{e}; the reply stopped at the token limit (finish reason \
+                                     `length`): raise --judge-max-tokens (now {max_tokens})"
+                                ),
+                                false => e,
+                            })?;
                         Ok((reply, verdict, text.to_string()))
                     },
                 )
@@ -370,4 +379,17 @@ pub async fn judge_all(
             })
         })
         .collect())
+}
+
+/// Did the server stop the reply at its token limit: OpenAI's `finish_reason` (chat and
+/// completions) or Ollama's `done_reason` is `length`?
+fn cut_at_token_limit(response: &Value) -> bool {
+    let openai = response
+        .get("choices")
+        .and_then(|c| c.get(0))
+        .and_then(|c| c.get("finish_reason"));
+    openai
+        .or_else(|| response.get("done_reason"))
+        .and_then(Value::as_str)
+        == Some("length")
 }
