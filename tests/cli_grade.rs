@@ -59,6 +59,7 @@ fn quick_start_sample_report_has_everything() {
     assert_eq!(r["join"]["unknown_ids_listed"][0], "def-99");
     assert_eq!(r["join"]["items_without_generations"][0], "fin-21");
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("(up to 2 answers each)"), "{md}");
     for heading in [
         "# kgrade report",
         "## Who decided",

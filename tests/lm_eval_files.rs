@@ -435,6 +435,8 @@ fn a_run_mixing_loglikelihood_and_generation_tasks_reports_each_in_its_place() {
             "{task}"
         );
     }
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("16 with answers (one answer each)"), "{md}");
 }
 
 /// Trial 37, defect 6: lm-eval writes a rerun into the same `--output_path`, each run's files

@@ -75,22 +75,19 @@ pub(super) fn markdown(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
             pct(m.samples.majority_vote_accuracy)
         );
     }
-    match join {
-        Some(j) => {
-            let _ = writeln!(
-                s,
-                "| items | {} in the dataset, {} with answers (up to {} answers each) |",
-                j.items, m.samples.items, m.samples.max_samples_per_item
-            );
-        }
-        None => {
-            let _ = writeln!(
-                s,
-                "| items | {} with answers (up to {} answers each) |",
-                m.samples.items, m.samples.max_samples_per_item
-            );
-        }
-    }
+    // "one answer each", or "up to 3 answers each".
+    let each = match m.samples.max_samples_per_item {
+        1 => "one answer each".to_string(),
+        k => format!("up to {k} answers each"),
+    };
+    let _ = match join {
+        Some(j) => writeln!(
+            s,
+            "| items | {} in the dataset, {} with answers ({each}) |",
+            j.items, m.samples.items
+        ),
+        None => writeln!(s, "| items | {} with answers ({each}) |", m.samples.items),
+    };
     if let (Some(acc), Some(norm)) = (&m.acc, &m.acc_norm) {
         let _ = writeln!(s, "| acc (loglikelihood) | {} |", pct(acc.accuracy));
         let _ = writeln!(s, "| acc_norm (loglikelihood) | {} |", pct(norm.accuracy));
