@@ -335,6 +335,23 @@ const CASES: &[(&str, &str, &str)] = &[
     ("circled:5", "①번: 틀림, ②번: 틀림, ③번: 정답, ④번: 틀림", "answer ③ statement"),
     ("letter:4", "The answer is probably B, but it could be C.", "ambiguous - alternatives"),
     ("circled:5", "정답은 ③이라고 생각했지만, 사실 ④입니다.", "answer ④ corrected_statement"),
+    // Audit 37's realistic answers: a model answer or answer number as the marker, a
+    // comparative conclusion, and another view held after the answer.
+    ("circled:5", "모범답안: ③", "answer ③ statement"),
+    ("circled:5", "정답 번호: 2\n선택 이유: 조건을 충족합니다.", "answer ② statement"),
+    ("circled:5", "정답번호: 4", "answer ④ statement"),
+    ("circled:5", "그러므로 ④가 더 적절합니다.", "answer ④ weak_statement"),
+    ("not", "그러므로 ④가 더 적절합니다.", "no_answer - not_found"),
+    ("circled:5", "②보다 ④가 더 적절합니다.", "no_answer - not_found"),
+    ("circled:5", "정답: ③\n\n하지만 저는 ①이 맞다고 생각합니다.", "ambiguous - conflicting_statements"),
+    ("circled:5", "정답은 ③입니다.\n\n②가 정답이라고 주장하는 견해도 있지만 저는 ①이라고 봅니다.", "ambiguous - conflicting_statements"),
+    ("circled:5", "정답: ③\n\n①이 틀렸다고 봅니다.", "answer ③ statement"),
+    ("circled:5", "정답은 ③입니다. ①이 정답이라고 생각하지 않습니다.", "answer ③ statement"),
+    // On a question asking what is not so: another option called true is no answer there,
+    // another called false is.
+    ("not", "정답: ③\n\n③은 옳지 않습니다.\n①은 옳습니다.\n②도 옳습니다.\n④도 적절합니다.", "answer ③ statement"),
+    ("not", "정답: ③\n\n①도 적절하지 않습니다.", "ambiguous - alternatives"),
+    ("not", "정답: ③\n\n⑤도 틀린 설명입니다.", "ambiguous - alternatives"),
     // A line's own verdict is pointed back at ("← 이것이 답", "<- this is the answer"): the
     // label on the next line is not its answer.
     ("circled:5", "① 맞는 설명\n② 맞는 설명\n③ 틀린 설명 ← 이것이 답\n④ 맞는 설명", "no_answer - not_found"),

@@ -283,8 +283,8 @@ impl Ctx<'_> {
                 let last = if p.is_empty() { q + 1 } else { q };
                 return Some(make(Strength::Weak, Rule::WeakStatement, last));
             }
-            // "③번이 가장 적절해 보입니다", "②가 타당하다".
-            let judged = if next == "가장" && self.is_hangul(q + 2) {
+            // "③번이 가장 적절해 보입니다", "②가 타당하다", "④가 더 적절합니다".
+            let judged = if matches!(next, "가장" | "더") && self.is_hangul(q + 2) {
                 self.word(q + 2)
             } else {
                 next

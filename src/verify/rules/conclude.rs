@@ -273,6 +273,11 @@ impl Ctx<'_> {
                     if self.also_right(j) && !reaffirmed() {
                         return Some((o, Rule::Alternatives));
                     }
+                    // "정답: ③ … 하지만 저는 ①이 맞다고 생각합니다": another view of the
+                    // answer, held now.
+                    if self.held_as_view(j) && !reaffirmed() {
+                        return Some((o, Rule::ConflictingStatements));
+                    }
                     // A label after the correction ("(정정: ②)"); not one the explanation
                     // rejected before it ("①은 틀린 설명이다. 다시 보면 ③만 옳다").
                     if corrected {
@@ -304,6 +309,30 @@ impl Ctx<'_> {
         reopened.map(|o| (o, Rule::ConflictingStatements))
     }
 
+    /// Is the label at `j` quoted as a view the writer holds now: "①이라고 봅니다", "①이
+    /// 맞다고 생각합니다", "①이 정답이라고 판단합니다" (not "생각했는데", "생각하지 않습니다",
+    /// nor "①이 틀렸다고 봅니다")?
+    fn held_as_view(&self, j: usize) -> bool {
+        let end = self.toks.len().min(j + 5);
+        (j + 1..end)
+            .take_while(|&x| !self.toks[x].is_sentence_end())
+            .any(|x| {
+                self.is_hangul(x)
+                    && ["라고", "다고"].iter().any(|q| self.word(x).ends_with(q))
+                    // "①이 틀렸다고 봅니다": a view of the option, not of the answer.
+                    && !["틀", "아니", "않", "잘못", "오답", "없"]
+                        .iter()
+                        .any(|d| self.word(x).contains(d))
+                    && self.is_hangul(x + 1)
+                    && [
+                        "생각합", "생각해요", "생각한다", "봅니다", "봐요", "본다", "판단합",
+                        "판단됩", "믿습",
+                    ]
+                    .iter()
+                    .any(|v| self.word(x + 1).starts_with(v))
+            })
+    }
+
     /// Does token `j` open its sentence with "no" and a comma ("아니, …", "No, …")?
     fn opens_with_no(&self, j: usize) -> bool {
         (j == 0 || self.toks[j - 1].is_sentence_end())
@@ -326,8 +355,28 @@ impl Ctx<'_> {
         } else {
             ""
         };
-        let also =
-            matches!(next, "도" | "번도") && has(&["정답", "답", "맞", "옳", "가능", "적절"]);
+        // On a question asking what is not so, "③도 옳습니다" and "③도 적절합니다" call the
+        // option's statement true, which makes it no answer there.
+        let right: &[&str] = if self.asks_negative() {
+            &["정답", "답", "맞", "가능"]
+        } else {
+            &["정답", "답", "맞", "옳", "가능", "적절"]
+        };
+        let also = matches!(next, "도" | "번도") && has(right);
+        // There, "③도 옳지 않습니다" and "③도 틀린 설명입니다" put up another answer ("①은
+        // 틀렸고 ②도 틀렸습니다" may rule options out, and is left as it was).
+        let false_statement = has(&["옳지", "적절하지", "부적절", "해당하지", "일치하지"])
+            || window.clone().any(|x| {
+                self.is_hangul(x)
+                    && matches!(self.word(x), "틀린" | "잘못된")
+                    && self.is_hangul(x + 1)
+                    && ["설명", "내용", "진술", "서술", "지문"]
+                        .iter()
+                        .any(|n| self.word(x + 1).starts_with(n))
+            });
+        if self.asks_negative() && matches!(next, "도" | "번도") && false_statement {
+            return true;
+        }
         let possibly = strip_beon(next).starts_with('일') && has(&["수도", "가능"]);
         // Not when the sentence goes on to deny it: "①도 일부 맞는 내용이 있으나 …
         // 충족하지는 못합니다".

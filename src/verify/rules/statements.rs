@@ -314,6 +314,9 @@ impl Ctx<'_> {
                                 | "변"
                                 | "안"
                                 | "으로는"
+                                // "정답번호: 1".
+                                | "번호"
+                                | "번호는"
                         );
                         if right_ok {
                             if let Some((said, last)) = self.right_of_keyword(k, &mut negations) {

@@ -10,7 +10,8 @@ use crate::verify::scan::{Kind, Tok};
 pub(super) fn answer_keyword(w: &str) -> Option<(bool, &str)> {
     let (is_final, w) = match w.strip_prefix("최종") {
         Some(rest) => (true, rest.strip_prefix("적인").unwrap_or(rest)),
-        None => (false, w),
+        // "모범답안: ③": the model answer.
+        None => (false, w.strip_prefix("모범").unwrap_or(w)),
     };
     for stem in ["정답", "해답", "답안", "답변", "답"] {
         if let Some(suffix) = w.strip_prefix(stem) {
@@ -122,6 +123,9 @@ pub(super) fn is_right_filler_hangul(w: &str) -> bool {
             | "번"
             | "옵션"
             | "항목"
+            // "정답 번호: 1", "정답 번호는 3".
+            | "번호"
+            | "번호는"
             | "최종"
             | "가장"
             | "적절한"
