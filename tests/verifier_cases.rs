@@ -347,6 +347,16 @@ const CASES: &[(&str, &str, &str)] = &[
     ("circled:5", "정답은 ③입니다.\n\n②가 정답이라고 주장하는 견해도 있지만 저는 ①이라고 봅니다.", "ambiguous - conflicting_statements"),
     ("circled:5", "정답: ③\n\n①이 틀렸다고 봅니다.", "answer ③ statement"),
     ("circled:5", "정답은 ③입니다. ①이 정답이라고 생각하지 않습니다.", "answer ③ statement"),
+    // A view quoted as the writer's, held now, is a weak claim: it decides only when no
+    // other choice is named, and a contrast before it does not promote it.
+    ("circled:5", "저는 ②라고 생각합니다.", "answer ② weak_statement"),
+    ("circled:5", "검토해 보니 ④가 맞다고 봅니다.", "answer ④ weak_statement"),
+    ("circled:5", "①과 ② 중에서 저는 ①이라고 봅니다.", "no_answer - not_found"),
+    ("circled:5", "②라고 생각합니까?", "no_answer - not_found"),
+    ("circled:5", "많은 수험생이 ②라고 생각합니다.", "no_answer - not_found"),
+    ("circled:5", "혹자는 ②라고 봅니다.", "no_answer - not_found"),
+    ("circled:5", "②가 맞다고 생각하지 않습니다.", "no_answer - not_found"),
+    ("not", "③이 맞다고 생각합니다.", "no_answer - not_found"),
     // On a question asking what is not so: another option called true is no answer there,
     // another called false is.
     ("not", "정답: ③\n\n③은 옳지 않습니다.\n①은 옳습니다.\n②도 옳습니다.\n④도 적절합니다.", "answer ③ statement"),
@@ -577,7 +587,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "③이 정답일 가능성은 매우 낮습니다.", "no_answer - not_found"),
     ("gov", "정답은 ②번이라고 할 수 있을까요?", "no_answer - not_found"),
     ("gov", "정답은 ④번으로 보이지만, 개정 법령을 확인해야 합니다.", "no_answer - not_found"),
-    ("gov", "정답이 ②라고 주장하는 사람도 있지만 저는 ①이라고 봅니다.", "no_answer - not_found"),
+    ("gov", "정답이 ②라고 주장하는 사람도 있지만 저는 ①이라고 봅니다.", "answer ① weak_statement"),
     ("gov", "④번을 정답으로 보기 어렵습니다. 정답은 ①번입니다.", "answer ① statement"),
     ("gov", "정답은 ①번이며, 나머지는 모두 틀린 설명입니다.", "answer ① statement"),
     ("gov", "정답은 ①번밖에 없습니다.", "answer ① statement"),

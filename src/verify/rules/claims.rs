@@ -16,6 +16,19 @@ const CORRECTING: [&str; 9] = [
     "정정", "수정", "바꾸", "바꿉", "바꿨", "변경", "고치", "고칩", "고쳤",
 ];
 
+/// Verbs of a view held now, after a quote: "…라고 생각합니다", "…다고 봅니다".
+const VIEW_VERBS: [&str; 9] = [
+    "생각합",
+    "생각해요",
+    "생각한다",
+    "봅니다",
+    "봐요",
+    "본다",
+    "판단합",
+    "판단됩",
+    "믿습",
+];
+
 impl Ctx<'_> {
     /// Does a conclusion adverb start the sentence right before the label at `k` ("따라서
     /// ④", "그러므로 4번입니다", "결론적으로 ③")?
@@ -189,6 +202,7 @@ impl Ctx<'_> {
                 last,
                 is_final: self.final_before(k),
                 judges: false,
+                view: false,
             }
         };
         let judging = |last| Statement {
@@ -282,6 +296,22 @@ impl Ctx<'_> {
             {
                 let last = if p.is_empty() { q + 1 } else { q };
                 return Some(make(Strength::Weak, Rule::WeakStatement, last));
+            }
+            // "저는 ①이라고 생각합니다", "①이 맞다고 봅니다": the writer's view, now.
+            let holds = |w: &str| starts(w, &VIEW_VERBS) && !self.questioned_after(k);
+            if matches!(p, "이라고" | "라고") && holds(next) {
+                let s = make(Strength::Weak, Rule::WeakStatement, q + 1);
+                return Some(Statement { view: true, ..s });
+            }
+            if matches!(p, "이" | "가")
+                && starts(next, &["맞다고", "옳다고", "적절하다고", "타당하다고"])
+                && self.is_hangul(q + 2)
+                && holds(self.word(q + 2))
+            {
+                return Some(Statement {
+                    view: true,
+                    ..judging(q + 2)
+                });
             }
             // "③번이 가장 적절해 보입니다", "②가 타당하다", "④가 더 적절합니다".
             let judged = if matches!(next, "가장" | "더") && self.is_hangul(q + 2) {

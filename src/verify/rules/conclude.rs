@@ -41,6 +41,7 @@ impl Ctx<'_> {
         // A weak statement after a self-correction replaces what came before it.
         for n in 1..stmts.len() {
             if stmts[n].strength == Strength::Weak
+                && !stmts[n].view
                 && self.correction_between(stmts[n - 1].last, stmts[n].first)
             {
                 stmts[n].strength = Strength::Strong;

@@ -460,7 +460,7 @@ impl Ctx<'_> {
             stmts.retain(|_| keep.next().unwrap_or(true));
         }
         for s in stmts.iter_mut() {
-            if s.strength == Strength::Weak && taken.iter().any(|t| corrects(t, s)) {
+            if s.strength == Strength::Weak && !s.view && taken.iter().any(|t| corrects(t, s)) {
                 s.strength = Strength::Strong;
                 s.rule = Rule::CorrectedStatement;
             }

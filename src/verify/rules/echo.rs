@@ -95,6 +95,7 @@ impl Ctx<'_> {
             last,
             is_final: self.final_before(k),
             judges: false,
+            view: false,
         })
     }
 
@@ -489,6 +490,7 @@ impl Ctx<'_> {
             last,
             is_final: false,
             judges: false,
+            view: false,
         })
     }
 }

@@ -603,7 +603,7 @@ const SPEAKERS: [&str; 11] = [
 ];
 
 /// Third parties that may hold an answer: "해설서", "학생", "출제자" ….
-const PARTIES: [&str; 16] = [
+const PARTIES: [&str; 18] = [
     "해설",
     "교재",
     "책",
@@ -620,4 +620,6 @@ const PARTIES: [&str; 16] = [
     "시중",
     "일부",
     "모범답안",
+    "혹자",
+    "일각",
 ];

@@ -74,6 +74,10 @@ struct Statement {
     /// Calls an option right ("③이 맞다", "(B) is correct") rather than choosing it: on a
     /// question asking what is not so it decides only as a self-correction.
     judges: bool,
+    /// A view quoted as the writer's ("①이라고 봅니다", "①이 맞다고 생각합니다"): a
+    /// contrast before it does not promote it, so it decides only when no other choice is
+    /// named.
+    view: bool,
 }
 
 struct Ctx<'a> {
@@ -123,6 +127,7 @@ impl Statement {
             last,
             is_final,
             judges: false,
+            view: false,
         }
     }
 }

@@ -135,6 +135,7 @@ impl Ctx<'_> {
             last,
             is_final: false,
             judges: strength == Strength::Weak,
+            view: false,
         };
         match word(k + 1)?.as_str() {
             "correct" | "right" => Some(statement(Strength::Weak, Rule::WeakStatement, k + 1)),
