@@ -213,6 +213,40 @@ fn circular_runs_are_compared_like_for_like() {
     }
     let md = std::fs::read_to_string(cwd.join("lb2/leaderboard.md")).unwrap();
     assert!(md.contains("| outcome |"), "{md}");
+
+    // Trial 38, defect 3: all 24 permutations against 4 rotations were ranked as if alike
+    // (the same model, right in the rotations only, scored 100% against 0%).
+    batch_run(
+        cwd,
+        "perm",
+        &["--circular", "all_possible"],
+        "m-perm",
+        |i, _, _, shown| {
+            if i % 2 == 0 {
+                shown
+            } else {
+                other(shown)
+            }
+        },
+    );
+    compare(cwd, &["circ2", "perm", "--out", "lb3"])
+        .code(2)
+        .stderr(predicates::str::contains(
+            "circ2 shows items in up to 4 orderings and perm in up to 24",
+        ));
+    assert!(!cwd.join("lb3").exists());
+    compare(
+        cwd,
+        &[
+            "circ2",
+            "perm",
+            "--circular-outcome",
+            "original",
+            "--out",
+            "lb3",
+        ],
+    )
+    .success();
 }
 
 /// Several samples per item are one outcome each: the majority vote, as the report's

@@ -85,6 +85,18 @@ pub enum CompareError {
         orderings: u64,
         plain: String,
     },
+    #[error(
+        "{a} shows items in up to {a_orderings} orderings and {b} in up to {b_orderings} \
+         (OpenCompass's circular rotations and all_possible permutations): being right in all of \
+         them is not the same outcome. Compare runs made with the same --circular mode, or pass \
+         --circular-outcome original to rank them on their original ordering only"
+    )]
+    CircularModes {
+        a: String,
+        a_orderings: u64,
+        b: String,
+        b_orderings: u64,
+    },
     #[error(transparent)]
     Report(#[from] ReportError),
 }
@@ -365,6 +377,19 @@ pub fn compare(dirs: &[PathBuf], opts: &CompareOptions) -> Result<Leaderboard, C
                 circular: c.dir.clone(),
                 orderings: c.items.orderings,
                 plain: p.dir.clone(),
+            });
+        }
+        let circular: Vec<&_> = runs.iter().filter(|r| r.items.is_circular()).collect();
+        if let Some(b) = circular
+            .iter()
+            .find(|r| r.items.orderings != circular[0].items.orderings)
+        {
+            let a = circular[0];
+            return Err(CompareError::CircularModes {
+                a: a.dir.clone(),
+                a_orderings: a.items.orderings,
+                b: b.dir.clone(),
+                b_orderings: b.items.orderings,
             });
         }
     }
