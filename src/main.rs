@@ -14,6 +14,23 @@
 //! closed output pipe (`kgrade grade … | head -1`) ends any command quietly: with 0, or with
 //! the code the run itself ended with.
 
+/// A line to stderr. A closed stderr (`kgrade extract … 2>&1 | head`) loses the message but
+/// never the run: `eprintln!` would panic (exit 101) and stop the output half written.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// [`say!`] without the line end.
+macro_rules! say_inline {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod cli;
 
 use clap::Parser;
@@ -26,7 +43,7 @@ fn main() -> ExitCode {
             if cli::is_broken_pipe(&err) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("kgrade: {err:#}");
+            say!("kgrade: {err:#}");
             if let Some(code) = cli::interrupted_exit(&err) {
                 code
             } else if cli::is_bad_data(&err) {

@@ -400,6 +400,37 @@ fn a_closed_output_pipe_ends_every_command_quietly_and_keeps_its_files() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("bad.jsonl:2"));
 }
 
+/// Trial 38, defect 4: with stderr closed (`kgrade extract … 2>&1 | head`, or only stderr
+/// into a pipe that closes), the first message panicked: exit 101, and `extract` stopped its
+/// output at the line it was on. Messages are now lost, never the run.
+#[test]
+fn a_closed_stderr_loses_messages_not_the_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let lines: String = (0..2000)
+        .map(|i| {
+            if i % 2 == 1 {
+                "not json\n".to_string()
+            } else {
+                format!("{{\"id\":{i},\"question\":\"옳은 것은? ① 가 ② 나\",\"response\":\"정답은 ①\"}}\n")
+            }
+        })
+        .collect();
+    let input = write(tmp.path(), "in.jsonl", &lines);
+    let out = tmp.path().join("out.jsonl");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kgrade"))
+        .arg("extract")
+        .arg(&input)
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    // 1: some lines were not JSON, as with stderr open.
+    assert_eq!(status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 2000);
+}
+
 /// Every file of a run folder, by name, with its bytes.
 fn folder(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     std::fs::read_dir(dir)

@@ -40,7 +40,7 @@ pub fn run(args: CacheArgs) -> anyhow::Result<ExitCode> {
             let mut out = io::BufWriter::new(stdout.lock());
             let n = cache.export(&mut out)?;
             out.flush()?;
-            eprintln!("kgrade: exported {n} entries");
+            say!("kgrade: exported {n} entries");
         }
         CacheAction::Clear => {
             let n = cache.clear()?;

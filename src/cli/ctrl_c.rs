@@ -60,7 +60,7 @@ fn listener() -> std::io::Result<tokio::signal::windows::CtrlC> {
 /// is not appended to the bar (which redraws itself below it).
 fn say(text: &str) {
     if std::io::stderr().is_terminal() {
-        eprint!("\r\x1b[2K");
+        say_inline!("\r\x1b[2K");
     }
-    eprintln!("kgrade: {text}");
+    say!("kgrade: {text}");
 }

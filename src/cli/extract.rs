@@ -42,7 +42,7 @@ fn explain(question: &str, text: &str, choices: Option<&str>) -> anyhow::Result<
 /// `kgrade extract [FILE|-]`: one output line per input line.
 fn extract(file: &str) -> anyhow::Result<ExitCode> {
     let stdout = io::stdout().lock();
-    let mut report = |e: &kgrade::stages::extract::LineError| eprintln!("kgrade: {e}");
+    let mut report = |e: &kgrade::stages::extract::LineError| say!("kgrade: {e}");
     let summary = if file == "-" {
         kgrade::stages::extract::run("<stdin>", io::stdin().lock(), stdout, &mut report)?
     } else {
@@ -57,13 +57,14 @@ fn extract(file: &str) -> anyhow::Result<ExitCode> {
     };
     if summary.lines == 0 {
         // An empty input extracts nothing: that is not a success.
-        eprintln!("kgrade: {file}: no lines to extract");
+        say!("kgrade: {file}: no lines to extract");
         return Ok(ExitCode::from(3));
     }
     if summary.failed > 0 {
-        eprintln!(
+        say!(
             "kgrade: {} of {} lines could not be read",
-            summary.failed, summary.lines
+            summary.failed,
+            summary.lines
         );
         return Ok(ExitCode::from(1));
     }

@@ -178,7 +178,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     // A closed stdout stops the printing, not the failure messages or the exit code.
     let shown = summary(&done, out);
     for (what, reason) in done.failed.iter().take(20) {
-        eprintln!("kgrade: {what}: {reason}");
+        say!("kgrade: {what}: {reason}");
     }
     if done.interrupted {
         // Every answer received is in OUT, written whole in dataset order like any run's, and
@@ -187,7 +187,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             0 => String::new(),
             n => format!(", {n} failed after every retry"),
         };
-        eprintln!(
+        say!(
             "kgrade: interrupted: {} of {} answers saved to {}{failed}; run the same command again to resume",
             thousands(done.answers),
             thousands(done.total),
@@ -196,7 +196,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(super::ctrl_c::INTERRUPTED));
     }
     if !done.failed.is_empty() {
-        eprintln!(
+        say!(
             "kgrade: {} answers failed after every retry and are missing from {}; run the same command again to ask only for them",
             done.failed.len(),
             out.display()
@@ -238,14 +238,14 @@ fn endpoint_url(s: &str) -> Result<String, String> {
 }
 
 fn announce(plan: &Plan, circular: Option<CircularMode>) {
-    eprintln!(
+    say!(
         "kgrade: {} items, {} answers to get (from the cache, else asked for), template {}",
         plan.items,
         plan.tasks.len(),
         plan.template
     );
     if plan.duplicate_ids > 0 {
-        eprintln!(
+        say!(
             "kgrade: {} dataset rows skipped (id used by an earlier row)",
             plan.duplicate_ids
         );
@@ -257,7 +257,7 @@ fn announce(plan: &Plan, circular: Option<CircularMode>) {
             .iter()
             .map(|(r, n)| format!("{n} {r}"))
             .collect();
-        eprintln!(
+        say!(
             "kgrade: circular ({mode}): {kept} of {} items keep their one original ordering{}",
             plan.items,
             if reasons.is_empty() {
@@ -350,8 +350,8 @@ impl GenerateObserver for Progress {
 
     fn message(&mut self, text: &str) {
         match &self.bar {
-            Some((bar, _, _)) => bar.suspend(|| eprintln!("kgrade: {text}")),
-            None => eprintln!("kgrade: {text}"),
+            Some((bar, _, _)) => bar.suspend(|| say!("kgrade: {text}")),
+            None => say!("kgrade: {text}"),
         }
     }
 }

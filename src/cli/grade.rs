@@ -89,7 +89,7 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
     // A closed stdout stops the printing, not the warnings or the exit code.
     let shown = out!("{}", outcome.built.summary);
     for w in &outcome.warnings {
-        eprintln!("kgrade: warning: {w}");
+        say!("kgrade: warning: {w}");
     }
     let shown = shown.and_then(|()| {
         out!(
@@ -98,7 +98,7 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
         )
     });
     if unreadable > 0 {
-        eprintln!("kgrade: {unreadable} generation lines could not be read (listed in the report)");
+        say!("kgrade: {unreadable} generation lines could not be read (listed in the report)");
         return Ok(ExitCode::from(3));
     }
     if let Some(code) = outcome

@@ -142,7 +142,7 @@ pub struct JudgeCommandArgs {
 /// Exit 4 when a judge was configured and answers remain unresolved, unless allowed.
 pub fn unresolved_exit(summary: &JudgeSummary, allow: bool) -> Option<ExitCode> {
     if summary.unresolved > 0 && !allow {
-        eprintln!(
+        say!(
             "kgrade: {} answers remain unresolved ({} judge failures); see the audit in report.md, or pass --allow-unresolved",
             summary.unresolved, summary.failures
         );

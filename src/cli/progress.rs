@@ -54,7 +54,7 @@ impl Observer for Progress {
 
     fn unreadable(&mut self, error: &GenerationError) {
         self.unreadable += 1;
-        self.bytes.suspend(|| eprintln!("kgrade: {error}"));
+        self.bytes.suspend(|| say!("kgrade: {error}"));
     }
 
     fn judging(&mut self, counters: Arc<Counters>) {
