@@ -112,6 +112,11 @@ fn failed_requests_are_request_errors_with_the_provider_s_message() {
     let r: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
     assert_eq!(r["metrics"]["request_errors"], 2);
+    // Trial 38, defect 5: the join's count (run.json, report.json) stayed 0.
+    assert_eq!(r["join"]["request_errors"], 2);
+    let run: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(run["request_errors"], 2, "{run}");
 }
 
 #[test]

@@ -117,6 +117,8 @@ impl<'a> Joiner<'a> {
                 let sample = self.samples[index];
                 self.samples[index] += 1;
                 self.join.answers += 1;
+                // A failed request (`error` on the line) is graded as `request_error`.
+                self.join.request_errors += u64::from(g.error.is_some());
                 return Some((index, sample, g));
             }
             let result = self.reader.next_line()?;
