@@ -17,8 +17,11 @@ pub struct CircularScores {
     pub items: u64,
     /// Answers over every ordering.
     pub answers: u64,
-    /// Accuracy on the original ordering only.
+    /// Accuracy on the original ordering only, over the items answered in it.
     pub acc_origin: f64,
+    /// Items answered in their original ordering (`acc_origin`'s denominator).
+    #[serde(default)]
+    pub origin_items: u64,
     /// Accuracy with every rendered ordering counted as its own question.
     pub acc_circular: f64,
     /// Items answered right in every one of their orderings.
@@ -39,6 +42,22 @@ pub struct CircularMetrics {
     /// Items shown in their original ordering only (options that cannot be re-rendered
     /// safely: O/X, tables, options that refer to each other).
     pub single_ordering_items: u64,
+    /// `circular` (each item in its n rotations) or `all_possible` (in all n! orderings):
+    /// OpenCompass names the same scores `perf_circular` and `perf_all_possible`.
+    #[serde(default)]
+    pub mode: String,
+    /// Orderings an item should have been answered in and was not (a failed request, a
+    /// batch's error file): each counts as a wrong answer, as it would have in OpenCompass,
+    /// where every ordering is asked.
+    #[serde(default)]
+    pub missing_orderings: u64,
+    /// Item draws with a missing ordering.
+    #[serde(default)]
+    pub items_missing_orderings: u64,
+    /// Answers to an ordering an item draw already had (a file given twice, a retry beside
+    /// its failure): not counted.
+    #[serde(default)]
+    pub duplicate_answers: u64,
 }
 
 /// One draw of one item: its answers over the orderings it was shown in.
@@ -57,6 +76,35 @@ struct Unit {
     correct: u64,
     origin: Option<bool>,
     groups: Vec<Option<String>>,
+    /// The orderings answered, each once.
+    seen: Vec<Vec<u8>>,
+    duplicates: u64,
+    /// Answers the item should have had: `n` plus the missing ones (set by `expect`).
+    expected: u64,
+}
+
+impl Unit {
+    /// An item shown only as it is: it kept its one ordering.
+    fn single(&self) -> bool {
+        self.seen.len() == 1 && is_identity(&self.seen[0])
+    }
+}
+
+fn is_identity(ordering: &[u8]) -> bool {
+    ordering.iter().enumerate().all(|(i, &o)| o as usize == i)
+}
+
+/// Is the ordering a rotation of the original (`[k, k+1, …]` modulo n)?
+fn is_rotation(ordering: &[u8]) -> bool {
+    let n = ordering.len();
+    ordering
+        .iter()
+        .enumerate()
+        .all(|(i, &o)| o as usize == (ordering[0] as usize + i) % n)
+}
+
+fn factorial(n: usize) -> u64 {
+    (1..=n as u64).product()
 }
 
 /// Builds [`CircularMetrics`] one verdict at a time; verdicts without an ordering are not
@@ -103,21 +151,54 @@ impl CircularAccumulator {
                 ..Unit::default()
             }
         });
+        if unit.seen.contains(ordering) {
+            unit.duplicates += 1;
+            return;
+        }
+        unit.seen.push(ordering.clone());
         unit.n += 1;
         unit.correct += u64::from(v.correct);
-        if ordering.iter().enumerate().all(|(i, &o)| o as usize == i) {
+        if is_identity(ordering) {
             unit.origin = Some(v.correct);
+        }
+    }
+
+    /// The run's mode, and each unit's expected answers: all n! orderings when any item was
+    /// shown in one that is no rotation, else its n rotations; one for an item shown only
+    /// as it is.
+    fn expect(&mut self) -> &'static str {
+        let all_possible = self
+            .units
+            .values()
+            .any(|u| u.seen.iter().any(|o| !is_rotation(o)));
+        for u in self.units.values_mut() {
+            let n = u.seen.first().map_or(0, Vec::len);
+            u.expected = if u.single() {
+                1
+            } else if all_possible {
+                factorial(n)
+            } else {
+                n as u64
+            }
+            .max(u.n);
+        }
+        if all_possible {
+            "all_possible"
+        } else {
+            "circular"
         }
     }
 
     /// Each item's draws, for `kgrade compare`'s per-item outcome: item id → one
     /// [`DrawOutcome`] per draw, in the order the draws were first seen.
-    pub fn draws_by_item(&self) -> BTreeMap<String, Vec<DrawOutcome>> {
+    /// A missing ordering counts as a wrong answer, as in the report.
+    pub fn draws_by_item(mut self) -> BTreeMap<String, Vec<DrawOutcome>> {
+        self.expect();
         let mut items: BTreeMap<String, Vec<DrawOutcome>> = BTreeMap::new();
         for key in &self.order {
             if let Some(u) = self.units.get(key) {
                 items.entry(key.0.clone()).or_default().push(DrawOutcome {
-                    orderings: u.n,
+                    orderings: u.expected,
                     correct: u.correct,
                     origin: u.origin,
                 });
@@ -127,16 +208,17 @@ impl CircularAccumulator {
     }
 
     /// The metrics, or `None` when no verdict recorded an ordering.
-    pub fn finish(self) -> Option<CircularMetrics> {
+    pub fn finish(mut self) -> Option<CircularMetrics> {
         if self.units.is_empty() {
             return None;
         }
+        let mode = self.expect();
         let units: Vec<&Unit> = self
             .order
             .iter()
             .filter_map(|k| self.units.get(k))
             .collect();
-        let orderings = units.iter().map(|u| u.n).max().unwrap_or(0);
+        let orderings = units.iter().map(|u| u.expected).max().unwrap_or(0);
         let mut groups: BTreeMap<String, BTreeMap<String, Vec<&Unit>>> = BTreeMap::new();
         for u in &units {
             for (col, value) in self.by.iter().zip(&u.groups) {
@@ -163,7 +245,11 @@ impl CircularAccumulator {
                 })
                 .collect(),
             orderings,
-            single_ordering_items: units.iter().filter(|u| u.n == 1).count() as u64,
+            single_ordering_items: units.iter().filter(|u| u.single()).count() as u64,
+            mode: mode.to_string(),
+            missing_orderings: units.iter().map(|u| u.expected - u.n).sum(),
+            items_missing_orderings: units.iter().filter(|u| u.expected > u.n).count() as u64,
+            duplicate_answers: units.iter().map(|u| u.duplicates).sum(),
         })
     }
 }
@@ -179,6 +265,8 @@ fn fraction(part: u64, whole: u64) -> f64 {
 fn scores(units: &[&Unit], orderings: u64) -> CircularScores {
     let items = units.len() as u64;
     let answers: u64 = units.iter().map(|u| u.n).sum();
+    // A missing ordering is a wrong answer.
+    let asked: u64 = units.iter().map(|u| u.expected).sum();
     let correct: u64 = units.iter().map(|u| u.correct).sum();
     let origins: Vec<bool> = units.iter().filter_map(|u| u.origin).collect();
     let at_least = |j: u64| units.iter().filter(|u| u.correct >= j).count() as u64;
@@ -189,9 +277,10 @@ fn scores(units: &[&Unit], orderings: u64) -> CircularScores {
             origins.iter().filter(|&&c| c).count() as u64,
             origins.len() as u64,
         ),
-        acc_circular: fraction(correct, answers),
+        origin_items: origins.len() as u64,
+        acc_circular: fraction(correct, asked),
         perf_circular: fraction(
-            units.iter().filter(|u| u.correct == u.n).count() as u64,
+            units.iter().filter(|u| u.correct == u.expected).count() as u64,
             items,
         ),
         more: (1..orderings)
@@ -278,5 +367,43 @@ mod tests {
         assert!((m.overall.perf_circular - 2.0 / 3.0).abs() < 1e-12);
         assert_eq!(m.overall.acc_origin, 1.0);
         assert!(CircularAccumulator::new(&[]).finish().is_none());
+    }
+
+    /// Trial 38, defects 1, 2 and 7: an item right in the 3 rotations that arrived counted
+    /// as right in all of them; an answer given twice counted as another ordering; and the
+    /// report did not say which mode its scores were in.
+    #[test]
+    fn missing_orderings_count_as_wrong_and_repeats_are_not_counted() {
+        let rotations: [&[u8]; 4] = [&[0, 1, 2, 3], &[3, 0, 1, 2], &[2, 3, 0, 1], &[1, 2, 3, 0]];
+        let mut acc = CircularAccumulator::new(&[]);
+        for r in &rotations[1..] {
+            acc.add(&verdict("a", r, true, "x"));
+        }
+        for r in &rotations {
+            let mut v = verdict("b", r, true, "x");
+            v.draw = Some(0);
+            acc.add(&v);
+            acc.add(&v);
+        }
+        let m = acc.finish().unwrap();
+        assert_eq!(m.mode, "circular");
+        assert_eq!((m.missing_orderings, m.items_missing_orderings), (1, 1));
+        assert_eq!(m.duplicate_answers, 4);
+        let o = &m.overall;
+        assert_eq!((o.items, o.answers, m.orderings), (2, 7, 4));
+        // a: 3 of 4 (its original missing, so wrong); b: 4 of 4.
+        assert_eq!(o.perf_circular, 0.5);
+        assert!((o.acc_circular - 7.0 / 8.0).abs() < 1e-12);
+        assert_eq!((o.acc_origin, o.origin_items), (1.0, 1));
+        assert_eq!(m.single_ordering_items, 0);
+
+        // One ordering that is no rotation: all 24 permutations were asked.
+        let mut acc = CircularAccumulator::new(&[]);
+        acc.add(&verdict("c", &[0, 1, 2, 3], true, "x"));
+        acc.add(&verdict("c", &[1, 0, 2, 3], true, "x"));
+        let m = acc.finish().unwrap();
+        assert_eq!((m.mode.as_str(), m.orderings), ("all_possible", 24));
+        assert_eq!(m.missing_orderings, 22);
+        assert_eq!(m.overall.perf_circular, 0.0);
     }
 }

@@ -279,9 +279,24 @@ fn circular_section(s: &mut String, c: &super::circular::CircularMetrics) {
     let more: Vec<&String> = c.overall.more.keys().collect();
     let _ = writeln!(
         s,
-        "\n## Circular evaluation\n\nUp to {} orderings per item; {} items kept their one original ordering.\n",
-        c.orderings, c.single_ordering_items
+        "\n## Circular evaluation\n\nMode `{}`: up to {} orderings per item; {} items kept their one original ordering.",
+        c.mode, c.orderings, c.single_ordering_items
     );
+    if c.missing_orderings > 0 {
+        let _ = writeln!(
+            s,
+            "{} orderings of {} items have no answer: each counts as wrong.",
+            c.missing_orderings, c.items_missing_orderings
+        );
+    }
+    if c.duplicate_answers > 0 {
+        let _ = writeln!(
+            s,
+            "{} answers repeat an ordering their item already had in the same sample and were not counted.",
+            c.duplicate_answers
+        );
+    }
+    let _ = writeln!(s);
     let head: Vec<String> = more.iter().map(|k| k.to_string()).collect();
     let _ = writeln!(
         s,
@@ -299,7 +314,11 @@ fn circular_section(s: &mut String, c: &super::circular::CircularMetrics) {
             "| {} | {} | {} | {} | {} |{cells}",
             md_cell(name),
             x.items,
-            pct(x.acc_origin),
+            if x.origin_items == 0 {
+                "n/a".to_string()
+            } else {
+                pct(x.acc_origin)
+            },
             pct(x.acc_circular),
             pct(x.perf_circular)
         );

@@ -66,13 +66,32 @@ pub(super) fn terminal(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
     if let Some(c) = &m.circular {
         let _ = writeln!(
             out,
-            "circular ({} orderings at most, {} items with one): acc_origin {}, acc_circular {}, perf_circular {}",
+            "circular ({}, {} orderings at most, {} items with one): acc_origin {}, acc_circular {}, perf_circular {}",
+            c.mode,
             c.orderings,
             c.single_ordering_items,
-            pct(c.overall.acc_origin),
+            if c.overall.origin_items == 0 {
+                "n/a (no answer in the original ordering)".to_string()
+            } else {
+                pct(c.overall.acc_origin)
+            },
             pct(c.overall.acc_circular),
             pct(c.overall.perf_circular)
         );
+        if c.missing_orderings > 0 {
+            let _ = writeln!(
+                out,
+                "circular: {} orderings of {} items have no answer (failed requests?): each counts as wrong",
+                c.missing_orderings, c.items_missing_orderings
+            );
+        }
+        if c.duplicate_answers > 0 {
+            let _ = writeln!(
+                out,
+                "circular: {} answers repeat an ordering their item already had in the same sample (a file given twice, a retry beside its failure) and were not counted",
+                c.duplicate_answers
+            );
+        }
     }
     let stages: Vec<String> = m.stages.iter().map(|(k, v)| format!("{k} {v}")).collect();
     let _ = writeln!(out, "decided by: {}", stages.join(", "));
