@@ -369,3 +369,33 @@ fn a_bad_field_is_named_on_its_physical_line() {
             "bad.csv:{answer_line}: field `answer`: unknown answer label \"⑦\" for choices circled:4"
         )));
 }
+
+/// Trial 38, defect 2: a batch output followed by the re-submission of a failed request (the
+/// same custom_id, now answered) was graded as two samples with no word of it. Both are still
+/// graded (nothing decides which to keep), and the run says which lines repeat.
+#[test]
+fn a_retry_beside_its_failure_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ok = |custom_id: &str, text: &str| json!({"id": "batch_req", "custom_id": custom_id, "response": {"status_code": 200, "body": chat(&[text])}, "error": null});
+    let g = write_lines(
+        tmp.path(),
+        "batch.jsonl",
+        &[
+            ok("q1", "정답은 ②입니다."),
+            json!({"id": "batch_req_2", "custom_id": "q2", "response": null, "error": {"code": "server_error", "message": "The server had an error."}}),
+            ok("q2", "정답은 ③입니다."),
+        ],
+    );
+    let out = tmp.path().join("out");
+    grade(&[], &dataset(tmp.path()), &g, &out)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "1 line names a sample its item already had",
+        ))
+        .stderr(predicate::str::contains("batch.jsonl:3"));
+    let run: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(run["repeated_samples"], 1);
+    assert_eq!(verdicts(&out).len(), 3);
+}

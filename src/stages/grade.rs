@@ -211,6 +211,16 @@ fn join_warnings(join: &JoinReport) -> Vec<String> {
             first_ids(&join.duplicate_dataset_ids)
         ));
     }
+    if join.repeated_samples > 0 {
+        let lines = match join.repeated_samples {
+            1 => "1 line names a sample its item".to_string(),
+            n => format!("{n} lines name a sample their item"),
+        };
+        out.push(format!(
+            "{lines} already had (the same answer twice, or a retry beside its failure); both were graded (first: {})",
+            first_ids(&join.repeated_samples_listed)
+        ));
+    }
     if join.models.len() > 1 {
         out.push(format!(
             "the generations name {} models: {} (one run is usually one model)",

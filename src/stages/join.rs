@@ -75,6 +75,9 @@ pub struct Joiner<'a> {
     reader: Generations,
     pending: std::vec::IntoIter<Generation>,
     samples: Vec<u32>,
+    /// Per item, the (sample, ordering) pairs its lines named, hashed: a pair named twice is
+    /// an answer given twice (a file concatenated with itself, a retry beside its failure).
+    named: Vec<Vec<u64>>,
     lines: u64,
     pub join: JoinReport,
 }
@@ -86,6 +89,7 @@ impl<'a> Joiner<'a> {
             reader,
             pending: Vec::new().into_iter(),
             samples: vec![0; dataset.items.len()],
+            named: vec![Vec::new(); dataset.items.len()],
             lines: 0,
             join: JoinReport {
                 dataset: dataset.path.display().to_string(),
@@ -114,6 +118,7 @@ impl<'a> Joiner<'a> {
                 };
                 self.check_question(index, &g);
                 self.note_model(g.model.as_deref());
+                self.note_repeat(index, &g);
                 let sample = self.samples[index];
                 self.samples[index] += 1;
                 self.join.answers += 1;
@@ -136,6 +141,29 @@ impl<'a> Joiner<'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// Count a line that names a sample (and ordering) its item already had.
+    fn note_repeat(&mut self, index: usize, g: &Generation) {
+        let Some(sample) = g.sample else {
+            return;
+        };
+        let key = {
+            use std::hash::{BuildHasher, Hash, Hasher};
+            let mut h = foldhash::fast::FixedState::with_seed(0).build_hasher();
+            (sample, &g.ordering, &g.task).hash(&mut h);
+            h.finish()
+        };
+        let named = &mut self.named[index];
+        if named.contains(&key) {
+            self.join.repeated_samples += 1;
+            if self.join.repeated_samples_listed.len() < LISTED {
+                let at = format!("{}:{}", self.reader.current_name(), g.line);
+                self.join.repeated_samples_listed.push(at);
+            }
+        } else {
+            named.push(key);
         }
     }
 

@@ -31,6 +31,13 @@ pub struct JoinReport {
     pub unknown_ids_listed: Vec<String>,
     /// Dataset items with no generation at all.
     pub items_without_generations: Vec<String>,
+    /// Lines naming a sample (and ordering) their item already had: the same answer given
+    /// twice, or a retry beside its failure. Both are graded; the count and the first lines
+    /// (`FILE:LINE`) say so.
+    #[serde(default)]
+    pub repeated_samples: u64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub repeated_samples_listed: Vec<String>,
     /// Ids on more than one dataset row (the first row was used).
     pub duplicate_dataset_ids: Vec<String>,
     /// Generation lines that could not be read (`FILE:LINE: …`).

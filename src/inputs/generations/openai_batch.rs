@@ -25,8 +25,9 @@ impl Shape for OpenAiBatch {
             .ok_or(LineProblem::field("custom_id", "missing or not a string"))?;
         // `kgrade generate --write-batch` names samples and orderings in the custom_id.
         let (id, sample, ordering) = split_custom_id(&custom_id);
-        // A circular custom_id names no sample for the first one.
-        let sample = sample.or(ordering.as_ref().map(|_| 0));
+        // A custom_id names no sample for the first one. The Batch API takes each custom_id
+        // once, so a line repeating one (a retry beside its failure) repeats that sample.
+        let sample = sample.or(Some(0));
         let mut out = self.answers(v, id, state.line)?;
         for (i, g) in out.iter_mut().enumerate() {
             g.ordering.clone_from(&ordering);
