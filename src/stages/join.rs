@@ -150,10 +150,8 @@ impl<'a> Joiner<'a> {
             return;
         };
         let key = {
-            use std::hash::{BuildHasher, Hash, Hasher};
-            let mut h = foldhash::fast::FixedState::with_seed(0).build_hasher();
-            (sample, &g.ordering, &g.task).hash(&mut h);
-            h.finish()
+            use std::hash::BuildHasher;
+            foldhash::fast::FixedState::with_seed(0).hash_one((sample, &g.ordering, &g.task))
         };
         let named = &mut self.named[index];
         if named.contains(&key) {
