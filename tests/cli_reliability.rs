@@ -467,17 +467,20 @@ fn an_interrupted_regrade_leaves_the_previous_run_intact() {
         ]
     );
 
-    // A run that stops at a bad line midway (a circular ordering that does not fit its item).
+    // A run that fails after reading every line: its answers' prompts name another
+    // question than the dataset's, so they belong to another dataset (a circular ordering
+    // that does not fit its item, used here before, is now an unreadable line).
     let mut lines = String::new();
     for _ in 0..3000 {
-        lines.push_str("{\"id\":\"a\",\"response\":\"②\"}\n");
+        lines.push_str(
+            "{\"id\":\"a\",\"response\":\"①\",\"prompt\":\"다음 중 국세가 아닌 것은? ① 소득세 ② 취득세\"}\n",
+        );
     }
-    lines.push_str("{\"id\":\"a\",\"response\":\"①\",\"ordering\":[7,7]}\n");
     let stops = write(tmp.path(), "stops.jsonl", lines);
     grade(&[], &data, &stops, &out)
         .assert()
         .code(3)
-        .stderr(predicate::str::contains("stops.jsonl:3001"));
+        .stderr(predicate::str::contains("nothing was written"));
     assert_eq!(
         folder(&out),
         before,
@@ -721,4 +724,27 @@ fn small_words_are_right() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("are the same run"));
+}
+
+/// Trial 38, defect 10: one line whose circular ordering does not fit its item stopped the
+/// whole grade (exit 3, no reports, the message twice). It is now an unreadable line: named
+/// once, counted, and the rest graded.
+#[test]
+fn an_ordering_that_does_not_fit_is_one_unreadable_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (data, _) = decided_run(tmp.path());
+    let gens = write(
+        tmp.path(),
+        "circ.jsonl",
+        "{\"id\":\"a\",\"response\":\"①\",\"ordering\":[0,1]}\n{\"id\":\"b\",\"response\":\"①\",\"ordering\":[7,7]}\n{\"id\":\"b\",\"response\":\"①\",\"ordering\":[1,0]}\n",
+    );
+    let out = tmp.path().join("out");
+    let o = grade(&[], &data, &gens, &out).output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{stderr}");
+    assert_eq!(stderr.matches("circ.jsonl:2").count(), 1, "{stderr}");
+    assert!(stderr.contains("does not fit item `b`"), "{stderr}");
+    let verdicts = std::fs::read_to_string(out.join("verdicts.jsonl")).unwrap();
+    assert_eq!(verdicts.lines().count(), 2);
+    assert_eq!(read_json(&out.join("run.json"))["unreadable_lines"], 1);
 }

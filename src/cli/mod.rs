@@ -131,7 +131,6 @@ pub fn is_bad_data(err: &anyhow::Error) -> bool {
                     GradeError::Strict(_)
                         | GradeError::NothingGraded(_)
                         | GradeError::QuestionsDiffer(_)
-                        | GradeError::Ordering { .. }
                 ) | Some(GradeError::Report(
                     ReportError::BadLine { .. } | ReportError::NothingGraded { .. }
                 ))

@@ -6,7 +6,7 @@
 use super::escalate::{Escalator, JudgeStage, JudgeSummary};
 use super::join::Joiner;
 use super::stream::VerdictStream;
-use super::verdict::{shown_item, verdict_of};
+use super::verdict::verdict_of;
 use super::{io_at, GradeError, Observer};
 use crate::inputs::dataset::{read_dataset, ColumnMap, DEFAULT_GROUPS};
 use crate::inputs::generations::Generation;
@@ -32,7 +32,6 @@ type Shown<'a> = (Cow<'a, Item>, u32, Generation);
 fn verify_pipelined<'a>(
     joiner: &mut Joiner<'a>,
     items: &'a [Item],
-    generations: &Path,
     stream: &mut VerdictStream,
     observer: &mut dyn Observer,
 ) -> Result<(), GradeError> {
@@ -57,20 +56,13 @@ fn verify_pipelined<'a>(
         loop {
             // Read the next batch while the last one is verified.
             let mut batch = Vec::with_capacity(VERIFY_BATCH);
-            let mut bad_ordering = None;
             while batch.len() < VERIFY_BATCH {
-                let Some((index, sample, g)) = joiner.next(observer) else {
-                    break;
-                };
                 // A circular run's answer is graded against the options in the order it
                 // was shown.
-                match shown_item(&items[index], &g, generations) {
-                    Ok(item) => batch.push((item, sample, g)),
-                    Err(e) => {
-                        bad_ordering = Some(e);
-                        break;
-                    }
-                }
+                let Some((_, item, sample, g)) = joiner.next_shown(items, observer) else {
+                    break;
+                };
+                batch.push((item, sample, g));
             }
             if in_flight {
                 let verdicts = done.recv().expect("the verifying thread ended early");
@@ -81,16 +73,6 @@ fn verify_pipelined<'a>(
             in_flight = !batch.is_empty();
             if in_flight {
                 jobs.send(batch).expect("the verifying thread ended early");
-            }
-            if let Some(e) = bad_ordering {
-                // What was read before the bad line is still graded.
-                if in_flight {
-                    for (item, v, answer) in done.recv().expect("the verifying thread ended early")
-                    {
-                        stream.push(v, &item, answer)?;
-                    }
-                }
-                return Err(e);
             }
             if !in_flight {
                 return Ok(());
@@ -266,13 +248,7 @@ pub fn run_grade(
     let mut stream = VerdictStream::new(&staging.path("verdicts.jsonl"), report, escalator)?;
 
     let mut joiner = Joiner::new(&dataset, reader, &name);
-    verify_pipelined(
-        &mut joiner,
-        &dataset.items,
-        opts.generations,
-        &mut stream,
-        observer,
-    )?;
+    verify_pipelined(&mut joiner, &dataset.items, &mut stream, observer)?;
     let io_error = joiner.take_io_error();
     let mut join = joiner.finish(observer);
     let finished = stream.finish()?;

@@ -144,6 +144,46 @@ impl<'a> Joiner<'a> {
         }
     }
 
+    /// The next answer with its item as the model saw it (in the ordering a circular run
+    /// showed). A line whose ordering does not fit its item (not a permutation of its
+    /// options, or an item that cannot be re-rendered) is an unreadable line: reported,
+    /// counted, and skipped, so the rest is still graded.
+    pub fn next_shown<'i>(
+        &mut self,
+        items: &'i [crate::types::Item],
+        observer: &mut dyn Observer,
+    ) -> Option<(
+        usize,
+        std::borrow::Cow<'i, crate::types::Item>,
+        u32,
+        Generation,
+    )> {
+        loop {
+            let (index, sample, g) = self.next(observer)?;
+            match g.ordering.as_ref() {
+                None => return Some((index, std::borrow::Cow::Borrowed(&items[index]), sample, g)),
+                Some(o) => match super::circular::permute(&items[index], o) {
+                    Ok(item) => return Some((index, std::borrow::Cow::Owned(item), sample, g)),
+                    Err(e) => {
+                        self.join.answers -= 1;
+                        self.samples[index] -= 1;
+                        let error = crate::inputs::generations::GenerationError {
+                            source_name: self.reader.current_name().to_string(),
+                            line: g.line,
+                            field: Some("custom_id".into()),
+                            message: e.to_string(),
+                        };
+                        observer.unreadable(&error);
+                        self.join.unreadable_lines += 1;
+                        if self.join.unreadable_listed.len() < LISTED {
+                            self.join.unreadable_listed.push(error.to_string());
+                        }
+                    }
+                },
+            }
+        }
+    }
+
     /// Count a line that names a sample (and ordering) its item already had.
     fn note_repeat(&mut self, index: usize, g: &Generation) {
         let Some(sample) = g.sample else {

@@ -58,13 +58,6 @@ pub enum GradeError {
         cache: PathBuf,
         out_dir: PathBuf,
     },
-    /// A generation line's `ordering` (circular evaluation) does not fit its item.
-    #[error("{path}:{line}: {source}")]
-    Ordering {
-        path: PathBuf,
-        line: u64,
-        source: circular::OrderingError,
-    },
 }
 
 /// A run directory without the `run.json` that `grade` writes.

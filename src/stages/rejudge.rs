@@ -67,7 +67,7 @@ pub fn judge_dir(
 
     let mut joiner = Joiner::new(&dataset, reader, &join.generations);
     let mut n = 0u64;
-    while let Some((index, _sample, g)) = joiner.next(observer) {
+    while let Some((index, item, _sample, g)) = joiner.next_shown(&dataset.items, observer) {
         let line = verdict_lines
             .next()
             .ok_or_else(|| mismatch(&verdicts_path, n + 1, "ends before the generations do"))?
@@ -75,19 +75,17 @@ pub fn judge_dir(
         n += 1;
         let mut v: Verdict = serde_json::from_str(&line)
             .map_err(|e| mismatch(&verdicts_path, n, &format!("not a verdict: {e}")))?;
-        let item = &dataset.items[index];
-        if v.id != item.id {
+        if v.id != dataset.items[index].id {
             return Err(mismatch(
                 &verdicts_path,
                 n,
                 &format!(
                     "is for `{}`, the generations give `{}`: was the run's input changed?",
-                    v.id, item.id
+                    v.id, dataset.items[index].id
                 ),
             ));
         }
         reset(&mut v);
-        let item = super::verdict::shown_item(item, &g, &gen_path)?;
         let (_, answer) = super::verdict::verdict_of(&item, v.sample, &g);
         stream.push(v, &item, answer)?;
     }

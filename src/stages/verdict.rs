@@ -55,25 +55,6 @@ fn argmax(scores: impl Iterator<Item = f64>) -> Option<usize> {
     best.map(|(i, _)| i)
 }
 
-/// The item as this answer's model saw it: in the option order a circular run showed
-/// (`kgrade generate --circular`), or as the dataset has it.
-pub fn shown_item<'a>(
-    item: &'a Item,
-    g: &Generation,
-    generations: &std::path::Path,
-) -> Result<Cow<'a, Item>, super::GradeError> {
-    match &g.ordering {
-        Some(o) => super::circular::permute(item, o)
-            .map(Cow::Owned)
-            .map_err(|source| super::GradeError::Ordering {
-                path: generations.to_path_buf(),
-                line: g.line,
-                source,
-            }),
-        None => Ok(Cow::Borrowed(item)),
-    }
-}
-
 /// The verdict on one answer, and the text a judge would read if it is escalated.
 pub fn verdict_of(item: &Item, sample: u32, g: &Generation) -> (Verdict, String) {
     let choices: Cow<ChoiceSet> = match g.prompt.as_deref().and_then(|p| seen_choices(item, p)) {
