@@ -399,3 +399,49 @@ fn a_retry_beside_its_failure_is_named() {
     assert_eq!(run["repeated_samples"], 1);
     assert_eq!(verdicts(&out).len(), 3);
 }
+
+/// Trial 38, defect 8: a refusal (OpenAI's `message.refusal` in a batch output, `refusal` on
+/// a line `kgrade generate` wrote) was graded as rule `empty` with the provider's words lost.
+#[test]
+fn refusals_keep_the_provider_s_words() {
+    let tmp = tempfile::tempdir().unwrap();
+    let refused = json!({"id": "chatcmpl-r", "object": "chat.completion", "model": "gpt-4o",
+        "choices": [{"index": 0, "finish_reason": "stop",
+            "message": {"role": "assistant", "content": null, "refusal": "I can't help with that."}}]});
+    let g = write_lines(
+        tmp.path(),
+        "batch.jsonl",
+        &[
+            json!({"id": "batch_req_1", "custom_id": "q1", "response": {"status_code": 200, "body": refused}, "error": null}),
+            json!({"id": "batch_req_2", "custom_id": "q2", "response": {"status_code": 200, "body": chat(&["정답은 ③입니다."])}, "error": null}),
+        ],
+    );
+    let (v, _) = grade_ok(tmp.path(), &g, &[]);
+    assert_eq!(
+        (v[0]["status"].as_str(), v[0]["rule"].as_str()),
+        (Some("no_answer"), Some("refusal"))
+    );
+    assert!(
+        v[0]["note"]
+            .as_str()
+            .unwrap()
+            .contains("I can't help with that."),
+        "{}",
+        v[0]
+    );
+    assert_eq!(v[1]["chosen"], "③");
+    let plain = write_lines(
+        tmp.path(),
+        "gen.jsonl",
+        &[
+            json!({"id": "q1", "sample": 0, "response": "", "refusal": "content_filter", "finish_reason": "content_filter"}),
+        ],
+    );
+    let out = tmp.path().join("plain");
+    grade(&[], &dataset(tmp.path()), &plain, &out)
+        .assert()
+        .success();
+    let v = verdicts(&out);
+    assert_eq!(v[0]["rule"], "refusal");
+    assert_eq!(v[0]["tail"], "content_filter");
+}

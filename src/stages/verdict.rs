@@ -108,6 +108,15 @@ pub fn verdict_of(item: &Item, sample: u32, g: &Generation) -> (Verdict, String)
         return (v, String::new());
     }
     if g.response.trim().is_empty() {
+        // The model declined in the provider's own field (OpenAI's `message.refusal`): a
+        // final answer that states no choice, with its words kept.
+        if let Some(refusal) = g.refusal.as_deref().filter(|r| !r.trim().is_empty()) {
+            v.status = "no_answer".into();
+            v.rule = "refusal".into();
+            v.tail = Some(tail(refusal));
+            v.note = Some(format!("the model declined: {}", tail(refusal)));
+            return (v, refusal.to_string());
+        }
         if let Some(reasoning) = g.reasoning.as_deref().filter(|r| !r.trim().is_empty()) {
             // The server kept reasoning apart and gave no final content (vLLM does this
             // when its reasoning parser never sees the end of the reasoning): the judge

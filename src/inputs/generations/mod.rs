@@ -150,6 +150,9 @@ pub struct Generation {
     /// The model the line says answered (`model` on the line, in its saved reply, or in a
     /// batch output's response body), as `kgrade generate` and the APIs write it.
     pub model: Option<String>,
+    /// The model declined to answer, in the provider's words (OpenAI's `message.refusal`,
+    /// `refusal` on a line `kgrade generate` wrote).
+    pub refusal: Option<String>,
 }
 
 /// The `custom_id` of a batch request for one answer: the item id, then `#s=SAMPLE` for
@@ -234,6 +237,7 @@ impl Generation {
             ordering: None,
             sample: None,
             model: None,
+            refusal: None,
         }
     }
 }
@@ -245,6 +249,7 @@ fn from_replies(id: &str, replies: replies::Replies, line: u64) -> Vec<Generatio
             .into_iter()
             .map(|r| Generation {
                 reasoning: r.reasoning,
+                refusal: r.refusal,
                 ..Generation::text(id.to_string(), r.content, line)
             })
             .collect(),

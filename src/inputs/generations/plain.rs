@@ -33,6 +33,7 @@ impl Shape for Plain {
             }
             (Some(Value::String(s)), _) => vec![Generation {
                 reasoning: reasoning_of(v).map(str::to_string),
+                refusal: v.get("refusal").and_then(Value::as_str).map(str::to_string),
                 ..Generation::text(id, s.clone(), line)
             }],
             (Some(obj @ Value::Object(_)), _) => {

@@ -11,6 +11,8 @@ use serde_json::Value;
 pub struct Reply {
     pub content: String,
     pub reasoning: Option<String>,
+    /// The model declined: OpenAI's `message.refusal`, a Responses-API `refusal` part.
+    pub refusal: Option<String>,
 }
 
 /// What a reply body holds: its answers (several with `n` > 1), or the provider's error.
@@ -30,6 +32,7 @@ pub fn read(body: &Value) -> Option<Replies> {
                 out.push(Reply {
                     content: text.to_string(),
                     reasoning: None,
+                    refusal: None,
                 });
             } else {
                 return None;
@@ -59,13 +62,17 @@ fn message_reply(message: &Value) -> Option<Reply> {
         _ => return None,
     };
     // OpenAI's refusal (`content: null`, `refusal: "…"`) is a final, empty answer.
-    let refused = message.get("refusal").and_then(Value::as_str).is_some();
-    if message.get("content").is_none() && reasoning_of(message).is_none() && !refused {
+    let refusal = message
+        .get("refusal")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    if message.get("content").is_none() && reasoning_of(message).is_none() && refusal.is_none() {
         return None;
     }
     Some(Reply {
         content,
         reasoning: reasoning_of(message).map(str::to_string),
+        refusal,
     })
 }
 
@@ -82,6 +89,7 @@ pub fn reasoning_of(v: &Value) -> Option<&str> {
 fn responses_reply(output: &[Value]) -> Reply {
     let mut content = String::new();
     let mut reasoning = String::new();
+    let mut refusal: Option<String> = None;
     for item in output {
         match item.get("type").and_then(Value::as_str) {
             Some("message") => {
@@ -91,8 +99,17 @@ fn responses_reply(output: &[Value]) -> Reply {
                     .into_iter()
                     .flatten()
                 {
-                    if part.get("type").and_then(Value::as_str) == Some("output_text") {
-                        content.push_str(part.get("text").and_then(Value::as_str).unwrap_or(""));
+                    match part.get("type").and_then(Value::as_str) {
+                        Some("output_text") => {
+                            content.push_str(part.get("text").and_then(Value::as_str).unwrap_or(""))
+                        }
+                        Some("refusal") => {
+                            refusal = part
+                                .get("refusal")
+                                .and_then(Value::as_str)
+                                .map(str::to_string);
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -123,6 +140,7 @@ fn responses_reply(output: &[Value]) -> Reply {
     Reply {
         content,
         reasoning: (!reasoning.trim().is_empty()).then_some(reasoning),
+        refusal,
     }
 }
 
@@ -167,11 +185,13 @@ mod tests {
             vec![
                 Reply {
                     content: "②".into(),
-                    reasoning: Some("생각".into())
+                    reasoning: Some("생각".into()),
+                    refusal: None
                 },
                 Reply {
                     content: "".into(),
-                    reasoning: Some("정답은 ③".into())
+                    reasoning: Some("정답은 ③".into()),
+                    refusal: None
                 },
             ]
         );
@@ -183,7 +203,8 @@ mod tests {
             read(&responses).unwrap().unwrap(),
             vec![Reply {
                 content: "정답은 ④".into(),
-                reasoning: Some("고민".into())
+                reasoning: Some("고민".into()),
+                refusal: None
             }]
         );
         let ollama = json!({"model": "m", "message": {"role": "assistant", "content": "①", "thinking": "음"}, "done": true});
@@ -191,7 +212,8 @@ mod tests {
             read(&ollama).unwrap().unwrap(),
             vec![Reply {
                 content: "①".into(),
-                reasoning: Some("음".into())
+                reasoning: Some("음".into()),
+                refusal: None
             }]
         );
         let text = json!({"choices": [{"text": " B"}]});
