@@ -20,6 +20,17 @@ fn kmmlu(name: &str) -> PathBuf {
     root().join("../shared/data/kmmlu").join(name)
 }
 
+/// A dataset folder in `dir` holding (links to) these KMMLU test files, as a user points
+/// `--dataset` at the files behind an lm-eval output folder.
+fn kmmlu_folder(dir: &Path, names: &[&str]) -> PathBuf {
+    let data = dir.join("kmmlu");
+    std::fs::create_dir(&data).unwrap();
+    for name in names {
+        std::os::unix::fs::symlink(kmmlu(name), data.join(name)).unwrap();
+    }
+    data
+}
+
 /// The samples file of a fixture run (its name carries lm-eval's timestamp).
 fn samples(run: &str) -> PathBuf {
     fixture_file(run, "samples_")
@@ -199,11 +210,7 @@ fn loglikelihood_tasks_score_acc_and_acc_norm_as_lm_eval_does() {
 #[test]
 fn an_output_folder_with_two_subtasks_grades_against_a_folder_of_datasets() {
     let tmp = tempfile::tempdir().unwrap();
-    let data = tmp.path().join("kmmlu");
-    std::fs::create_dir(&data).unwrap();
-    for name in ["Accounting-test.csv", "Taxation-test.csv"] {
-        std::os::unix::fs::symlink(kmmlu(name), data.join(name)).unwrap();
-    }
+    let data = kmmlu_folder(tmp.path(), &["Accounting-test.csv", "Taxation-test.csv"]);
     let out = tmp.path().join("out");
     let folder = root().join("tests/fixtures/lm_eval/runs/5_group_accounting_taxation");
     let r = grade(&data, &folder, &out, &[]);
@@ -334,11 +341,7 @@ fn a_results_file_given_as_generations_is_named_as_such_once() {
 #[test]
 fn chat_api_runs_are_read_in_the_notation_their_messages_showed() {
     let tmp = tempfile::tempdir().unwrap();
-    let data = tmp.path().join("kmmlu");
-    std::fs::create_dir(&data).unwrap();
-    for name in ["Criminal-Law-test.csv", "Law-test.csv"] {
-        std::os::unix::fs::symlink(kmmlu(name), data.join(name)).unwrap();
-    }
+    let data = kmmlu_folder(tmp.path(), &["Criminal-Law-test.csv", "Law-test.csv"]);
     let out = tmp.path().join("out");
     let run = root().join("tests/fixtures/lm_eval/runs/7_chat_api_law");
     let r = grade(&data, &run, &out, &[]);
@@ -392,11 +395,10 @@ fn chat_api_runs_are_read_in_the_notation_their_messages_showed() {
 #[test]
 fn a_run_mixing_loglikelihood_and_generation_tasks_reports_each_in_its_place() {
     let tmp = tempfile::tempdir().unwrap();
-    let data = tmp.path().join("kmmlu");
-    std::fs::create_dir(&data).unwrap();
-    for name in ["Public-Safety-test.csv", "Accounting-test.csv"] {
-        std::os::unix::fs::symlink(kmmlu(name), data.join(name)).unwrap();
-    }
+    let data = kmmlu_folder(
+        tmp.path(),
+        &["Public-Safety-test.csv", "Accounting-test.csv"],
+    );
     let out = tmp.path().join("out");
     let run = root().join("tests/fixtures/lm_eval/runs/8_mixed_loglik_generation");
     let r = grade(&data, &run, &out, &[]);
