@@ -445,3 +445,27 @@ fn refusals_keep_the_provider_s_words() {
     assert_eq!(v[0]["rule"], "refusal");
     assert_eq!(v[0]["tail"], "content_filter");
 }
+
+/// Trial 38, defect 9: a reply saved as a JSON string (`json.dumps(reply)`) was read as prose
+/// (every answer `not_found`, no hint), and an Ollama /api/generate reply nested in
+/// `response` was refused. Both are replies; a model answer that is itself JSON is not one.
+#[test]
+fn replies_saved_as_json_strings_and_ollama_generate_replies_are_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = write_lines(
+        tmp.path(),
+        "saved.jsonl",
+        &[
+            json!({"id": "q1", "response": chat(&["정답은 ②입니다."]).to_string()}),
+            json!({"id": "q2", "response": {"model": "qwen3:8b", "response": "③", "thinking": "①? 아니다", "done": true, "done_reason": "stop"}}),
+            json!({"id": "q1", "response": "{\"answer\": \"②\"}"}),
+        ],
+    );
+    let (v, _) = grade_ok(tmp.path(), &g, &[]);
+    let chosen: Vec<&str> = v
+        .iter()
+        .map(|v| v["chosen"].as_str().unwrap_or("∅"))
+        .collect();
+    assert_eq!(chosen, ["②", "③", "②"], "{v:?}");
+    assert!(v[0]["span"].is_array());
+}

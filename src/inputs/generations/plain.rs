@@ -25,11 +25,21 @@ impl Shape for Plain {
         let line = state.line;
         let id =
             id_of(v.get("id")).ok_or(LineProblem::field("id", "missing or not a string/number"))?;
+        let saved = v
+            .get("response")
+            .and_then(Value::as_str)
+            .and_then(saved_reply);
         let mut out = match (v.get("response"), v.get("error").filter(|e| !e.is_null())) {
             (None | Some(Value::Null), Some(error)) => {
                 let message = replies::error_message(&serde_json::json!({ "error": error }))
                     .unwrap_or_else(|| error.to_string());
                 from_replies(&id, Err(message), line)
+            }
+            // A reply body saved as a JSON string (`json.dumps(reply)` in a script): read
+            // as the reply it is, not as prose. Only a shape kgrade knows counts, so a model
+            // answer that is itself JSON ({"answer": "B"}) stays the answer.
+            (Some(Value::String(_)), _) if saved.is_some() => {
+                from_replies(&id, saved.unwrap_or_else(|| Ok(Vec::new())), line)
             }
             (Some(Value::String(s)), _) => vec![Generation {
                 reasoning: reasoning_of(v).map(str::to_string),
@@ -88,4 +98,14 @@ impl Shape for Plain {
         }
         Ok(out)
     }
+}
+
+/// A reply body of a known shape written as a JSON string, if `s` is one.
+fn saved_reply(s: &str) -> Option<replies::Replies> {
+    let t = s.trim_start();
+    if !t.starts_with('{') {
+        return None;
+    }
+    let body: Value = serde_json::from_str(t).ok()?;
+    replies::read(&body)
 }

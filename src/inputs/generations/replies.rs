@@ -46,6 +46,17 @@ pub fn read(body: &Value) -> Option<Replies> {
     if let Some(message) = body.get("message").filter(|m| m.is_object()) {
         return Some(Ok(vec![message_reply(message)?]));
     }
+    // Ollama's /api/generate: `response` and `done`, reasoning in `thinking`.
+    if let (Some(text), Some(_)) = (
+        body.get("response").and_then(Value::as_str),
+        body.get("done"),
+    ) {
+        return Some(Ok(vec![Reply {
+            content: text.to_string(),
+            reasoning: reasoning_of(body).map(str::to_string),
+            refusal: None,
+        }]));
+    }
     None
 }
 
