@@ -357,6 +357,12 @@ const CASES: &[(&str, &str, &str)] = &[
     ("circled:5", "혹자는 ②라고 봅니다.", "no_answer - not_found"),
     ("circled:5", "②가 맞다고 생각하지 않습니다.", "no_answer - not_found"),
     ("not", "③이 맞다고 생각합니다.", "no_answer - not_found"),
+    // The choice itself called wrong in a sentence of its own after it: conflicting, unless
+    // the question asks for what is wrong.
+    ("circled:5", "정답은 ①입니다. ①은 틀렸습니다.", "ambiguous - conflicting_statements"),
+    ("letter:4", "The answer is B. B is wrong.", "ambiguous - conflicting_statements"),
+    ("not", "정답은 ①입니다. ①은 틀렸습니다.", "answer ① statement"),
+    ("circled:5", "정답은 ①입니다. ②는 틀렸습니다.", "answer ① statement"),
     // On a question asking what is not so: another option called true is no answer there,
     // another called false is.
     ("not", "정답: ③\n\n③은 옳지 않습니다.\n①은 옳습니다.\n②도 옳습니다.\n④도 적절합니다.", "answer ③ statement"),
