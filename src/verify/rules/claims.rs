@@ -4,7 +4,7 @@
 
 use super::words::{
     english_asks_untrue, is_alternative_connector, is_subject_or_object_particle, lower,
-    option_noun_particle, strip_beon, truth_phrase,
+    option_noun_particle, strip_beon, truth_phrase, VIEW_VERBS,
 };
 use super::{Ctx, Resolved, Statement, Strength};
 use crate::verify::cues::Family;
@@ -14,19 +14,6 @@ use crate::verify::{Notation, Rule};
 /// Verbs of correcting an answer to a label: "②로 정정합니다", "②로 바꿉니다".
 const CORRECTING: [&str; 9] = [
     "정정", "수정", "바꾸", "바꿉", "바꿨", "변경", "고치", "고칩", "고쳤",
-];
-
-/// Verbs of a view held now, after a quote: "…라고 생각합니다", "…다고 봅니다".
-const VIEW_VERBS: [&str; 9] = [
-    "생각합",
-    "생각해요",
-    "생각한다",
-    "봅니다",
-    "봐요",
-    "본다",
-    "판단합",
-    "판단됩",
-    "믿습",
 ];
 
 impl Ctx<'_> {

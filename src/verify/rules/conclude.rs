@@ -3,11 +3,12 @@
 //! names another choice, and a label written with another option's text is a mismatch.
 
 use super::denial::is_denial;
-use super::words::{is_correction, lower, strip_beon};
+use super::words::{is_correction, lower, strip_beon, VIEW_VERBS};
 use super::{Ctx, Said, Statement, Strength};
 use crate::verify::cues::Family;
 use crate::verify::scan::{Kind, Mark};
 use crate::verify::{Choice, Extraction, Rule};
+use std::ops::Range;
 
 impl Ctx<'_> {
     pub(super) fn correction_between(&self, a: usize, b: usize) -> bool {
@@ -334,25 +335,14 @@ impl Ctx<'_> {
                         .iter()
                         .any(|d| self.word(x).contains(d))
                     && self.is_hangul(x + 1)
-                    && [
-                        "생각합", "생각해요", "생각한다", "봅니다", "봐요", "본다", "판단합",
-                        "판단됩", "믿습",
-                    ]
-                    .iter()
-                    .any(|v| self.word(x + 1).starts_with(v))
+                    && VIEW_VERBS.iter().any(|v| self.word(x + 1).starts_with(v))
             })
     }
 
     /// Is the label at `j` the only one in its sentence, whose predicate calls it wrong
     /// ("①은 틀렸습니다", "①은 잘못되었습니다", "A is wrong")?
     fn called_wrong_alone(&self, j: usize) -> bool {
-        let end = (j..self.toks.len())
-            .find(|&x| self.toks[x].is_sentence_end())
-            .unwrap_or(self.toks.len());
-        let start = (0..j)
-            .rev()
-            .find(|&x| self.toks[x].is_sentence_end())
-            .map_or(0, |x| x + 1);
+        let Range { start, end } = self.sentence_around(j);
         if (start..end).any(|x| x != j && self.is_label_mark(x)) || end <= j + 1 {
             return false;
         }

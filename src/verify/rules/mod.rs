@@ -460,6 +460,18 @@ impl Ctx<'_> {
     fn span(&self, first: usize, last: usize) -> Range<usize> {
         self.toks[first].start as usize..self.toks[last].end as usize
     }
+
+    /// The tokens of the sentence around token `j`, without its end.
+    fn sentence_around(&self, j: usize) -> Range<usize> {
+        let start = (0..j)
+            .rev()
+            .find(|&x| self.toks[x].is_sentence_end())
+            .map_or(0, |x| x + 1);
+        let end = (j..self.toks.len())
+            .find(|&x| self.toks[x].is_sentence_end())
+            .unwrap_or(self.toks.len());
+        start..end
+    }
 }
 
 fn said_of(labels: &[Resolved]) -> Said {

@@ -441,14 +441,7 @@ impl Ctx<'_> {
     /// Is the label at `j` the only one in its sentence, which calls it wrong ("1 doesn't hold
     /// up either", "3번은 틀렸습니다", "③은 정답이 아닙니다")?
     pub(super) fn denied_alone(&self, j: usize) -> bool {
-        let start = (0..j)
-            .rev()
-            .find(|&x| self.toks[x].is_sentence_end())
-            .map_or(0, |x| x + 1);
-        let end = (j..self.toks.len())
-            .find(|&x| self.toks[x].is_sentence_end())
-            .unwrap_or(self.toks.len());
-        let s = start..end;
+        let s = self.sentence_around(j);
         let alone = s
             .clone()
             .all(|x| x == j || !self.is_label_mark(x) || self.choice_at(x) == self.choice_at(j));

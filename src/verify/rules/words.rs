@@ -524,3 +524,16 @@ pub(super) fn english_asks_untrue(ask: &[&str]) -> bool {
         _ => false,
     }
 }
+
+/// Verbs of a view held now, after a quote: "…라고 생각합니다", "…다고 봅니다".
+pub(super) const VIEW_VERBS: [&str; 9] = [
+    "생각합",
+    "생각해요",
+    "생각한다",
+    "봅니다",
+    "봐요",
+    "본다",
+    "판단합",
+    "판단됩",
+    "믿습",
+];
