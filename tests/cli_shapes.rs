@@ -8,7 +8,7 @@ mod support;
 use predicates::prelude::*;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use support::{grade, kgrade};
+use support::{grade, kgrade, root};
 
 fn write_lines(dir: &Path, name: &str, lines: &[Value]) -> PathBuf {
     let p = dir.join(name);
@@ -468,4 +468,23 @@ fn replies_saved_as_json_strings_and_ollama_generate_replies_are_read() {
         .collect();
     assert_eq!(chosen, ["②", "③", "②"], "{v:?}");
     assert!(v[0]["span"].is_array());
+}
+
+/// Trial 38, defect 11: `--write-batch` into a folder that does not exist said
+/// "No such file or directory" twice (the I/O error was the message and its source).
+#[test]
+fn a_batch_file_that_cannot_be_made_is_named_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = kgrade()
+        .current_dir(tmp.path())
+        .arg("generate")
+        .arg("--dataset")
+        .arg(root().join("data/kmmlu_sample.csv"))
+        .args(["--model", "m", "--write-batch", "missing/b.jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("missing/b.jsonl: "), "{err}");
+    assert_eq!(err.matches("os error 2").count(), 1, "{err}");
 }

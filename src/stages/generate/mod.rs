@@ -41,16 +41,18 @@ pub enum GenerateError {
     Cache(#[from] crate::cache::CacheError),
     #[error("HTTP client: {0}")]
     Client(String),
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: io::Error },
+    /// Named `error`, not `source`: the message already says it, and a source would be
+    /// printed again after it.
+    #[error("{path}: {error}")]
+    Io { path: PathBuf, error: io::Error },
     #[error("no --endpoint given")]
     NoEndpoint,
 }
 
 fn io_at(path: &Path) -> impl Fn(io::Error) -> GenerateError + '_ {
-    move |source| GenerateError::Io {
+    move |error| GenerateError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     }
 }
 
