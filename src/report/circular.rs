@@ -27,8 +27,28 @@ pub struct CircularScores {
     /// Items answered right in every one of their orderings.
     pub perf_circular: f64,
     /// `more_N`: items answered right in at least N orderings, for N below the most
-    /// orderings any item had (N equal to it is `perf_circular`, as in OpenCompass).
+    /// orderings any item had (N equal to it is `perf_circular`, as in OpenCompass). Written
+    /// in the order of N (more_2 before more_10), as OpenCompass writes them.
+    #[serde(serialize_with = "by_n")]
     pub more: BTreeMap<String, f64>,
+}
+
+/// The number N of a `more_N` key (keys of another shape sort last).
+fn more_n(key: &str) -> u64 {
+    key.strip_prefix("more_")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(u64::MAX)
+}
+
+/// The `more_N` keys of `more` in the order of N, not as text (more_1, more_2, …, more_10).
+pub fn more_keys(more: &BTreeMap<String, f64>) -> Vec<&String> {
+    let mut keys: Vec<&String> = more.keys().collect();
+    keys.sort_by_key(|k| more_n(k));
+    keys
+}
+
+fn by_n<S: serde::Serializer>(more: &BTreeMap<String, f64>, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(more_keys(more).into_iter().map(|k| (k, more[k])))
 }
 
 /// Circular metrics overall and per group value.

@@ -276,7 +276,7 @@ fn list(ids: &[String]) -> String {
 
 /// OpenCompass's circular metrics: overall, then one row per group value.
 fn circular_section(s: &mut String, c: &super::circular::CircularMetrics) {
-    let more: Vec<&String> = c.overall.more.keys().collect();
+    let more = super::circular::more_keys(&c.overall.more);
     let _ = writeln!(
         s,
         "\n## Circular evaluation\n\nMode `{}`: up to {} orderings per item; {} items kept their one original ordering.",

@@ -320,11 +320,28 @@ pub fn circular_section(circular: Option<&super::circular::CircularMetrics>) -> 
     let Some(c) = circular else {
         return String::new();
     };
-    let more: Vec<&String> = c.overall.more.keys().collect();
+    let more = super::circular::more_keys(&c.overall.more);
     let mut s = format!(
-        "<section id=\"circular\"><h2>Circular evaluation</h2><p>Up to {} orderings per item; {} items kept their one original ordering. <code>perf_circular</code> counts an item only when every ordering of it was answered right.</p><table><tr><th>group</th><th>items</th><th>acc_origin</th><th>acc_circular</th><th>perf_circular</th>",
-        c.orderings, c.single_ordering_items
+        "<section id=\"circular\"><h2>Circular evaluation</h2><p>Mode <code>{}</code>: up to {} orderings per item; {} items kept their one original ordering. <code>perf_circular</code> counts an item only when every ordering of it was answered right.",
+        escape(&c.mode),
+        c.orderings,
+        c.single_ordering_items
     );
+    if c.missing_orderings > 0 {
+        let _ = write!(
+            s,
+            " {} orderings of {} items have no answer: each counts as wrong.",
+            c.missing_orderings, c.items_missing_orderings
+        );
+    }
+    if c.duplicate_answers > 0 {
+        let _ = write!(
+            s,
+            " {} answers repeat an ordering their item already had in the same sample and were not counted.",
+            c.duplicate_answers
+        );
+    }
+    s.push_str("</p><table><tr><th>group</th><th>items</th><th>acc_origin</th><th>acc_circular</th><th>perf_circular</th>");
     for k in &more {
         let _ = write!(s, "<th>{}</th>", escape(k));
     }
@@ -335,7 +352,11 @@ pub fn circular_section(circular: Option<&super::circular::CircularMetrics>) -> 
             "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>",
             escape(name),
             x.items,
-            pct(x.acc_origin),
+            if x.origin_items == 0 {
+                "n/a".to_string()
+            } else {
+                pct(x.acc_origin)
+            },
             pct(x.acc_circular),
             pct(x.perf_circular)
         );

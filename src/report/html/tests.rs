@@ -124,6 +124,32 @@ fn circular_hook_renders_only_when_present() {
     c.overall.more.insert("more_3".into(), 0.75);
     let s = circular_section(Some(&c));
     assert!(s.contains("acc_circular") && s.contains("50.0%") && s.contains("75.0%"));
+    // No answer in the original ordering: acc_origin has no denominator (as report.md says).
+    assert!(s.contains("<td class=\"n\">n/a</td>"), "{s}");
+    c.overall.origin_items = 1;
+    c.missing_orderings = 2;
+    c.items_missing_orderings = 1;
+    let s = circular_section(Some(&c));
+    assert!(!s.contains("n/a") && s.contains("2 orderings of 1 items have no answer"));
+}
+
+/// Trial 38: `more_N` columns sorted as text (more_1, more_10, more_11, …, more_2).
+#[test]
+fn more_columns_follow_their_number() {
+    let mut c = crate::report::circular::CircularMetrics::default();
+    for n in [1, 2, 10, 11, 3] {
+        c.overall.more.insert(format!("more_{n}"), 0.5);
+    }
+    let s = circular_section(Some(&c));
+    let at = |k: &str| s.find(&format!("<th>{k}</th>")).unwrap();
+    assert!(
+        at("more_1") < at("more_2")
+            && at("more_3") < at("more_10")
+            && at("more_10") < at("more_11")
+    );
+    let json = serde_json::to_string(&c.overall).unwrap();
+    let at = |k: &str| json.find(&format!("\"{k}\"")).unwrap();
+    assert!(at("more_3") < at("more_10"), "{json}");
 }
 
 #[test]
