@@ -1965,6 +1965,28 @@ const CASES: &[(&str, &str, &str)] = &[
     // An adverbial between the topic and the conflicting value does not hide it.
     ("numeric", "3\n\n흡입 높이는 이론적으로 약 10m입니다.", "no_answer - not_found"),
     ("numeric", "3\n\n흡입 높이는 이론적으로 약 14m입니다.", "answer 3 leading_bare"),
+    // Audit 38: a choice made to be tried ("pick A and check") states nothing, in English
+    // and Korean; a pick with no check after it still chooses.
+    ("en", "Let me pick A as the answer and check. A fails the requirement.", "no_answer - not_found"),
+    ("en", "Let me pick A and check... actually, A fails. Let me pick C and check... C fails too.", "no_answer - not_found"),
+    ("en", "Let's go with B for now and verify. B is not prime.", "no_answer - not_found"),
+    ("en", "I'll select D and then test it against the definition.", "no_answer - not_found"),
+    ("en", "After checking every option, I pick C.", "answer C statement"),
+    ("en", "I choose C. To verify: 7 has no divisors but 1 and itself.", "answer C statement"),
+    ("gov", "②를 골라서 확인해 보겠습니다. ②는 기관의 역할과 맞지 않습니다.", "no_answer - not_found"),
+    ("gov", "①을 선택하고 조문에 대입해 보겠습니다.", "no_answer - not_found"),
+    ("gov", "①을 선택합니다. 근거를 확인해 보면 금융위원회가 총괄합니다.", "answer ① statement"),
+    // Audit 38: after a stated answer, another option put up as possibly right, in words the
+    // alternatives rule did not know.
+    ("gov", "정답: ③\n\n다시 보니 ①이 맞는 것 같기도 합니다.", "ambiguous - alternatives"),
+    ("not", "정답은 ③입니다. 다만 ⑤로 볼 여지도 있습니다.", "ambiguous - alternatives"),
+    ("not", "정답은 ③입니다. ⑤라고 보는 것도 가능합니다.", "ambiguous - alternatives"),
+    ("not", "적절하지 않은 것은 ③입니다. 다만 해석에 따라 ③, ④ 둘 다 정답이 될 수 있습니다.", "ambiguous - alternatives"),
+    ("en", "The answer is C. Though A could also be argued.", "ambiguous - alternatives"),
+    ("en", "The answer is C. A might also seem right at first, but 4 is not prime.", "answer C statement"),
+    ("gov", "정답은 ①입니다. ②로 볼 수도 있으나 법령상 ①이 맞습니다.", "answer ① corrected_statement"),
+    ("gov", "정답은 ①입니다. ②로 보는 견해는 틀렸습니다.", "answer ① statement"),
+    ("gov", "정답은 ①입니다. ②는 틀린 것 같기도 합니다.", "answer ① statement"),
 ];
 
 #[test]

@@ -258,11 +258,10 @@ impl Ctx<'_> {
                     let Some(o) = self.choice_at(j).filter(|&o| o != c) else {
                         continue;
                     };
-                    if !self.is_label_mark(j)
-                        || self.is_masked(j)
-                        || negations.iter().any(|&(_, at)| at == j)
-                        || self.judged_not_the_answer(j)
-                    {
+                    if !self.is_label_mark(j) || self.is_masked(j) {
+                        continue;
+                    }
+                    if self.judged_not_the_answer(j) {
                         continue;
                     }
                     // Not when the same sentence comes back to the choice: "(참고: 2번도 일부
@@ -281,6 +280,14 @@ impl Ctx<'_> {
                                 conceded && self.is_label_mark(x) && self.choice_at(x) == Some(c)
                             })
                     };
+                    // "①이 맞는 것 같기도 합니다" takes itself back as a statement (a hedge
+                    // of one of two), and so reads as denied below; it puts ① up all the same.
+                    if self.seen_as_possible(j) && !reaffirmed() {
+                        return Some((o, Rule::Alternatives));
+                    }
+                    if negations.iter().any(|&(_, at)| at == j) {
+                        continue;
+                    }
                     if self.also_right(j) && !reaffirmed() {
                         return Some((o, Rule::Alternatives));
                     }
@@ -422,6 +429,60 @@ impl Ctx<'_> {
             && !(j + 2..self.toks.len())
                 .take_while(|&x| !self.toks[x].is_sentence_end())
                 .any(|x| self.is_hangul(x) && is_denial(self.word(x)))
+    }
+
+    /// Is the label at `j` (followed by `next`) put up as a possible answer in other words:
+    /// "⑤로 볼 여지도 있습니다", "⑤로 볼 수도 있습니다", "⑤라고 보는 것도 가능합니다", "①이
+    /// 맞는 것 같기도 합니다", "③, ④ 둘 다 정답이 될 수 있습니다", "Though ⑤ could also be
+    /// argued"?
+    fn seen_as_possible(&self, j: usize) -> bool {
+        let sentence_end = self.sentence_around(j).end;
+        let end = sentence_end.min(j + 7);
+        let words: Vec<&str> = (j + 1..end).map(|x| self.word(x)).collect();
+        let has = |stems: &[&str]| words.iter().any(|w| stems.iter().any(|p| w.starts_with(p)));
+        if self.is_hangul(j + 1) {
+            // Not "①이 옳지 않은 것 같기도", "⑤로 볼 수도 있지만 틀렸습니다".
+            if (j + 1..sentence_end).any(|x| self.is_hangul(x) && is_denial(self.word(x))) {
+                return false;
+            }
+            let next = self.word(j + 1);
+            let seen = ["로", "으로", "라고", "이라고"].contains(&strip_beon(next))
+                && has(&["볼", "보는", "보아도", "봐도", "간주"])
+                && has(&["여지", "수도", "것도", "가능"]);
+            let right: &[&str] = if self.asks_negative() {
+                &["정답", "답"]
+            } else {
+                &["정답", "답", "맞", "옳", "적절"]
+            };
+            let seems_too = has(&["같기도"]) && has(right);
+            let both = (has(&["모두"]) || words.windows(2).any(|w| w == ["둘", "다"]))
+                && has(&["정답", "답"]);
+            return seen || seems_too || both;
+        }
+        let latin: Vec<String> = (j + 1..end)
+            .filter(|&x| self.is_latin(x))
+            .map(|x| lower(self.word(x)))
+            .collect();
+        let is = |list: &[&str]| latin.iter().any(|w| list.contains(&w.as_str()));
+        // Not "A might also seem right at first, but it is wrong".
+        let denied = (j + 1..sentence_end).any(|x| {
+            self.is_latin(x)
+                && matches!(
+                    lower(self.word(x)).as_str(),
+                    "but" | "however" | "not" | "wrong" | "incorrect" | "false" | "seem" | "seems"
+                )
+        });
+        !denied
+            && is(&["could", "might", "may", "can"])
+            && is(&["also", "too"])
+            && is(&[
+                "argued",
+                "correct",
+                "right",
+                "valid",
+                "defensible",
+                "answer",
+            ])
     }
 
     pub(super) fn conflict(&self, stmts: &[&Statement], rule: Rule) -> Extraction {

@@ -61,8 +61,10 @@ impl Ctx<'_> {
             return false;
         }
         let (first, last) = (s.first.min(s.last), s.first.max(s.last));
-        // "정답은 ③번과", "The answer is C or", "정답: ③ … 잠깐,": never finished.
-        if self.cut_off_after(last)
+        // "정답은 ③번과", "The answer is C or", "정답: ③ … 잠깐,": never finished. "Let me
+        // pick A and check": tried, not given.
+        if self.tried_to_check(s)
+            || self.cut_off_after(last)
             || self.second_thought_left_open(last)
             || self.not_asserted_after(last)
         {

@@ -25,6 +25,7 @@ mod retract;
 mod scope;
 mod singled;
 mod statements;
+mod trial;
 mod unfinished;
 mod verdicts;
 mod walkthrough;
