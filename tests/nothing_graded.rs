@@ -71,3 +71,46 @@ fn report_of_an_empty_verdicts_file_exits_3() {
             "verdicts.jsonl: nothing was graded: no verdicts",
         ));
 }
+
+/// Trial 40, D7: a run that graded nothing (the wrong generations file) replaced a good run
+/// in the same `--out`, leaving an empty verdicts.jsonl and accuracy 0.
+#[test]
+fn a_run_that_grades_nothing_leaves_an_earlier_run_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = write(tmp.path(), "d.csv", DATASET);
+    let good = write(
+        tmp.path(),
+        "good.jsonl",
+        "{\"id\":\"q0\",\"response\":\"정답은 ①\"}\n{\"id\":\"q1\",\"response\":\"정답은 ①\"}\n",
+    );
+    let out = tmp.path().join("out");
+    grade(&[], &data, &good, &out).assert().success();
+    let before: Vec<Vec<u8>> = ["verdicts.jsonl", "report.json", "run.json"]
+        .iter()
+        .map(|f| std::fs::read(out.join(f)).unwrap())
+        .collect();
+    let wrong = write(
+        tmp.path(),
+        "wrong.jsonl",
+        "{\"id\":\"x9\",\"response\":\"①\"}\n",
+    );
+    let errors = write(tmp.path(), "errors.jsonl", batch_error_line("q0"));
+    for gens in [&wrong, &errors] {
+        grade(&[], &data, gens, &out)
+            .assert()
+            .code(3)
+            .stderr(predicate::str::contains("nothing was graded"))
+            .stderr(predicate::str::contains("the earlier run in"));
+        let after: Vec<Vec<u8>> = ["verdicts.jsonl", "report.json", "run.json"]
+            .iter()
+            .map(|f| std::fs::read(out.join(f)).unwrap())
+            .collect();
+        assert_eq!(before, after, "{}", gens.display());
+    }
+    let left: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".partial"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}

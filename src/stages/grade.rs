@@ -269,25 +269,29 @@ pub fn run_grade(
     if let Some(e) = questions_differ(&join) {
         return Err(e);
     }
+    let nothing = |built: &crate::report::Built| {
+        // A generations file that failed to read is that error, said below.
+        if io_error.is_some() {
+            return None;
+        }
+        if join.answers == 0 {
+            return Some(nothing_graded(&join, &dataset));
+        }
+        crate::report::nothing_graded(&built.metrics).map(|message| {
+            GradeError::NothingGraded(format!("{message} (generations {})", join.generations))
+        })
+    };
     let built = super::write_outputs(
         finished.report,
         &join,
         &verdicts_path,
         staging,
         opts.out_dir,
+        nothing,
     )?;
-    // The reports are written before any of these errors: nothing already graded is lost.
+    // The reports are written before this error: nothing already graded is lost.
     if let Some((path, error)) = io_error {
         return Err(GradeError::Io { path, error });
-    }
-    if join.answers == 0 {
-        return Err(nothing_graded(&join, &dataset));
-    }
-    if let Some(message) = crate::report::nothing_graded(&built.metrics) {
-        return Err(GradeError::NothingGraded(format!(
-            "{message} (generations {})",
-            join.generations
-        )));
     }
     if opts.strict {
         strict_check(&join)?;

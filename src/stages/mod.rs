@@ -41,7 +41,8 @@ pub enum GradeError {
     /// different question than their dataset row: the generations belong to another dataset.
     #[error("{0}")]
     QuestionsDiffer(String),
-    /// The run graded no answer at all (the reports were still written).
+    /// The run graded no answer at all (its reports were written only into a folder that
+    /// held no earlier run).
     #[error("nothing was graded: {0}")]
     NothingGraded(String),
     /// `--by` names columns the dataset does not have.
@@ -69,18 +70,36 @@ pub struct JoinInfoError {
 
 /// The end of a run that completed: `run.json` and the reports written under `staging`'s
 /// temporary names beside the verdicts already there, then every file renamed into place.
+/// A run that graded nothing (`nothing` says so) is an error; it replaces no earlier run in
+/// `dir` (its files are dropped and the error says the earlier run is kept), and into a
+/// folder with no run its reports are still written, to show what was read.
 fn write_outputs(
     report: crate::report::ReportBuilder,
     join: &crate::types::JoinReport,
     verdicts: &Path,
     mut staging: crate::report::staging::Staging,
     dir: &Path,
+    nothing: impl FnOnce(&crate::report::Built) -> Option<GradeError>,
 ) -> Result<crate::report::Built, GradeError> {
     let run_path = staging.path("run.json");
     crate::types::write_run(&run_path, join).map_err(io_at(&run_path))?;
     let built = report.finish(&verdicts.display().to_string(), Some(join), &mut staging)?;
-    staging.commit().map_err(io_at(dir))?;
-    Ok(built)
+    match nothing(&built) {
+        Some(GradeError::NothingGraded(message)) if staging.final_path("run.json").exists() => {
+            Err(GradeError::NothingGraded(format!(
+                "{message}; the earlier run in {} was left as it was",
+                dir.display()
+            )))
+        }
+        Some(e) => {
+            staging.commit().map_err(io_at(dir))?;
+            Err(e)
+        }
+        None => {
+            staging.commit().map_err(io_at(dir))?;
+            Ok(built)
+        }
+    }
 }
 
 /// An I/O error at `path`, as a [`GradeError`].

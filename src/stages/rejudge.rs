@@ -94,7 +94,9 @@ pub fn judge_dir(
         .judged
         .ok_or_else(|| GradeError::Judge("the judge stage did not run".into()))?;
     join.judge = line;
-    let built = super::write_outputs(finished.report, &join, &verdicts_path, staging, dir)?;
+    let built = super::write_outputs(finished.report, &join, &verdicts_path, staging, dir, |_| {
+        None
+    })?;
     Ok(Rejudged {
         join,
         built,
