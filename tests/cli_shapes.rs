@@ -391,7 +391,7 @@ fn a_retry_beside_its_failure_is_named() {
         .assert()
         .success()
         .stderr(predicate::str::contains(
-            "1 line names a sample its item already had",
+            "1 answer names a sample its item already had",
         ))
         .stderr(predicate::str::contains("batch.jsonl:3"));
     let run: Value =

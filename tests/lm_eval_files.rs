@@ -472,3 +472,47 @@ fn a_folder_holding_two_runs_of_a_task_names_both_files() {
     assert!(err.contains(first) && err.contains(second), "{err}");
     assert!(!tmp.path().join("out/report.json").exists());
 }
+
+/// Trial 40, D1: two samples files of one task concatenated (a resumed run, two seeds) kept
+/// the first line of each document and dropped the rest without a word, so the score
+/// depended on the order of the files. A document under a filter it already had is another
+/// run: its answers are read again and named as repeated samples. The file is lm-eval's own,
+/// given twice as a user's `cat` would.
+#[test]
+fn a_samples_file_given_twice_is_read_twice_and_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = samples("3_maj3_public_safety");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let twice = tmp
+        .path()
+        .join("samples_kmmlu_direct_maj3_public_safety_twice.jsonl");
+    std::fs::write(&twice, format!("{text}{text}")).unwrap();
+    let once = grade(
+        &kmmlu("Public-Safety-test.csv"),
+        &file,
+        &tmp.path().join("once"),
+        &[],
+    );
+    let out = tmp.path().join("twice");
+    let o = grade_cmd(&kmmlu("Public-Safety-test.csv"), &twice, &out)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("24 answers name a sample their item already had")
+            && err.contains("_twice.jsonl:17`"),
+        "{err}"
+    );
+    let r: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    // 8 documents × 3 repeats × 2 runs; the second filter's lines still read once per run.
+    assert_eq!(r["metrics"]["overall"]["n"], 48);
+    assert_eq!(
+        r["metrics"]["overall"]["accuracy"],
+        once["metrics"]["overall"]["accuracy"]
+    );
+    let run: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(run["repeated_samples"], 24);
+}

@@ -195,11 +195,11 @@ fn join_warnings(join: &JoinReport) -> Vec<String> {
     }
     if join.repeated_samples > 0 {
         let lines = match join.repeated_samples {
-            1 => "1 line names a sample its item".to_string(),
-            n => format!("{n} lines name a sample their item"),
+            1 => "1 answer names a sample its item".to_string(),
+            n => format!("{n} answers name a sample their item"),
         };
         out.push(format!(
-            "{lines} already had (the same answer twice, or a retry beside its failure); both were graded (first: {})",
+            "{lines} already had (a file given twice, another run of the same task, or a retry beside its failure); both were graded (first: {})",
             first_ids(&join.repeated_samples_listed)
         ));
     }

@@ -196,8 +196,11 @@ impl<'a> Joiner<'a> {
         let named = &mut self.named[index];
         if named.contains(&key) {
             self.join.repeated_samples += 1;
-            if self.join.repeated_samples_listed.len() < LISTED {
-                let at = format!("{}:{}", self.reader.current_name(), g.line);
+            let at = format!("{}:{}", self.reader.current_name(), g.line);
+            // A line of several answers (lm-eval's repeats) is listed once.
+            if self.join.repeated_samples_listed.len() < LISTED
+                && self.join.repeated_samples_listed.last() != Some(&at)
+            {
                 self.join.repeated_samples_listed.push(at);
             }
         } else {

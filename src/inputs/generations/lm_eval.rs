@@ -9,7 +9,9 @@
 //!   writes both as strings), the options' continuations in `arguments.gen_args_i.arg_1`.
 //! - A task with several filters writes one line per filter for the same document and the
 //!   same answers: the answers are read once; each line's own metric values are tallied per
-//!   filter so reports can show lm-eval's figures beside kgrade's.
+//!   filter so reports can show lm-eval's figures beside kgrade's. A document that comes
+//!   again under a filter it already had is another run of the task (two samples files
+//!   concatenated): its answers are read again, as samples their item already had.
 
 use super::{id_of, Generation, LineProblem, Loglikelihoods, ReadState, Shape};
 use serde::{Deserialize, Serialize};
@@ -151,10 +153,17 @@ impl Shape for LmEval {
                 }
             }
         }
-        if !state.seen.insert(id.clone()) {
+        let named = state
+            .named
+            .entry((id.clone(), filter.to_string()))
+            .or_default();
+        *named += 1;
+        let reads = state.reads.entry(id.clone()).or_default();
+        if *named <= *reads {
             // The same document under another filter: the same answers, already read.
             return Ok(Vec::new());
         }
+        *reads += 1;
         let resps = v
             .get("resps")
             .and_then(Value::as_array)
@@ -203,6 +212,7 @@ impl Shape for LmEval {
             return Ok(vec![Generation {
                 prompt,
                 question,
+                sample: Some(0),
                 loglik: Some(Loglikelihoods { logprobs, texts }),
                 ..Generation::text(id, String::new(), line)
             }]);
@@ -221,9 +231,12 @@ impl Shape for LmEval {
                 ));
             }
             for text in texts {
+                // The repeat is the sample: a document read again (another run of the task
+                // concatenated) names samples its item already had, which the join reports.
                 out.push(Generation {
                     prompt: prompt.clone(),
                     question: question.clone(),
+                    sample: Some(out.len() as u32),
                     ..Generation::text(id.clone(), text.to_string(), line)
                 });
             }

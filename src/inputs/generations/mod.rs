@@ -18,7 +18,7 @@ pub use folder::Generations;
 pub use lm_eval::{LmEvalTally, TaskTally};
 
 use serde_json::Value;
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fmt;
 use std::io::BufRead;
 use std::str::FromStr;
@@ -285,8 +285,12 @@ pub(crate) struct ReadState {
     pub line: u64,
     /// The task of the whole file (lm-eval samples files are one task each).
     pub task: Option<String>,
-    /// Documents already read (lm-eval writes one line per filter for the same answers).
-    pub seen: HashSet<String>,
+    /// lm-eval writes one line per filter for the same answers: per document, how many
+    /// times its answers were read, and per (document, filter) how many lines named it. A
+    /// (document, filter) named more often than the answers were read is another run of the
+    /// task (two samples files concatenated), read again.
+    pub reads: HashMap<String, u32>,
+    pub named: HashMap<(String, String), u32>,
     /// lm-eval's own per-filter metrics, to report beside kgrade's.
     pub lm_eval: LmEvalTally,
 }
