@@ -556,3 +556,77 @@ fn answers_in_report_md_are_shown_as_written_not_rendered() {
         .expect("the answer is in the audit table");
     assert!(row.ends_with(&format!("| `` {answer} `` |")), "{row}");
 }
+
+/// Trial 40, D3 and D4: with no id column a dataset's ids are row numbers, so answers numbered
+/// from 1, or a row lost or merged (a stray quote in the CSV), join every later answer to
+/// the wrong row. One unknown id was under the one-tenth threshold: exit 0, no word. A plain
+/// line's own `question` was not checked either.
+#[test]
+fn answers_that_do_not_line_up_with_row_numbers_are_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let kmmlu =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/kmmlu/Taxation-test.csv");
+    let rows: Vec<csv::StringRecord> = csv::Reader::from_path(&kmmlu)
+        .unwrap()
+        .records()
+        .take(30)
+        .map(Result::unwrap)
+        .collect();
+    let mut w = csv::Writer::from_path(tmp.path().join("d.csv")).unwrap();
+    w.write_record(["question", "answer", "A", "B", "C", "D"])
+        .unwrap();
+    for r in &rows {
+        w.write_record(r.iter().take(6)).unwrap();
+    }
+    w.flush().unwrap();
+    let data = tmp.path().join("d.csv");
+    // A right answer to every row, numbered from 1.
+    let answer = |r: &csv::StringRecord| format!("정답은 ({})입니다.", &r[1]);
+    let one_based: String = (rows.iter().enumerate())
+        .map(|(i, r)| {
+            format!(
+                "{}\n",
+                serde_json::json!({"id": i + 1, "response": answer(r)})
+            )
+        })
+        .collect();
+    let gens = write(tmp.path(), "g.jsonl", &one_based);
+    grade(&[], &data, &gens, &tmp.path().join("o1"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "the generations look numbered from 1 (ids 1–30)",
+        ));
+    // The same lines with their questions are refused: they belong to other rows.
+    let with_question: String = (rows.iter().enumerate())
+        .map(|(i, r)| {
+            format!(
+                "{}\n",
+                serde_json::json!({"id": i + 1, "question": &r[0], "response": answer(r)})
+            )
+        })
+        .collect();
+    let gens = write(tmp.path(), "gq.jsonl", &with_question);
+    grade(&[], &data, &gens, &tmp.path().join("o2"))
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("do not belong to the dataset"));
+    // Numbered from 0, with one row missing from the dataset: the id past the rows is named.
+    let mut w = csv::Writer::from_path(tmp.path().join("short.csv")).unwrap();
+    w.write_record(["question", "answer", "A", "B", "C", "D"])
+        .unwrap();
+    for r in rows.iter().skip(1) {
+        w.write_record(r.iter().take(6)).unwrap();
+    }
+    w.flush().unwrap();
+    let zero_based: String = (rows.iter().enumerate())
+        .map(|(i, r)| format!("{}\n", serde_json::json!({"id": i, "response": answer(r)})))
+        .collect();
+    let gens = write(tmp.path(), "g0.jsonl", &zero_based);
+    grade(&[], &tmp.path().join("short.csv"), &gens, &tmp.path().join("o3"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "1 of 30 generations name ids the dataset does not have (first: `29`); the dataset has no id column, so its ids are row numbers 0–28",
+        ));
+}

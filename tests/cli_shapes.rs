@@ -488,3 +488,21 @@ fn a_batch_file_that_cannot_be_made_is_named_once() {
     assert!(err.contains("missing/b.jsonl: "), "{err}");
     assert_eq!(err.matches("os error 2").count(), 1, "{err}");
 }
+
+/// Trial 40, D10: a plain line that also carries a `custom_id` of its own was read as a Batch
+/// API line, and every line failed on `response.body`.
+#[test]
+fn a_plain_line_with_a_custom_id_is_plain() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = write_lines(
+        tmp.path(),
+        "g.jsonl",
+        &[
+            json!({"id": "q1", "custom_id": "req-0", "response": "정답은 ②입니다."}),
+            json!({"id": "q2", "custom_id": "req-1", "response": "③"}),
+        ],
+    );
+    let (v, _) = grade_ok(tmp.path(), &g, &[]);
+    let chosen: Vec<&str> = v.iter().map(|v| v["chosen"].as_str().unwrap()).collect();
+    assert_eq!(chosen, ["②", "③"]);
+}

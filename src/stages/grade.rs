@@ -165,9 +165,26 @@ fn join_warnings(join: &JoinReport) -> Vec<String> {
     // With repeated dataset ids, an unknown id is likely the row whose id was mistyped into
     // another's: worth saying however few there are.
     let repeats = !join.duplicate_dataset_ids.is_empty();
-    if join.unknown_ids > 0 && (join.unknown_ids * 10 > total || repeats) {
+    // With row numbers for ids, one unknown id means the rows and the answers do not line up:
+    // every answer after the gap is graded against the wrong row.
+    if join.unknown_ids > 0 && (join.unknown_ids * 10 > total || repeats || join.row_number_ids) {
+        let why = if !join.row_number_ids {
+            String::new()
+        } else if join.items_without_generations == ["0"]
+            && join.unknown_ids_listed == [join.items.to_string()]
+        {
+            format!(
+                "; the dataset has no id column, so its ids are row numbers from 0, and the generations look numbered from 1 (ids 1–{}): each answer is joined to the row after its own",
+                join.items
+            )
+        } else {
+            format!(
+                "; the dataset has no id column, so its ids are row numbers 0–{}, and an id past them means rows and answers do not line up (a row lost, or two merged by a stray quote in the CSV?): give the dataset an id column",
+                join.items.saturating_sub(1)
+            )
+        };
         out.push(format!(
-            "{} of {total} generations name ids the dataset does not have (first: {})",
+            "{} of {total} generations name ids the dataset does not have (first: {}){why}",
             join.unknown_ids,
             first_ids(&join.unknown_ids_listed)
         ));

@@ -266,6 +266,11 @@ impl<'a> Joiner<'a> {
             .filter(|(i, (item, &n))| n == 0 && self.dataset.index.get(&item.id) == Some(i))
             .map(|(_, (item, _))| item.id.clone())
             .collect();
+        let items = &self.dataset.items;
+        self.join.row_number_ids = self.dataset.subjects.is_empty()
+            && !items.is_empty()
+            && items[0].id == "0"
+            && items[items.len() - 1].id == (items.len() - 1).to_string();
         self.join
     }
 }

@@ -16,6 +16,10 @@ pub struct JoinReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dataset_blake3: Option<String>,
     pub generations: String,
+    /// The dataset has no id column: its ids are row numbers from 0, so an unknown id means
+    /// the rows and the generations do not line up (numbered from 1, a row lost or merged).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub row_number_ids: bool,
     /// The model the generations name, when they all name one (`model` on kgrade's lines,
     /// in saved replies and batch output); absent when none names one or they name several.
     #[serde(default, skip_serializing_if = "Option::is_none")]

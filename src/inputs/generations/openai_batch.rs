@@ -16,8 +16,12 @@ impl Shape for OpenAiBatch {
         "openai-batch"
     }
 
+    /// A `custom_id` with a `response` that is a Batch API response object (or null, or
+    /// absent beside an `error`): a plain line that carries a `custom_id` of its own beside
+    /// its `id` and a text `response` is plain.
     fn detects(&self, line: &Value) -> bool {
         line.get("custom_id").is_some()
+            && !(line.get("id").is_some() && line.get("response").is_some_and(Value::is_string))
     }
 
     fn parse(&self, v: &Value, state: &mut ReadState) -> Result<Vec<Generation>, LineProblem> {

@@ -1,7 +1,8 @@
 //! kgrade's own shape: `{"id", "response"}`. `response` is a string (with
 //! `reasoning_content` or `reasoning` beside it), or a saved reply of any API
 //! ([`super::replies`]; also under `body`), or null. A `prompt` or chat `messages` field is
-//! the prompt the model saw; an `error` field marks a failed request. Several lines for one
+//! the prompt the model saw, and a `question` field the question it answers (the join checks
+//! both against the dataset row); an `error` field marks a failed request. Several lines for one
 //! id are several samples. `kgrade generate` writes this shape, with `sample`,
 //! `finish_reason`, `usage` and `model` for people (ignored here) and, under `--circular`,
 //! `ordering`: the option order the item was shown in.
@@ -66,6 +67,8 @@ impl Shape for Plain {
             (None, None) => return Err(LineProblem::field("response", "missing")),
         };
         let prompt = prompt_of(v);
+        // The question the line answers (the `extract` input shape): the join checks it.
+        let question = v.get("question").and_then(Value::as_str);
         let ordering = match v.get("ordering") {
             None | Some(Value::Null) => None,
             Some(Value::Array(a)) => Some(
@@ -92,6 +95,7 @@ impl Shape for Plain {
         };
         for (i, g) in out.iter_mut().enumerate() {
             g.prompt.clone_from(&prompt);
+            g.question = question.map(str::to_string);
             g.ordering.clone_from(&ordering);
             // Several choices in one reply are consecutive samples.
             g.sample = sample.map(|s| s + i as u32);
