@@ -506,3 +506,51 @@ fn a_plain_line_with_a_custom_id_is_plain() {
     let chosen: Vec<&str> = v.iter().map(|v| v["chosen"].as_str().unwrap()).collect();
     assert_eq!(chosen, ["②", "③"]);
 }
+
+/// Trial 40, D2: a harness that shuffles the options once and logs its prompt. The labels
+/// were the prompt's notation but mapped in the dataset's order, so an always-right model
+/// scored 17%. Matched by their texts, the options are read in the order shown.
+#[test]
+fn a_prompt_with_the_options_shuffled_is_read_in_its_own_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let prompt = |order: [&str; 3]| {
+        format!(
+            "질문: 기관은?\nA. {}\nB. {}\nC. {}\n정답:",
+            order[0], order[1], order[2]
+        )
+    };
+    let g = write_lines(
+        tmp.path(),
+        "g.jsonl",
+        &[
+            // q1's answer is 기획재정부, shown third here; q2's is 국방부, shown first.
+            json!({"id": "q1", "prompt": prompt(["국방부", "금융위원회", "기획재정부"]), "response": "정답은 C입니다."}),
+            json!({"id": "q2", "prompt": prompt(["국방부", "기획재정부", "금융위원회"]), "response": "A"}),
+            // A prompt in the dataset's own order is read as before.
+            json!({"id": "q1", "prompt": prompt(["금융위원회", "기획재정부", "국방부"]), "response": "B"}),
+            // A prompt whose texts are not all the item's says nothing of the order: the
+            // dataset's is kept.
+            json!({"id": "q2", "prompt": prompt(["금융위원회(금융위)", "기획재정부", "국방부"]), "response": "C"}),
+        ],
+    );
+    let data = tmp.path().join("lines.csv");
+    std::fs::write(
+        &data,
+        "id,question,answer\nq1,\"기관은?\n① 금융위원회\n② 기획재정부\n③ 국방부\",2\nq2,\"기관은?\n① 금융위원회\n② 기획재정부\n③ 국방부\",3\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let o = grade(&[], &data, &g, &out).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v = verdicts(&out);
+    let correct: Vec<bool> = v.iter().map(|v| v["correct"].as_bool().unwrap()).collect();
+    assert_eq!(correct, [true, true, true, true], "{v:?}");
+    assert_eq!(v[0]["chosen"], "C");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            "2 answers' prompts show the options in another order than the dataset (first: `"
+        ),
+        "{err}"
+    );
+}

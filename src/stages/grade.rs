@@ -220,6 +220,12 @@ fn join_warnings(join: &JoinReport) -> Vec<String> {
             first_ids(&join.repeated_samples_listed)
         ));
     }
+    if let Some(first) = &join.prompts_reordered_first {
+        out.push(format!(
+            "{} answers' prompts show the options in another order than the dataset (first: `{first}`); each was graded in the order its prompt showed, matched by the options' texts",
+            join.prompts_reordered
+        ));
+    }
     if join.models.len() > 1 {
         out.push(format!(
             "the generations name {} models: {} (one run is usually one model)",

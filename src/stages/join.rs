@@ -160,6 +160,21 @@ impl<'a> Joiner<'a> {
     )> {
         loop {
             let (index, sample, g) = self.next(observer)?;
+            // A prompt that shows the options in another order than the dataset's (a harness
+            // that shuffles them once): the answer's labels are the prompt's.
+            let shuffled = match (&g.ordering, &g.prompt) {
+                (None, Some(prompt)) => super::verdict::shown_ordering(&items[index], prompt)
+                    .and_then(|o| super::circular::permute(&items[index], &o).ok()),
+                _ => None,
+            };
+            if let Some(item) = shuffled {
+                self.join.prompts_reordered += 1;
+                if self.join.prompts_reordered_first.is_none() {
+                    self.join.prompts_reordered_first =
+                        Some(format!("{}:{}", self.reader.current_name(), g.line));
+                }
+                return Some((index, std::borrow::Cow::Owned(item), sample, g));
+            }
             match g.ordering.as_ref() {
                 None => return Some((index, std::borrow::Cow::Borrowed(&items[index]), sample, g)),
                 Some(o) => match super::circular::permute(&items[index], o) {

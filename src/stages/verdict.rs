@@ -14,6 +14,58 @@ use std::borrow::Cow;
 /// item's own question, so that few-shot examples before it do not count), with the item's
 /// own option texts. `None` when the prompt shows no option list of the item's size.
 pub(crate) fn seen_choices(item: &Item, prompt: &str) -> Option<ChoiceSet> {
+    let detected = prompt_options(item, prompt)?;
+    if detected.len() != item.choices.len() || detected.notation() == item.choices.notation() {
+        return None;
+    }
+    let set = ChoiceSet::new(detected.notation(), u8::try_from(item.choices.len()).ok()?).ok()?;
+    let texts: Option<Vec<String>> = item
+        .choices
+        .choices()
+        .map(|c| item.choices.option_text(c).map(str::to_string))
+        .collect();
+    Some(match texts {
+        Some(texts) => set.with_options(texts).with_question(&item.question),
+        None => detected,
+    })
+}
+
+/// The order the prompt shows the item's options in, when it is another than the dataset's:
+/// each option of the prompt's list (near the item's question) has the text of exactly one
+/// of the item's options, and not all in their own place. `ordering[k]` is the dataset's
+/// option shown k-th, as a circular run's ordering. `None` when the texts do not all match
+/// (a prompt that shortens or rewords them says nothing sure about their order).
+pub(crate) fn shown_ordering(item: &Item, prompt: &str) -> Option<Vec<u8>> {
+    let detected = prompt_options(item, prompt)?;
+    let n = item.choices.len();
+    if detected.len() != n {
+        return None;
+    }
+    let key = |t: &str| -> String {
+        t.chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let mine: Vec<String> = (item.choices.choices())
+        .map(|c| item.choices.option_text(c).map(key))
+        .collect::<Option<_>>()?;
+    let mut ordering = Vec::with_capacity(n);
+    for c in detected.choices() {
+        let theirs = key(detected.option_text(c)?);
+        let mut at = mine.iter().enumerate().filter(|(_, m)| **m == theirs);
+        let (first, _) = at.next()?;
+        if at.next().is_some() || ordering.contains(&(first as u8)) {
+            return None;
+        }
+        ordering.push(first as u8);
+    }
+    (!ordering.iter().enumerate().all(|(k, &o)| k == o as usize)).then_some(ordering)
+}
+
+/// The option list of `prompt` that follows the item's own question (few-shot examples
+/// before it do not count).
+fn prompt_options(item: &Item, prompt: &str) -> Option<ChoiceSet> {
     let stem: String = item
         .question
         .lines()
@@ -28,20 +80,7 @@ pub(crate) fn seen_choices(item: &Item, prompt: &str) -> Option<ChoiceSet> {
     } else {
         prompt.rfind(stem.as_str()).unwrap_or(0)
     };
-    let detected = ChoiceSet::detect(&prompt[from..])?;
-    if detected.len() != item.choices.len() || detected.notation() == item.choices.notation() {
-        return None;
-    }
-    let set = ChoiceSet::new(detected.notation(), u8::try_from(item.choices.len()).ok()?).ok()?;
-    let texts: Option<Vec<String>> = item
-        .choices
-        .choices()
-        .map(|c| item.choices.option_text(c).map(str::to_string))
-        .collect();
-    Some(match texts {
-        Some(texts) => set.with_options(texts).with_question(&item.question),
-        None => detected,
-    })
+    ChoiceSet::detect(&prompt[from..])
 }
 
 /// The most likely option (the first of equals, as numpy's argmax), by `score`.

@@ -20,6 +20,12 @@ pub struct JoinReport {
     /// the rows and the generations do not line up (numbered from 1, a row lost or merged).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub row_number_ids: bool,
+    /// Answers whose prompt shows the item's options in another order than the dataset's
+    /// (matched by their texts): graded in the order shown. The first one as `FILE:LINE`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub prompts_reordered: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompts_reordered_first: Option<String>,
     /// The model the generations name, when they all name one (`model` on kgrade's lines,
     /// in saved replies and batch output); absent when none names one or they name several.
     #[serde(default, skip_serializing_if = "Option::is_none")]
