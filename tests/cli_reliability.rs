@@ -52,6 +52,60 @@ fn a_judge_stage_with_nothing_to_judge_ends_at_once() {
         .success();
 }
 
+/// Trial 39, defect 1: `kgrade judge DIR` re-read whatever file was then at the run's
+/// generations path. Cut short, it rewrote the run over fewer answers (exit 0); emptied, it
+/// replaced 60 verdicts with "0.0% (0/0)". A file changed since the run is refused, and
+/// the run's files stay as they were.
+#[test]
+fn judging_a_run_whose_inputs_changed_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (data, gens) = decided_run(tmp.path());
+    let out = tmp.path().join("out");
+    grade(&[], &data, &gens, &out).assert().success();
+    let verdicts = std::fs::read(out.join("verdicts.jsonl")).unwrap();
+    let judge = |expect: &str| {
+        kgrade()
+            .args([
+                "judge",
+                "--judge",
+                DEAD_JUDGE,
+                "--max-retries",
+                "0",
+                "--cache",
+            ])
+            .arg(tmp.path().join("cache"))
+            .arg(&out)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(expect.to_string()));
+        assert_eq!(std::fs::read(out.join("verdicts.jsonl")).unwrap(), verdicts);
+    };
+    let text = std::fs::read_to_string(&gens).unwrap();
+    std::fs::write(&gens, text.lines().next().unwrap()).unwrap();
+    judge("generations");
+    std::fs::write(&gens, "").unwrap();
+    judge("changed since the run was graded");
+    std::fs::write(&gens, &text).unwrap();
+    let csv = std::fs::read_to_string(&data).unwrap();
+    std::fs::write(&data, csv.replace(",1,x", ",2,x")).unwrap();
+    judge("the run's dataset");
+    // Put back as they were, the run is judged again.
+    std::fs::write(&data, &csv).unwrap();
+    kgrade()
+        .args([
+            "judge",
+            "--judge",
+            DEAD_JUDGE,
+            "--max-retries",
+            "0",
+            "--cache",
+        ])
+        .arg(tmp.path().join("cache"))
+        .arg(&out)
+        .assert()
+        .success();
+}
+
 #[test]
 fn bad_numeric_flags_are_refused_before_any_work() {
     let tmp = tempfile::tempdir().unwrap();

@@ -570,9 +570,16 @@ fn cli_judge_command_judges_a_graded_run_and_unresolved_answers_fail_the_exit_co
         serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
     let failures = report["metrics"]["judge_failures"].as_u64().unwrap();
     assert!(failures > 0);
+    // The refusals ("잘 모르겠습니다") are not sent to the judge: no one decided them.
+    let refusals = std::fs::read_to_string(out.join("verdicts.jsonl"))
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains("\"rule\":\"refusal\""))
+        .count() as u64;
+    assert!(refusals > 0);
     assert_eq!(
         report["metrics"]["stages"]["unresolved"].as_u64().unwrap(),
-        failures
+        failures + refusals
     );
     assert!(judge(&["--allow-unresolved"]).success());
     // The judge recovers: judging again resolves every escalated answer.
@@ -580,7 +587,7 @@ fn cli_judge_command_judges_a_graded_run_and_unresolved_answers_fail_the_exit_co
     assert!(judge(&[]).success());
     let report: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
-    assert_eq!(report["metrics"]["stages"]["unresolved"], 0);
+    assert_eq!(report["metrics"]["stages"]["unresolved"], refusals);
     assert_eq!(report["metrics"]["judge_failures"], 0);
     assert_eq!(
         report["metrics"]["stages"]["judge"].as_u64().unwrap(),

@@ -18,10 +18,14 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Escalate {
     Ambiguous,
-    /// `no_answer` other than `empty`.
+    /// `no_answer` other than `empty` and `refusal`.
     NoAnswer,
     /// `no_answer` because the answer was empty.
     Empty,
+    /// `no_answer` because the model declined ("잘 모르겠습니다", "I cannot help with that") or
+    /// its provider refused (`refusal`, `content_filter`): an answer it chose not to give,
+    /// which a judge can only turn into a guess.
+    Refusal,
     Invalid,
 }
 
@@ -32,9 +36,10 @@ impl FromStr for Escalate {
             "ambiguous" => Ok(Escalate::Ambiguous),
             "no_answer" => Ok(Escalate::NoAnswer),
             "empty" => Ok(Escalate::Empty),
+            "refusal" => Ok(Escalate::Refusal),
             "invalid" => Ok(Escalate::Invalid),
             other => Err(format!(
-                "unknown outcome `{other}` (ambiguous, no_answer, empty, invalid)"
+                "unknown outcome `{other}` (ambiguous, no_answer, empty, refusal, invalid)"
             )),
         }
     }
@@ -67,6 +72,7 @@ impl Policy {
             "ambiguous" => Escalate::Ambiguous,
             "invalid" => Escalate::Invalid,
             "no_answer" if v.rule == "empty" => Escalate::Empty,
+            "no_answer" if v.rule == "refusal" => Escalate::Refusal,
             "no_answer" => Escalate::NoAnswer,
             _ => return None,
         };
@@ -225,9 +231,13 @@ impl Escalator {
         }
     }
 
-    /// Count a final verdict.
+    /// Count a final verdict. An empty answer or a refusal that was not judged is no answer,
+    /// which nothing can resolve: it counts as wrong, not as unresolved.
     pub fn count(&mut self, v: &Verdict) {
-        if v.source == Source::Unresolved {
+        let no_answer = v.status == "no_answer"
+            && matches!(v.rule.as_str(), "empty" | "refusal")
+            && v.judge.is_none();
+        if v.source == Source::Unresolved && !no_answer {
             self.summary.unresolved += 1;
         }
     }
@@ -321,5 +331,41 @@ fn apply(v: &mut Verdict, audit: bool, outcome: &Outcome, judge: &str, rubric: &
             v.correct = false;
             v.note = Some(format!("judge_error: {e}"));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(status: &str, rule: &str) -> Verdict {
+        Verdict {
+            status: status.into(),
+            rule: rule.into(),
+            ..Verdict::default()
+        }
+    }
+
+    /// Trial 39, defect 2: a refusal ("잘 모르겠습니다", a provider's `content_filter`) went to
+    /// the judge by default, and a judge's guess turned it into a right answer.
+    #[test]
+    fn refusals_and_empty_answers_are_not_judged_unless_asked_for() {
+        let default = Policy::default();
+        assert_eq!(default.wants(&verdict("no_answer", "refusal")), None);
+        assert_eq!(default.wants(&verdict("no_answer", "empty")), None);
+        assert_eq!(
+            default.wants(&verdict("no_answer", "not_found")),
+            Some(false)
+        );
+        assert_eq!(
+            default.wants(&verdict("ambiguous", "alternatives")),
+            Some(false)
+        );
+        let asked = Policy {
+            escalate: vec!["refusal".parse().unwrap()],
+            ..Policy::default()
+        };
+        assert_eq!(asked.wants(&verdict("no_answer", "refusal")), Some(false));
+        assert_eq!(asked.wants(&verdict("no_answer", "not_found")), None);
     }
 }

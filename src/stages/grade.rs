@@ -250,6 +250,12 @@ pub fn run_grade(
     )
     .map_err(io_at(opts.generations))?;
     let dataset = read_dataset(opts.dataset, &opts.columns)?;
+    // Hashed beside the grading (a second read of a file the first has just brought into
+    // the page cache), for `kgrade judge DIR` to tell a changed file.
+    let generations_hash = {
+        let path = opts.generations.to_path_buf();
+        std::thread::spawn(move || crate::inputs::generations::content_hash(&path))
+    };
     let mut available = dataset.grouping_columns();
     if !reader.tasks.is_empty() {
         available.push("task".to_string());
@@ -277,6 +283,7 @@ pub fn run_grade(
     let finished = stream.finish()?;
     join.dataset = absolute(opts.dataset);
     join.dataset_blake3 = crate::inputs::dataset::content_hash(opts.dataset).ok();
+    join.generations_blake3 = generations_hash.join().ok().and_then(Result::ok);
     join.generations = absolute(opts.generations);
     join.inputs = crate::inputs::run_inputs(
         &opts.columns,

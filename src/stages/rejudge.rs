@@ -45,6 +45,35 @@ pub fn judge_dir(
             });
         }
     }
+    // A file changed since the run was graded (cut short, emptied, edited, another file
+    // copied over it) would be judged as the run's: its verdicts replaced by others.
+    let changed = [
+        (
+            "dataset",
+            &join.dataset,
+            &join.dataset_blake3,
+            crate::inputs::dataset::content_hash as fn(&Path) -> io::Result<String>,
+        ),
+        (
+            "generations",
+            &join.generations,
+            &join.generations_blake3,
+            crate::inputs::generations::content_hash,
+        ),
+    ];
+    for (what, path, recorded, hash) in changed {
+        let Some(recorded) = recorded else { continue };
+        let now = hash(Path::new(path)).map_err(io_at(Path::new(path)))?;
+        if &now != recorded {
+            return Err(GradeError::Io {
+                path: dir.join("run.json"),
+                error: io::Error::other(format!(
+                    "the run's {what} {path} changed since the run was graded (its content hash is not the one run.json records), so its answers are not the run's; grade again with `kgrade grade` (the files in {} were left as they were)",
+                    dir.display()
+                )),
+            });
+        }
+    }
     let (columns, format, id_pattern) = crate::inputs::reading_options(&join.inputs);
     let dataset = read_dataset(Path::new(&join.dataset), &columns)?;
     let gen_path = PathBuf::from(&join.generations);
@@ -88,6 +117,14 @@ pub fn judge_dir(
         reset(&mut v);
         let (_, answer) = super::verdict::verdict_of(&item, v.sample, &g);
         stream.push(v, &item, answer)?;
+    }
+    // The verdicts go on after the generations end: answers are missing from the file.
+    if verdict_lines.next().is_some() {
+        return Err(mismatch(
+            &verdicts_path,
+            n + 1,
+            "goes on after the generations end: was the run's input changed?",
+        ));
     }
     let finished = stream.finish()?;
     let (summary, line) = finished

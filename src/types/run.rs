@@ -16,6 +16,10 @@ pub struct JoinReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dataset_blake3: Option<String>,
     pub generations: String,
+    /// The generations' content hash (see `inputs::generations::content_hash`), taken as
+    /// the run was graded: `kgrade judge DIR` refuses a file changed since.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generations_blake3: Option<String>,
     /// The dataset has no id column: its ids are row numbers from 0, so an unknown id means
     /// the rows and the generations do not line up (numbered from 1, a row lost or merged).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

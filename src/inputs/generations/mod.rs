@@ -14,7 +14,7 @@ mod openai_batch;
 mod plain;
 pub mod replies;
 
-pub use folder::Generations;
+pub use folder::{content_hash, Generations};
 pub use lm_eval::{LmEvalTally, TaskTally};
 
 use serde_json::Value;
