@@ -113,7 +113,7 @@ pub struct Disagreement {
 }
 
 /// Whether the label voted for most often among an item's answers is `gold`: `votes` is
-/// (chosen label, answers naming it), undecided answers left out. A tie for the most votes
+/// (chosen label, answers naming it), undecided answers voting for ∅. A tie for the most votes
 /// is not right. Both the report's `majority_vote_accuracy` and `kgrade compare`'s per-item
 /// outcome for runs with several samples read an item this way.
 pub fn majority_vote_right(votes: &[(String, u64)], gold: &str) -> bool {
@@ -292,9 +292,9 @@ impl Accumulator {
         t.n += 1;
         t.correct += hit;
         t.gold.clone_from(&v.gold);
-        if v.chosen.is_some() {
-            add_vote(&mut t.votes, &predicted);
-        }
+        // An undecided answer votes for no answer (∅, never gold), as lm-eval's
+        // majority_vote counts `[invalid]`: two refusals out of three outvote one right answer.
+        add_vote(&mut t.votes, &predicted);
     }
 
     pub fn finish(self) -> Metrics {
@@ -581,6 +581,26 @@ mod tests {
         assert_eq!(m.samples.max_samples_per_item, 3);
         // a: 2/3 correct, b: 1/2; majority: a right, b tied (wrong).
         assert!((m.samples.mean_accuracy - (2.0 / 3.0 + 0.5) / 2.0).abs() < 1e-9);
+        assert_eq!(m.samples.majority_vote_accuracy, 0.5);
+    }
+
+    /// Trial 39, defect 5: undecided answers had no vote, so one right answer among two
+    /// undecided ones won: 100% majority-vote accuracy at 33% mean accuracy.
+    #[test]
+    fn undecided_answers_vote_for_no_answer() {
+        let mut acc = Accumulator::new(&[]);
+        for (id, chosen) in [
+            ("a", Some("①")),
+            ("a", None),
+            ("a", None),
+            ("b", Some("①")),
+            ("b", Some("①")),
+            ("b", None),
+        ] {
+            acc.add(&verdict(id, chosen, "①", "x"));
+        }
+        let m = acc.finish();
+        // a: ∅ wins 2–1 (wrong); b: ① wins 2–1 (right).
         assert_eq!(m.samples.majority_vote_accuracy, 0.5);
     }
 }

@@ -100,9 +100,12 @@ impl RunAnswers {
         t.answers += 1;
         t.correct += u64::from(v.correct);
         t.gold.clone_from(&v.gold);
-        if let Some(chosen) = &v.chosen {
-            add_vote(&mut t.votes, chosen);
-        }
+        add_vote(
+            &mut t.votes,
+            v.chosen
+                .as_deref()
+                .unwrap_or(crate::report::metrics::NO_ANSWER_LABEL),
+        );
     }
 
     /// The answers, ready to be scored.
