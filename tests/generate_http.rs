@@ -632,3 +632,51 @@ fn a_template_in_another_notation_is_graded_in_that_notation() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(lines(&plain).iter().all(|g| g.get("prompt").is_none()));
 }
+
+/// Trial 39, defect 7: answers `generate` could not get were left out of OUT, so `grade`
+/// left their items out of the accuracy's denominator (16.7% over 6 of 12 items, exit 0).
+/// They are `error` lines now: request errors, counted wrong, as a failed batch request is.
+#[test]
+fn answers_that_failed_are_written_as_errors_and_stay_in_the_denominator() {
+    let fake = Arc::new(Fake::default());
+    fake.faults.queue.lock().unwrap().extend([
+        Fault::ServerError,
+        Fault::ServerError,
+        Fault::ServerError,
+    ]);
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("gen.jsonl");
+    let dataset = data("kmmlu_sample.csv");
+    let status = generate(&dataset, &[&base], &out, &dir.path().join("cache"))
+        .args(["--max-retries", "0"])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(4));
+    let written = lines(&out);
+    assert_eq!(written.len(), 12, "every item has a line");
+    let errors: Vec<&Value> = written
+        .iter()
+        .filter(|l| l.get("error").is_some())
+        .collect();
+    assert_eq!(errors.len(), 3);
+    assert!(errors
+        .iter()
+        .all(|e| e["error"].as_str().unwrap().contains("HTTP 500")));
+    let report = grade(&dataset, &out, &dir.path().join("run"));
+    let overall = &report["metrics"]["overall"];
+    assert_eq!(overall["n"], 12);
+    let run: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("run/run.json")).unwrap())
+            .unwrap();
+    assert_eq!(run["request_errors"], 3);
+    // A rerun asks only for the three and replaces their error lines.
+    let before = fake.requests.load(Ordering::SeqCst);
+    let status = generate(&dataset, &[&base], &out, &dir.path().join("cache"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(fake.requests.load(Ordering::SeqCst) - before, 3);
+    assert!(lines(&out).iter().all(|l| l.get("error").is_none()));
+}

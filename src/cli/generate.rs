@@ -197,7 +197,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     }
     if !done.failed.is_empty() {
         say!(
-            "kgrade: {} answers failed after every retry and are missing from {}; run the same command again to ask only for them",
+            "kgrade: {} answers failed after every retry; {} has each as an `error` line, which grade counts as a request_error (wrong, counted apart); run the same command again to ask only for them",
             done.failed.len(),
             out.display()
         );

@@ -274,6 +274,29 @@ fn write_line(out: &mut impl Write, task: &Task, g: &CachedGeneration) -> io::Re
     out.write_all(b"\n")
 }
 
+/// A request that failed after every retry, as a line of the generations file: `grade`
+/// counts it as a `request_error` (wrong, counted apart), so the item stays in the
+/// denominator as lm-eval keeps every document; a rerun asks for it again.
+#[derive(Serialize)]
+struct FailedLine<'a> {
+    id: &'a str,
+    sample: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ordering: Option<&'a [u8]>,
+    error: &'a str,
+}
+
+fn write_failed(out: &mut impl Write, task: &Task, reason: &str) -> io::Result<()> {
+    let line = FailedLine {
+        id: &task.id,
+        sample: task.sample,
+        ordering: task.ordering.as_deref(),
+        error: reason,
+    };
+    serde_json::to_writer(&mut *out, &line).map_err(io::Error::other)?;
+    out.write_all(b"\n")
+}
+
 /// The journal path: answers as they arrive, before the ordered file exists.
 pub fn partial_path(out: &Path) -> PathBuf {
     let mut name = out.as_os_str().to_os_string();
@@ -317,6 +340,7 @@ pub fn run_generate(
     // Enough tasks in flight to keep every permit busy, few enough that memory stays flat.
     let in_flight = run.client.max_concurrency.max(1) * 2 + 1;
     let mut failed = Vec::new();
+    let mut failed_at: std::collections::HashMap<usize, String> = Default::default();
     let mut from_cache = 0u64;
     runtime.block_on(async {
         let mut set = tokio::task::JoinSet::new();
@@ -337,6 +361,7 @@ pub fn run_generate(
                 }
                 Err(Missing::Failed(reason)) => {
                     counters.failures.fetch_add(1, Relaxed);
+                    failed_at.insert(i, reason.clone());
                     failed.push((format!("{} sample {}", task.id, task.sample), reason));
                 }
                 // Not done and not failed: a rerun asks for it.
@@ -391,10 +416,12 @@ pub fn run_generate(
     };
     let mut out = io::BufWriter::new(std::fs::File::create(&tmp).map_err(io_at(&tmp))?);
     let mut answers = 0u64;
-    for task in tasks.iter() {
+    for (i, task) in tasks.iter().enumerate() {
         if let Some(g) = cache.get_generation(&task.key)? {
             write_line(&mut out, task, &g).map_err(io_at(&tmp))?;
             answers += 1;
+        } else if let Some(reason) = failed_at.get(&i) {
+            write_failed(&mut out, task, reason).map_err(io_at(&tmp))?;
         }
     }
     out.flush().map_err(io_at(&tmp))?;
