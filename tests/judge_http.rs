@@ -247,6 +247,30 @@ fn faults_are_retried_until_every_answer_is_judged_and_a_warm_cache_asks_nothing
     assert_eq!(counters.cache_hits.load(Ordering::SeqCst), n as u64);
 }
 
+/// Trial 39, defect 3: identical judgements in one run (`--n 5` at temperature 0 gives the
+/// same answer five times) were each paid for, even one at a time: the cache was read
+/// before a request waited its turn. The first is asked for; the others read its verdict.
+#[test]
+fn identical_judgements_in_one_run_are_asked_for_once() {
+    let fake = Arc::new(Fake::default());
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Arc::new(Cache::open(&dir.path().join("cache")).unwrap());
+    // Four distinct answers, each five times over, interleaved.
+    let distinct = tasks(4);
+    let repeated: Vec<Task> = (0..20).map(|i| distinct[i % 4].clone()).collect();
+    let (out, counters) = run(config(&format!("openai:{base}/v1#judge")), &cache, repeated);
+    assert_eq!(fake.requests.load(Ordering::SeqCst), 4);
+    assert_eq!(counters.cache_hits.load(Ordering::SeqCst), 16);
+    for (i, o) in out.iter().enumerate() {
+        assert_eq!(
+            o.choice().map(|c| c.position()),
+            Some(2 + (i % 4) % 3),
+            "task {i}"
+        );
+    }
+}
+
 #[test]
 fn ollama_requests_structured_output_and_is_read_strictly() {
     let fake = Arc::new(Fake::default());

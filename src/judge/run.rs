@@ -120,6 +120,55 @@ pub struct Judge {
     /// a refused form costs one request, not one per answer in flight.
     form_known: std::sync::atomic::AtomicBool,
     probing: tokio::sync::Mutex<()>,
+    /// Judgements being asked for, by cache key: a task with the same key (`--n` samples
+    /// that say the same thing, an answer given twice) waits for the first and reads its
+    /// verdict from the cache, so no judgement is paid twice in one run either. An entry
+    /// lives only while its judgement is under way.
+    in_flight: InFlight,
+}
+
+type InFlight =
+    Arc<std::sync::Mutex<std::collections::HashMap<[u8; 32], Arc<tokio::sync::Mutex<()>>>>>;
+
+/// The right to ask for one judgement; the key's entry goes when the last holder or waiter
+/// is done.
+struct Asking {
+    map: InFlight,
+    key: [u8; 32],
+    slot: Arc<tokio::sync::Mutex<()>>,
+    guard: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
+
+impl Asking {
+    async fn take(map: &InFlight, key: [u8; 32]) -> Asking {
+        let slot = {
+            let mut m = map
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            m.entry(key).or_default().clone()
+        };
+        let guard = slot.clone().lock_owned().await;
+        Asking {
+            map: map.clone(),
+            key,
+            slot,
+            guard: Some(guard),
+        }
+    }
+}
+
+impl Drop for Asking {
+    fn drop(&mut self) {
+        drop(self.guard.take());
+        let mut m = self
+            .map
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // The map's and this one's: nobody else waits for the key.
+        if Arc::strong_count(&self.slot) == 2 {
+            m.remove(&self.key);
+        }
+    }
 }
 
 const FORMS: [OutputForm; 3] = [
@@ -148,6 +197,7 @@ impl Judge {
             form: std::sync::atomic::AtomicU8::new(0),
             form_known: std::sync::atomic::AtomicBool::new(false),
             probing: tokio::sync::Mutex::new(()),
+            in_flight: InFlight::default(),
         })
     }
 
@@ -174,6 +224,29 @@ impl Judge {
         outcome
     }
 
+    /// The cached judgement of `key`, if the cache holds a usable one.
+    fn cached(&self, key: &[u8; 32], task: &Task) -> Option<Outcome> {
+        match self.cache.get(key) {
+            Ok(Some(hit)) => {
+                let (reply, _) = parse_reply(
+                    self.rubric.kind,
+                    &hit.verdict.to_string(),
+                    Some(&task.choices),
+                )
+                .ok()?;
+                self.counters().cache_hits.fetch_add(1, Ordering::Relaxed);
+                Some(Outcome::Judged {
+                    reply,
+                    cached: true,
+                })
+            }
+            Ok(None) => None,
+            Err(e) => Some(Outcome::Failed {
+                reason: e.to_string(),
+            }),
+        }
+    }
+
     async fn judge_uncounted(&self, task: &Task) -> Outcome {
         let messages = match self.rubric.kind {
             RubricKind::Choice => {
@@ -191,26 +264,13 @@ impl Judge {
             }
         };
         let key = cache_key(&self.spec, &self.rubric, &messages);
-        match self.cache.get(&key) {
-            Ok(Some(hit)) => {
-                if let Ok((reply, _)) = parse_reply(
-                    self.rubric.kind,
-                    &hit.verdict.to_string(),
-                    Some(&task.choices),
-                ) {
-                    self.counters().cache_hits.fetch_add(1, Ordering::Relaxed);
-                    return Outcome::Judged {
-                        reply,
-                        cached: true,
-                    };
-                }
-            }
-            Ok(None) => {}
-            Err(e) => {
-                return Outcome::Failed {
-                    reason: e.to_string(),
-                }
-            }
+        if let Some(outcome) = self.cached(&key, task) {
+            return outcome;
+        }
+        // One request per key at a time; a task that waited finds the verdict in the cache.
+        let _asking = Asking::take(&self.in_flight, key).await;
+        if let Some(outcome) = self.cached(&key, task) {
+            return outcome;
         }
         let estimated_tokens = (messages
             .iter()
