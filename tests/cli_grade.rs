@@ -630,3 +630,28 @@ fn answers_that_do_not_line_up_with_row_numbers_are_named() {
             "1 of 30 generations name ids the dataset does not have (first: `29`); the dataset has no id column, so its ids are row numbers 0–28",
         ));
 }
+
+/// Trial 39, defect 8: a JSONL row without a key other rows have was in no group, so the
+/// group counts fell short of the total; a null went to "(empty)". Both go there now.
+#[test]
+fn a_jsonl_row_without_a_group_key_is_in_the_empty_group() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = write(
+        tmp.path(),
+        "d.jsonl",
+        "{\"id\":\"a\",\"question\":\"기관은? ① 가 ② 나\",\"answer\":\"1\",\"area\":\"세법\"}\n{\"id\":\"b\",\"question\":\"기관은? ① 가 ② 나\",\"answer\":\"2\",\"area\":null}\n{\"id\":\"c\",\"question\":\"기관은? ① 가 ② 나\",\"answer\":\"2\"}\n",
+    );
+    let gens = write(
+        tmp.path(),
+        "g.jsonl",
+        "{\"id\":\"a\",\"response\":\"①\"}\n{\"id\":\"b\",\"response\":\"①\"}\n{\"id\":\"c\",\"response\":\"②\"}\n",
+    );
+    let out = tmp.path().join("o");
+    grade(&["--by", "area"], &data, &gens, &out)
+        .assert()
+        .success();
+    let r = read_json(&out.join("report.json"));
+    let area = &r["metrics"]["groups"]["area"]["values"];
+    assert_eq!(area[""]["n"], 2, "{area}");
+    assert_eq!(area["세법"]["n"], 1);
+}

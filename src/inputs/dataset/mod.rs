@@ -360,6 +360,16 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
             push(&mut dataset, item);
             row += 1;
         }
+        // A row without a key other rows have is in that column's empty group, as a null is
+        // (a row in no group would leave the group counts short of the total).
+        let columns = dataset.grouping_columns();
+        for item in &mut dataset.items {
+            for c in &columns {
+                if !item.fields.iter().any(|(k, _)| k == c) {
+                    item.fields.push((c.clone(), String::new()));
+                }
+            }
+        }
         return Ok(dataset);
     }
     // Datasets are held in memory as items anyway; reading the bytes whole lets errors name
