@@ -680,3 +680,27 @@ fn answers_that_failed_are_written_as_errors_and_stay_in_the_denominator() {
     assert_eq!(fake.requests.load(Ordering::SeqCst) - before, 3);
     assert!(lines(&out).iter().all(|l| l.get("error").is_none()));
 }
+
+/// Trial 39, defect 11: `--out` naming a folder made and paid for every request, then
+/// failed when the file was written. It is refused before the first request.
+#[test]
+fn an_out_that_is_a_folder_is_refused_before_any_request() {
+    let fake = Arc::new(Fake::default());
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("outdir");
+    std::fs::create_dir(&out).unwrap();
+    let o = generate(
+        &data("kmmlu_sample.csv"),
+        &[&base],
+        &out,
+        &dir.path().join("cache"),
+    )
+    .output()
+    .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--out is a folder"), "{err}");
+    assert_eq!(fake.requests.load(Ordering::SeqCst), 0);
+    assert!(!dir.path().join("outdir.partial").exists());
+}

@@ -325,6 +325,15 @@ pub fn run_generate(
     if let Some(dir) = run.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(io_at(dir))?;
     }
+    // Refused before any request is paid for, not at the end when OUT is written.
+    if run.out.is_dir() {
+        return Err(GenerateError::Io {
+            path: run.out.to_path_buf(),
+            error: io::Error::other(
+                "--out is a folder; give the path of the generations file to write (a .jsonl)",
+            ),
+        });
+    }
     let partial = partial_path(run.out);
     let mut journal = io::BufWriter::new(std::fs::File::create(&partial).map_err(io_at(&partial))?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
