@@ -457,6 +457,11 @@ fn cli_judges_escalations_keeps_keys_secret_and_reruns_from_cache() {
         m["agreement"]["n"].as_u64().unwrap() > 0,
         "the audit sample was judged"
     );
+    // results.json says a judge took part, as lm-eval tooling reads it.
+    let results: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    assert_eq!(results["config"]["judge"], report["judge"]);
+    assert_ne!(results["config"]["judge"], "not configured");
     let verdicts = std::fs::read_to_string(out.join("verdicts.jsonl")).unwrap();
     let escalated = verdicts
         .lines()

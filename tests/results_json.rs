@@ -104,4 +104,6 @@ fn repeats_count_documents_not_answers() {
     let p = overall["accuracy"].as_f64().unwrap();
     let se = ours["results"][task]["acc_stderr,none"].as_f64().unwrap();
     assert!((se - (p * (1.0 - p) / 7.0).sqrt()).abs() < 1e-12, "{se}");
+    // Trial 39, defect 12: whether a judge decided answers is said (here none did).
+    assert_eq!(ours["config"]["judge"], "not configured");
 }

@@ -199,10 +199,14 @@ pub fn results(metrics: &Metrics, join: Option<&JoinReport>, fallback_task: &str
     doc.insert("n-samples".into(), Value::Object(n_samples));
     doc.insert(
         "config".into(),
+        // The evaluated model when the generations name one (as lm-eval's config names
+        // it), and whether a judge decided answers: a judge-assisted score is not a
+        // deterministic one.
         json!({
-            "model": "kgrade",
+            "model": join.and_then(|j| j.model.clone()).unwrap_or_else(|| "kgrade".into()),
             "dataset": join.map(|j| j.dataset.clone()),
             "generations": join.map(|j| j.generations.clone()),
+            "judge": join.map(|j| j.judge.clone()),
         }),
     );
     // The column and value behind each grouped metric, exactly as the dataset has them.
