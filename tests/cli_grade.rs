@@ -185,11 +185,28 @@ fn real_kmmlu_split_grades_by_row_index() {
 fn bad_dataset_rows_name_file_line_and_field() {
     let tmp = tempfile::tempdir().unwrap();
     let gens = write(tmp.path(), "g.jsonl", "{\"id\":\"a\",\"response\":\"①\"}\n");
-    let cases: [(&str, &[u8], &str); 6] = [
+    let cases: [(&str, &[u8], &str); 9] = [
+        // Trial 40, D6 and D12: a column named twice was resolved to the first one without a
+        // word; a capitalised or tab-separated header was "line 2: missing column".
+        (
+            "twice.csv",
+            b"id,question,answer,answer\na,\"\xe2\x91\xa0 x \xe2\x91\xa1 y\",1,2\n",
+            "twice.csv:1: column `answer` appears twice (columns 3 and 4)",
+        ),
+        (
+            "capital.csv",
+            b"id,Question,Answer\na,\"\xe2\x91\xa0 x \xe2\x91\xa1 y\",1\n",
+            "capital.csv:1: no column `question`: the header has `id`, `Question`, `Answer` (give --question-col Question)",
+        ),
+        (
+            "tabs.tsv",
+            b"id\tquestion\tanswer\na\tq\t1\n",
+            "tabs.tsv:1: no column `question`: the header has `id\tquestion\tanswer` (the header reads as one column",
+        ),
         (
             "missing.csv",
             b"id,question,domain\na,\"\xe2\x91\xa0 x \xe2\x91\xa1 y\",d\n",
-            "missing.csv:2: field `answer`: missing column",
+            "missing.csv:1: no column `answer`: the header has `id`, `question`, `domain`",
         ),
         (
             "label.csv",

@@ -272,6 +272,52 @@ pub fn content_hash(path: &Path) -> std::io::Result<String> {
     Ok(hasher.finalize().to_hex().to_string())
 }
 
+/// What is wrong with a CSV header, said at line 1 with the columns found: a column named
+/// twice (which one holds the answer?), or a required column missing (a capitalised name, a
+/// TSV or `;`-separated file read as one column).
+fn header_problem(names: &[String], columns: &ColumnMap) -> Option<String> {
+    for (i, n) in names.iter().enumerate() {
+        if let Some(j) = names[i + 1..].iter().position(|m| m == n) {
+            return Some(format!(
+                "column `{n}` appears twice (columns {} and {}): which one is meant?",
+                i + 1,
+                i + j + 2
+            ));
+        }
+    }
+    let found = || {
+        let shown: Vec<String> = names.iter().take(12).map(|n| format!("`{n}`")).collect();
+        let more = if names.len() > 12 { ", …" } else { "" };
+        format!("{}{more}", shown.join(", "))
+    };
+    let required = [
+        ("question", columns.question.as_deref(), "--question-col"),
+        ("answer", columns.answer.as_deref(), "--answer-col"),
+        ("", columns.id.as_deref(), "--id-col"),
+    ];
+    for (default, given, flag) in required {
+        let name = given.unwrap_or(default);
+        if name.is_empty() {
+            continue;
+        }
+        if names.iter().any(|n| n == name) {
+            continue;
+        }
+        let hint = if names.len() == 1 && (names[0].contains('\t') || names[0].contains(';')) {
+            " (the header reads as one column: the file is read as comma-separated, and this one looks tab- or semicolon-separated)".to_string()
+        } else if let Some(close) = names.iter().find(|n| n.eq_ignore_ascii_case(name)) {
+            format!(" (give {flag} {close})")
+        } else {
+            format!(" (name it with {flag})")
+        };
+        return Some(format!(
+            "no column `{name}`: the header has {}{hint}",
+            found()
+        ));
+    }
+    None
+}
+
 /// A subject's key: lower case, words joined by `_` (`Public-Safety` → `public_safety`), as
 /// lm-eval's task names end (`kmmlu_direct_public_safety`).
 pub fn subject_key(label: &str) -> String {
@@ -396,6 +442,15 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
         })?;
         names.push(h.trim_start_matches('\u{feff}').trim().to_string());
     }
+    header_problem(&names, columns).map_or(Ok(()), |message| {
+        Err(DatasetError {
+            path: path.to_path_buf(),
+            line: Some(1),
+            field: None,
+            message,
+            unreadable: false,
+        })
+    })?;
     let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
     dataset.format = detect_format(&name_refs, columns);
     let mut record = csv::ByteRecord::new();

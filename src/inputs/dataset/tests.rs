@@ -91,7 +91,11 @@ fn bad_rows_name_file_line_and_field() {
     let e = read_dataset(&path, &ColumnMap::default())
         .unwrap_err()
         .to_string();
-    assert!(e.contains("d.csv:2: field `answer`: missing column"), "{e}");
+    // A column missing from a CSV header is said at the header, with the columns found.
+    assert!(
+        e.contains("d.csv:1: no column `answer`: the header has `question`, `domain`"),
+        "{e}"
+    );
     let mut body = b"question,answer,domain\n\"\xff\xfe\",1,x\n".to_vec();
     body.extend_from_slice(b"");
     let (_d, path) = write("d.csv", &body);
