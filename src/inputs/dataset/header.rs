@@ -1,0 +1,50 @@
+//! A CSV header read before any row, so that its problems are said at line 1 with the
+//! columns found rather than at the first row as a missing field.
+
+use super::ColumnMap;
+
+/// What is wrong with a CSV header, said at line 1 with the columns found: a column named
+/// twice (which one holds the answer?), or a required column missing (a capitalised name, a
+/// TSV or `;`-separated file read as one column).
+pub(super) fn header_problem(names: &[String], columns: &ColumnMap) -> Option<String> {
+    for (i, n) in names.iter().enumerate() {
+        if let Some(j) = names[i + 1..].iter().position(|m| m == n) {
+            return Some(format!(
+                "column `{n}` appears twice (columns {} and {}): which one is meant?",
+                i + 1,
+                i + j + 2
+            ));
+        }
+    }
+    let found = || {
+        let shown: Vec<String> = names.iter().take(12).map(|n| format!("`{n}`")).collect();
+        let more = if names.len() > 12 { ", …" } else { "" };
+        format!("{}{more}", shown.join(", "))
+    };
+    let required = [
+        ("question", columns.question.as_deref(), "--question-col"),
+        ("answer", columns.answer.as_deref(), "--answer-col"),
+        ("", columns.id.as_deref(), "--id-col"),
+    ];
+    for (default, given, flag) in required {
+        let name = given.unwrap_or(default);
+        if name.is_empty() {
+            continue;
+        }
+        if names.iter().any(|n| n == name) {
+            continue;
+        }
+        let hint = if names.len() == 1 && (names[0].contains('\t') || names[0].contains(';')) {
+            " (the header reads as one column: the file is read as comma-separated, and this one looks tab- or semicolon-separated)".to_string()
+        } else if let Some(close) = names.iter().find(|n| n.eq_ignore_ascii_case(name)) {
+            format!(" (give {flag} {close})")
+        } else {
+            format!(" (name it with {flag})")
+        };
+        return Some(format!(
+            "no column `{name}`: the header has {}{hint}",
+            found()
+        ));
+    }
+    None
+}
