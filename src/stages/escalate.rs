@@ -298,11 +298,10 @@ fn apply(v: &mut Verdict, audit: bool, outcome: &Outcome, judge: &str, rubric: &
         // Only an interrupted run has these, and it writes no verdicts; said plainly anyway.
         Outcome::Interrupted => (None, Some("interrupted (Ctrl-C)".to_string()), false),
     };
-    // The reason read by the verifier: a stated choice other than the judge's own is flagged.
+    // The reason read by the verifier: a stated choice other than the judge's own is flagged,
+    // and so are choices it weighs that leave the judge's out ("② 또는 ④", choice ①).
     let reason_conflict = match (&reason, &set, outcome.choice()) {
-        (Some(r), Some(set), Some(choice)) => crate::verify::verify(r, set)
-            .choice()
-            .is_some_and(|stated| stated != choice),
+        (Some(r), Some(set), Some(choice)) => reason_conflicts(r, set, choice),
         _ => false,
     };
     v.judge = Some(JudgeInfo {
@@ -334,9 +333,37 @@ fn apply(v: &mut Verdict, audit: bool, outcome: &Outcome, judge: &str, rubric: &
     }
 }
 
+/// Does the judge's `reason`, read by the verifier, state another choice than `choice`, or
+/// weigh choices that leave it out?
+fn reason_conflicts(
+    reason: &str,
+    set: &crate::verify::ChoiceSet,
+    choice: crate::verify::Choice,
+) -> bool {
+    match crate::verify::verify(reason, set) {
+        crate::verify::Extraction::Ambiguous { candidates, .. } => {
+            !candidates.is_empty() && !candidates.contains(&choice)
+        }
+        e => e.choice().is_some_and(|stated| stated != choice),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Trial 39, defect 9: a reason that weighs ② and ④ and never names the judge's ① was
+    /// not flagged; only a reason settling on one other label was.
+    #[test]
+    fn a_reason_weighing_other_options_conflicts_with_the_choice() {
+        let set: crate::verify::ChoiceSet = "circled:4".parse().unwrap();
+        let c = |label: &str| set.choices().find(|&c| set.label(c) == label).unwrap();
+        assert!(reason_conflicts("정답은 ② 또는 ④입니다.", &set, c("①")));
+        assert!(!reason_conflicts("정답은 ② 또는 ④입니다.", &set, c("②")));
+        assert!(reason_conflicts("정답은 ③입니다.", &set, c("①")));
+        assert!(!reason_conflicts("정답은 ①입니다.", &set, c("①")));
+        assert!(!reason_conflicts("답이 분명하지 않습니다.", &set, c("①")));
+    }
 
     fn verdict(status: &str, rule: &str) -> Verdict {
         Verdict {
