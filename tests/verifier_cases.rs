@@ -1987,6 +1987,15 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "정답은 ①입니다. ②로 볼 수도 있으나 법령상 ①이 맞습니다.", "answer ① corrected_statement"),
     ("gov", "정답은 ①입니다. ②로 보는 견해는 틀렸습니다.", "answer ① statement"),
     ("gov", "정답은 ①입니다. ②는 틀린 것 같기도 합니다.", "answer ① statement"),
+    // Audit 38's over-abstentions: a fenced JSON with its choice under another key, "∴", and
+    // this question restated and solved under a 풀이 heading (Solar's layout), which had read
+    // as another question; a question that is not this one still is.
+    ("gov", "```json\n{\n  \"question_id\": 3,\n  \"selected_option\": 4,\n  \"confidence\": 0.9\n}\n```", "answer ④ statement"),
+    ("gov", "{\"choice\": \"②\", \"reason\": \"총괄 기관\"}", "answer ② statement"),
+    ("gov", "{\"selected\": 1}", "answer ① statement"),
+    ("gov", "②는 집행 기관이다. ③, ④는 무관하다.\n\n∴ ①", "answer ① statement"),
+    ("gov", "문제: 금융정책을 총괄하는 기관은?\n\n풀이:\n1. 총괄 기관의 뜻을 확인합니다.\n2. 각 선택지를 법령과 비교합니다.\n\n답: ①", "answer ① statement"),
+    ("gov", "①\n\n문제: 다음 중 담보물권인 것은?\n① 지상권\n② 전세권\n③ 유치권\n④ 지역권\n\n풀이:\n1. 유치권은 담보물권이다.\n\n답: ③", "answer ① bare"),
 ];
 
 #[test]

@@ -22,6 +22,14 @@ impl Ctx<'_> {
             .is_some_and(|x| self.toks[x].is_punct('?') || self.is_hangul(x))
     }
 
+    /// Is the Latin word at `k` a quoted JSON key, alone or the end of one
+    /// (`"choice": …`, `"selected_option": …`, `"final_choice": …`)?
+    pub(super) fn json_key_at(&self, k: usize) -> bool {
+        let quote = |x: usize| self.tok(x).is_some_and(|t| t.is_punct('"'));
+        let opens = (k > 0 && quote(k - 1)) || (k > 1 && self.is_latin(k - 1) && quote(k - 2));
+        opens && quote(k + 1) && self.tok(k + 2).is_some_and(|t| t.is_punct(':'))
+    }
+
     /// Does a clause ending at `j` close a quotation: "정답은 ③ 입니다 라고", "…입니다, 라고",
     /// "…입니다 — 라는", "\"정답은 ③입니다\"는"?
     pub(super) fn quote_follows(&self, j: usize) -> bool {

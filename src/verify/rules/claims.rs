@@ -41,7 +41,9 @@ impl Ctx<'_> {
                     && matches!(
                         lower(self.word(at - 1)).as_str(),
                         "so" | "thus" | "hence" | "therefore"
-                    )));
+                    ))
+                // "∴ ③": the sign for "therefore".
+                || self.toks[at - 1].text(self.text) == "∴");
         adverb && (at == 1 || self.toks[at - 2].is_sentence_end())
     }
 

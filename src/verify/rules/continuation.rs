@@ -97,25 +97,29 @@ pub(crate) fn block(text: &str, set: &ChoiceSet) -> Option<Block> {
             stem_start(text, &lines, i)
         };
         let answered_before = !text[..lines[first].0].trim().is_empty();
-        let another =
-            if answered_before && !numbered_heading(line(i)) && !announced(text, &lines, first) {
-                // Blanking it out could drop this question answered again, so only a question
-                // plainly not this one: other words and options mostly new, in any order ("Q:
-                // 그런가?\nA: 아니다." after an answer may be this question again).
-                !same_words
-                    && list
-                        .as_ref()
-                        .is_some_and(|(_, listed)| mostly_new(listed, set))
-            } else {
-                // Nothing before it to drop, or a question numbered or announced as another:
-                // anything but this question restated.
-                match &list {
-                    Some((_, listed)) => !same_words || !restates(listed, set),
-                    None => {
-                        heading && answer <= stem_end + 2 && !same_words && set.question().is_some()
-                    }
+        // "문제: <this question>\n\n풀이:\n1. …\n2. …\n\n답: ①": this question restated
+        // and solved; the numbered lines under the heading are its steps, not options.
+        let solved = same_words && (i + 1..answer).any(|j| is_solution_heading(line(j)));
+        let another = if solved {
+            false
+        } else if answered_before && !numbered_heading(line(i)) && !announced(text, &lines, first) {
+            // Blanking it out could drop this question answered again, so only a question
+            // plainly not this one: other words and options mostly new, in any order ("Q:
+            // 그런가?\nA: 아니다." after an answer may be this question again).
+            !same_words
+                && list
+                    .as_ref()
+                    .is_some_and(|(_, listed)| mostly_new(listed, set))
+        } else {
+            // Nothing before it to drop, or a question numbered or announced as another:
+            // anything but this question restated.
+            match &list {
+                Some((_, listed)) => !same_words || !restates(listed, set),
+                None => {
+                    heading && answer <= stem_end + 2 && !same_words && set.question().is_some()
                 }
-            };
+            }
+        };
         if !another {
             // This question again (or one that may be it), answered again after an earlier
             // attempt.
@@ -131,6 +135,24 @@ pub(crate) fn block(text: &str, set: &ChoiceSet) -> Option<Block> {
         });
     }
     None
+}
+
+/// Is `line` a heading over a worked solution ("풀이:", "**해설**", "Solution:")?
+fn is_solution_heading(line: &str) -> bool {
+    let t = line
+        .trim()
+        .trim_matches(|c: char| matches!(c, '#' | '*' | '[' | ']' | ':' | ' ' | '<' | '>'));
+    [
+        "풀이",
+        "해설",
+        "풀이 과정",
+        "해결 과정",
+        "Solution",
+        "Explanation",
+        "Reasoning",
+    ]
+    .iter()
+    .any(|h| t.eq_ignore_ascii_case(h))
 }
 
 /// A made-up question at line `i` that the text ends in before answering it: a heading or

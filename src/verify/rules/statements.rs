@@ -453,14 +453,18 @@ impl Ctx<'_> {
                                 }
                             }
                         }
-                    } else if matches!(w.as_str(), "choice" | "option" | "guess") {
-                        // "The correct choice is ③", "My final option: (C)".
-                        let chosen = k > 0
+                    } else if matches!(w.as_str(), "choice" | "option" | "guess")
+                        || (w == "selected" && self.json_key_at(k))
+                    {
+                        // "The correct choice is ③", "My final option: (C)"; a JSON key
+                        // (`"choice": "④"`, `"selected_option": 4`, `"selected": 4`).
+                        let chosen = (k > 0
                             && self.is_latin(k - 1)
                             && matches!(
                                 lower(self.word(k - 1)).as_str(),
                                 "correct" | "right" | "best" | "final" | "my"
-                            );
+                            ))
+                            || self.json_key_at(k);
                         if chosen {
                             if let Some((said, last)) = self.right_of_keyword(k, &mut negations) {
                                 let is_final = self.final_before(k);
