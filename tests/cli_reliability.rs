@@ -106,6 +106,36 @@ fn judging_a_run_whose_inputs_changed_is_refused() {
         .success();
 }
 
+/// Trial 40, D8: a file with no line breaks (`/dev/zero`, a binary file) was read into
+/// memory whole and aborted on allocation (exit 134, a backtrace). A line past 64 MiB is an
+/// unreadable line, named, and the rest is graded; `extract` says the same.
+#[test]
+fn a_line_past_the_length_cap_is_named_not_read_into_memory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (data, _) = decided_run(tmp.path());
+    let mut text = b"{\"id\":\"a\",\"response\":\"\xe2\x91\xa0\"}\n".to_vec();
+    text.extend(std::iter::repeat_n(0u8, (64 << 20) + 10));
+    text.extend_from_slice(b"\n{\"id\":\"b\",\"response\":\"\xe2\x91\xa1\"}\n");
+    let gens = write(tmp.path(), "g.jsonl", &text);
+    // Exit 3, as for any unreadable line, with the rest graded and the reports written.
+    grade(&[], &data, &gens, &tmp.path().join("out"))
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "g.jsonl:2: line longer than 64 MiB (67108875 bytes)",
+        ));
+    let r = read_json(&tmp.path().join("out/report.json"));
+    assert_eq!(r["metrics"]["overall"]["n"], 2);
+    kgrade()
+        .arg("extract")
+        .arg(&gens)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "g.jsonl:2: line longer than 64 MiB",
+        ));
+}
+
 #[test]
 fn bad_numeric_flags_are_refused_before_any_work() {
     let tmp = tempfile::tempdir().unwrap();

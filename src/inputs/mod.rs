@@ -72,3 +72,88 @@ pub fn utf8(bytes: &[u8]) -> Result<&str, usize> {
         Err(_) => Err(std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), |_| 0)),
     }
 }
+
+/// The longest line an input may have: far beyond any answer or lm-eval sample (a long
+/// few-shot prompt is some hundred kilobytes), small enough that a file with no line breaks
+/// (a binary file, `/dev/zero`, a preallocated log) is reported instead of filling memory.
+pub const MAX_LINE: usize = 64 << 20;
+
+/// The message for a line longer than [`MAX_LINE`].
+pub fn line_too_long(bytes: u64) -> String {
+    format!(
+        "line longer than {} MiB ({bytes} bytes): not a line of JSON (a binary file, or one without line breaks?); skipped",
+        MAX_LINE >> 20
+    )
+}
+
+/// Read one line (to and with its `\n`) onto `buf`, as `read_until` does, but keep at most
+/// `max` bytes of it: a longer line is read to its end and dropped. Returns the bytes read
+/// and whether the line was dropped for its length.
+pub fn read_line_capped(
+    input: &mut impl std::io::BufRead,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<(usize, bool)> {
+    let start = buf.len();
+    let mut read = 0usize;
+    let mut dropped = false;
+    loop {
+        let available = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            break;
+        }
+        let (take, done) = match memchr::memchr(b'\n', available) {
+            Some(i) => (i + 1, true),
+            None => (available.len(), false),
+        };
+        if !dropped {
+            if buf.len() - start + take > max {
+                dropped = true;
+                buf.truncate(start);
+            } else {
+                buf.extend_from_slice(&available[..take]);
+            }
+        }
+        input.consume(take);
+        read += take;
+        if done {
+            break;
+        }
+    }
+    Ok((read, dropped))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_line_past_the_cap_is_read_to_its_end_and_dropped() {
+        let text = b"short\nxxxxxxxxxxxxxxxxxxxx\nnext";
+        let mut input = std::io::BufReader::with_capacity(4, &text[..]);
+        let mut buf = Vec::new();
+        assert_eq!(
+            super::read_line_capped(&mut input, &mut buf, 8).unwrap(),
+            (6, false)
+        );
+        assert_eq!(buf, b"short\n");
+        buf.clear();
+        assert_eq!(
+            super::read_line_capped(&mut input, &mut buf, 8).unwrap(),
+            (21, true)
+        );
+        assert!(buf.is_empty());
+        assert_eq!(
+            super::read_line_capped(&mut input, &mut buf, 8).unwrap(),
+            (4, false)
+        );
+        assert_eq!(buf, b"next");
+        buf.clear();
+        assert_eq!(
+            super::read_line_capped(&mut input, &mut buf, 8).unwrap(),
+            (0, false)
+        );
+    }
+}

@@ -126,6 +126,8 @@ struct Batch {
     /// Where each line ends in `buf`.
     ends: Vec<usize>,
     first_line: u64,
+    /// Lines longer than `inputs::MAX_LINE` (kept empty in `buf`), with their length.
+    long: Vec<(usize, u64)>,
 }
 
 impl Batch {
@@ -151,17 +153,21 @@ fn read_batch<R: BufRead>(input: &mut R, first_line: u64) -> (Batch, Option<io::
         buf: Vec::with_capacity(BATCH_BYTES + (1 << 16)),
         ends: Vec::new(),
         first_line,
+        long: Vec::new(),
     };
     while batch.buf.len() < BATCH_BYTES && batch.ends.len() < BATCH_LINES {
-        match input.read_until(b'\n', &mut batch.buf) {
-            Ok(0) => {
+        match crate::inputs::read_line_capped(input, &mut batch.buf, crate::inputs::MAX_LINE) {
+            Ok((n, true)) => {
+                batch.long.push((batch.ends.len(), n as u64));
+                batch.ends.push(batch.buf.len());
+            }
+            Ok((0, _)) => {
                 // Blank lines at the very end (an editor's trailing newline) are not lines
                 // of input; a blank line between answers still is, and is reported.
                 while batch.ends.last().is_some_and(|_| {
-                    batch
-                        .line(batch.ends.len() - 1)
-                        .iter()
-                        .all(u8::is_ascii_whitespace)
+                    let last = batch.ends.len() - 1;
+                    !batch.long.iter().any(|(at, _)| *at == last)
+                        && batch.line(last).iter().all(u8::is_ascii_whitespace)
                 }) {
                     batch.ends.pop();
                 }
@@ -191,7 +197,10 @@ fn verify_batch(source_name: &str, batch: &Batch) -> Vec<Chunk> {
             let mut sets = SetCache::default();
             for i in first..batch.ends.len().min(first + CHUNK_LINES) {
                 let line_no = batch.first_line + i as u64;
-                let output = extract_line(batch.line(i), &mut sets, &mut chunk.out);
+                let output = match batch.long.iter().find(|(at, _)| *at == i) {
+                    Some(&(_, bytes)) => Err((None, crate::inputs::line_too_long(bytes))),
+                    None => extract_line(batch.line(i), &mut sets, &mut chunk.out),
+                };
                 if let Err((id, message)) = output {
                     let err = LineError {
                         source_name: source_name.to_string(),

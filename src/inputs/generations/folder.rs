@@ -48,11 +48,15 @@ pub fn task_of(file_name: &str) -> Option<String> {
 /// than once per line of it.
 fn not_one_json_document(file: std::fs::File) -> io::Result<()> {
     let mut reader = io::BufReader::new(file);
-    let mut first = String::new();
-    // A first line that is not text is for the line reader to report.
-    if reader.read_line(&mut first).is_err()
-        || !matches!(first.trim().trim_start_matches('\u{feff}'), "{" | "[")
-    {
+    let mut first = Vec::new();
+    // A first line that is not text, or a long one, is for the line reader to report.
+    let Ok((_, false)) = crate::inputs::read_line_capped(&mut reader, &mut first, 1 << 10) else {
+        return Ok(());
+    };
+    let Ok(first) = String::from_utf8(first) else {
+        return Ok(());
+    };
+    if !matches!(first.trim().trim_start_matches('\u{feff}'), "{" | "[") {
         return Ok(());
     }
     let mut rest = first;

@@ -360,9 +360,19 @@ impl<R: BufRead> GenerationReader<R> {
     pub fn next_line(&mut self) -> Option<Result<Vec<Generation>, GenerationError>> {
         loop {
             self.buf.clear();
-            let n = match self.input.read_until(b'\n', &mut self.buf) {
-                Ok(0) => return None,
-                Ok(n) => n,
+            let n = match crate::inputs::read_line_capped(
+                &mut self.input,
+                &mut self.buf,
+                crate::inputs::MAX_LINE,
+            ) {
+                Ok((0, _)) => return None,
+                Ok((n, true)) => {
+                    self.bytes_read += n as u64;
+                    self.state.line += 1;
+                    let message = crate::inputs::line_too_long(n as u64);
+                    return Some(Err(self.err(None, message)));
+                }
+                Ok((n, false)) => n,
                 Err(e) => {
                     // An I/O error (a directory, a vanished file, a bad disk) is not one bad
                     // line: reading again would fail again, forever. End the stream and
