@@ -81,7 +81,7 @@ pub const MAX_LINE: usize = 64 << 20;
 /// The message for a line longer than [`MAX_LINE`].
 pub fn line_too_long(bytes: u64) -> String {
     format!(
-        "line longer than {} MiB ({bytes} bytes): not a line of JSON (a binary file, or one without line breaks?); skipped",
+        "line longer than {} MiB ({bytes} bytes): not a line of JSON (a binary file, or one without line breaks?)",
         MAX_LINE >> 20
     )
 }

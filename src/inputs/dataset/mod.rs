@@ -3,15 +3,16 @@
 //! Not for answers: see [`super::generations`].
 
 mod header;
+mod identity;
 mod position;
 
 use crate::types::Item;
 use crate::verify::{ChoiceSet, Notation};
 use header::header_problem;
+pub use identity::{content_hash, subject_key};
 use position::{csv_field_start, record_text, LineCounter};
 use std::collections::HashMap;
 use std::fmt;
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 /// The dataset shapes kgrade knows.
@@ -103,6 +104,9 @@ impl Dataset {
         seen
     }
 }
+
+/// The largest CSV dataset read (it is read whole, then parsed).
+const MAX_DATASET: u64 = 2 << 30;
 
 /// A dataset problem, located.
 #[derive(Debug, thiserror::Error)]
@@ -255,36 +259,6 @@ fn dataset_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// A dataset's identity by content (blake3, hex): the file's bytes, or for a folder each
-/// dataset file's name and bytes in name order. Runs graded from copies of one dataset at
-/// different paths have the same hash; a file edited in place gets another.
-pub fn content_hash(path: &Path) -> std::io::Result<String> {
-    let mut hasher = blake3::Hasher::new();
-    if path.is_dir() {
-        for file in dataset_files(path)? {
-            let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
-            hasher.update(name.unwrap_or_default().as_bytes());
-            hasher.update(&[0]);
-            hasher.update_reader(std::fs::File::open(&file)?)?;
-            hasher.update(&[0]);
-        }
-    } else {
-        hasher.update_reader(std::fs::File::open(path)?)?;
-    }
-    Ok(hasher.finalize().to_hex().to_string())
-}
-
-/// A subject's key: lower case, words joined by `_` (`Public-Safety` → `public_safety`), as
-/// lm-eval's task names end (`kmmlu_direct_public_safety`).
-pub fn subject_key(label: &str) -> String {
-    label
-        .trim()
-        .to_lowercase()
-        .chars()
-        .map(|c| if c.is_alphanumeric() { c } else { '_' })
-        .collect()
-}
-
 /// Read one dataset file, detecting its shape from the header (CSV) or first line (JSONL).
 fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, DatasetError> {
     let file_err = |message: String| DatasetError {
@@ -320,18 +294,28 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
         dataset.items.push(item);
     };
     if is_jsonl {
-        let reader = std::io::BufReader::new(file);
+        let mut reader = std::io::BufReader::new(file);
         let mut row = 0usize;
-        for (n, line) in reader.split(b'\n').enumerate() {
+        let mut line = Vec::new();
+        for n in 0.. {
             let src = RowSource {
                 path,
                 line: n as u64 + 1,
                 csv: None,
             };
-            let line = line.map_err(|e| DatasetError {
-                unreadable: true,
-                ..src.err(None, format!("cannot read: {e}"))
-            })?;
+            line.clear();
+            let (read, long) =
+                crate::inputs::read_line_capped(&mut reader, &mut line, crate::inputs::MAX_LINE)
+                    .map_err(|e| DatasetError {
+                        unreadable: true,
+                        ..src.err(None, format!("cannot read: {e}"))
+                    })?;
+            if read == 0 {
+                break;
+            }
+            if long {
+                return Err(src.err(None, crate::inputs::line_too_long(read as u64)));
+            }
             let text = crate::inputs::utf8(&line)
                 .map_err(|at| src.err(None, crate::inputs::invalid_utf8(&line, at)))?;
             let text = text.trim_start_matches('\u{feff}').trim();
@@ -377,8 +361,19 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
     // Datasets are held in memory as items anyway; reading the bytes whole lets errors name
     // the physical line a text editor shows (the csv crate's own line count is off on CRLF).
     let mut bytes = Vec::new();
-    std::io::Read::read_to_end(&mut std::io::BufReader::new(file), &mut bytes)
-        .map_err(|e| unreadable(format!("cannot read: {e}")))?;
+    // At most MAX_DATASET bytes: a device or a file far past any dataset is refused, not
+    // read into memory until it runs out.
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(std::io::BufReader::new(file), MAX_DATASET + 1),
+        &mut bytes,
+    )
+    .map_err(|e| unreadable(format!("cannot read: {e}")))?;
+    if bytes.len() as u64 > MAX_DATASET {
+        return Err(unreadable(format!(
+            "larger than {} GiB: a dataset is held in memory (give a JSONL dataset, read line by line, or split the file)",
+            MAX_DATASET >> 30
+        )));
+    }
     let mut lines = LineCounter::new(&bytes);
     let mut reader = csv::ReaderBuilder::new()
         .flexible(false)
