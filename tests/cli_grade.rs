@@ -672,3 +672,32 @@ fn a_jsonl_row_without_a_group_key_is_in_the_empty_group() {
     assert_eq!(area[""]["n"], 2, "{area}");
     assert_eq!(area["세법"]["n"], 1);
 }
+
+/// Trial 40, D12: every unreadable line had its own line on stderr, uncapped (a million bad
+/// lines, a million lines). The first 20 are named; the rest are counted.
+#[test]
+fn unreadable_lines_past_the_first_twenty_are_counted_not_shown() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = write(
+        tmp.path(),
+        "d.csv",
+        "id,question,answer\na,\"기관은? ① 가 ② 나\",1\n",
+    );
+    let mut text = String::from("{\"id\":\"a\",\"response\":\"①\"}\n");
+    text.push_str(&"not json\n".repeat(50));
+    let gens = write(tmp.path(), "g.jsonl", &text);
+    let o = grade(&[], &data, &gens, &tmp.path().join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.matches("invalid JSON").count(), 20, "{err}");
+    assert!(err.contains("more unreadable lines follow"), "{err}");
+    let run = read_json(&tmp.path().join("out/run.json"));
+    assert_eq!(run["unreadable_lines"], 50);
+    // extract: the first line has no question to read it against, so it fails too.
+    let o = kgrade().arg("extract").arg(&gens).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.matches("g.jsonl:").count(), 20, "{err}");
+    assert!(err.contains("51 of 51 lines could not be read"), "{err}");
+}

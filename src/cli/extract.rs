@@ -42,7 +42,16 @@ fn explain(question: &str, text: &str, choices: Option<&str>) -> anyhow::Result<
 /// `kgrade extract [FILE|-]`: one output line per input line.
 fn extract(file: &str) -> anyhow::Result<ExitCode> {
     let stdout = io::stdout().lock();
-    let mut report = |e: &kgrade::stages::extract::LineError| say!("kgrade: {e}");
+    // The first lines that fail are named; every one has its error line in the output.
+    let mut shown = 0u32;
+    let mut report = |e: &kgrade::stages::extract::LineError| {
+        shown += 1;
+        match shown {
+            1..=20 => say!("kgrade: {e}"),
+            21 => say!("kgrade: more lines could not be read; each has its error in the output"),
+            _ => {}
+        }
+    };
     let summary = if file == "-" {
         kgrade::stages::extract::run("<stdin>", io::stdin().lock(), stdout, &mut report)?
     } else {

@@ -8,6 +8,9 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
+/// Unreadable generation lines named one by one on stderr.
+const SHOWN_UNREADABLE: u64 = 20;
+
 /// Progress of one run: verifying (bytes of the generations file), then judging.
 pub struct Progress {
     bytes: indicatif::ProgressBar,
@@ -52,9 +55,18 @@ impl Observer for Progress {
         self.bytes.set_position(bytes);
     }
 
+    /// The first unreadable lines are named as they come; after that one line says the rest
+    /// are only counted (a million bad lines are not a million lines of stderr; all of them
+    /// are counted in run.json and the first listed there).
     fn unreadable(&mut self, error: &GenerationError) {
         self.unreadable += 1;
-        self.bytes.suspend(|| say!("kgrade: {error}"));
+        match self.unreadable {
+            n if n <= SHOWN_UNREADABLE => self.bytes.suspend(|| say!("kgrade: {error}")),
+            n if n == SHOWN_UNREADABLE + 1 => self.bytes.suspend(|| {
+                say!("kgrade: more unreadable lines follow; they are counted, not shown (run.json lists the first 200)")
+            }),
+            _ => {}
+        }
     }
 
     fn judging(&mut self, counters: Arc<Counters>) {
