@@ -470,6 +470,18 @@ fn detect_format(names: &[&str], columns: &ColumnMap) -> DatasetFormat {
     }
 }
 
+/// The option columns of KMMLU's layout, in order.
+const OPTION_COLUMNS: [&str; 10] = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"];
+
+/// How many options a row in KMMLU's layout has: A–D, then each further letter column the
+/// file has in turn (E, F, …; an empty cell past D ends them, as a shorter item's).
+fn kmmlu_options(record: &[(String, String)]) -> usize {
+    4 + OPTION_COLUMNS[4..]
+        .iter()
+        .take_while(|c| get(record, c).is_some_and(|v| !v.trim().is_empty()))
+        .count()
+}
+
 fn get<'a>(record: &'a [(String, String)], name: &str) -> Option<&'a str> {
     record
         .iter()
@@ -508,10 +520,13 @@ fn build_item(
                 .choices
                 .as_ref()
                 .map_or(Notation::Number, ChoiceSet::notation);
-            let set = ChoiceSet::new(notation, 4).map_err(|e| src.err(None, e.to_string()))?;
+            // A–D, and E, F, … when the file has them (a five-option exam in KMMLU's layout).
+            let n = kmmlu_options(record);
+            let set =
+                ChoiceSet::new(notation, n as u8).map_err(|e| src.err(None, e.to_string()))?;
             let mut q = question_raw.to_string();
-            let mut options = Vec::with_capacity(4);
-            for (choice, col) in set.choices().zip(["A", "B", "C", "D"]) {
+            let mut options = Vec::with_capacity(n);
+            for (choice, col) in set.choices().zip(OPTION_COLUMNS) {
                 let text = required(col)?.trim().replace('\n', " ");
                 let label = set.label(choice);
                 match notation {
@@ -577,11 +592,14 @@ fn build_item(
     let gold = gold.ok_or_else(|| {
         let reason = match format {
             DatasetFormat::Kmmlu if letters => format!(
-                "{answer:?} is neither an option's 1-based position (1–4) nor its letter (A–D)"
+                "{answer:?} is neither an option's 1-based position (1–{}) nor its letter (A–{})",
+                choices.len(),
+                OPTION_COLUMNS[choices.len() - 1]
             ),
             DatasetFormat::Kmmlu => format!(
-                "{answer:?} is not an option's 1-based position (1–4), which KMMLU's answer is{}",
-                if matches!(answer, "A" | "B" | "C" | "D") {
+                "{answer:?} is not an option's 1-based position (1–{}), which KMMLU's answer is{}",
+                choices.len(),
+                if OPTION_COLUMNS[..choices.len()].contains(&answer) {
                     "; for letter answers give --choices letter:4"
                 } else {
                     ""
@@ -596,7 +614,7 @@ fn build_item(
             || k == answer_col
             || k == id_col
             || (format == DatasetFormat::Kmmlu
-                && matches!(k, "A" | "B" | "C" | "D" | "Human Accuracy"))
+                && (k == "Human Accuracy" || OPTION_COLUMNS.contains(&k)))
     };
     let fields = record
         .iter()

@@ -154,3 +154,19 @@ fn generic_jsonl_with_column_map_and_duplicates() {
         vec![("topic".to_string(), "t".to_string())]
     );
 }
+
+/// Trial 40, D9: KMMLU's layout with an `E` column (a five-option exam) treated `E` as a
+/// grouping column and refused gold 5. The letter columns after D are options; a row whose
+/// E is empty keeps four.
+#[test]
+fn kmmlu_layout_with_more_letter_columns_has_more_options() {
+    let body = "question,A,B,C,D,E,answer,Category\n문1,가,나,다,라,마,5,x\n문2,가,나,다,라,,4,x\n";
+    let (_d, path) = write("five.csv", body.as_bytes());
+    let ds = read_dataset(&path, &ColumnMap::default()).unwrap();
+    assert_eq!(ds.format, DatasetFormat::Kmmlu);
+    let (a, b) = (&ds.items[0], &ds.items[1]);
+    assert_eq!((a.choices.len(), a.gold.position()), (5, 5));
+    assert_eq!(b.choices.len(), 4);
+    assert_eq!(a.fields, vec![("Category".to_string(), "x".to_string())]);
+    assert!(a.question.ends_with("\n(5) 마"), "{}", a.question);
+}
