@@ -136,6 +136,43 @@ fn a_line_past_the_length_cap_is_named_not_read_into_memory() {
         ));
 }
 
+/// Trial 39, defect 13: `--audit-rate` without `--judge` did nothing, silently; `generate` on
+/// a header-only dataset wrote nothing and exited 0, where `grade` exits 3.
+#[test]
+fn flags_and_inputs_that_would_do_nothing_say_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (data, gens) = decided_run(tmp.path());
+    grade(
+        &["--audit-rate", "0.5"],
+        &data,
+        &gens,
+        &tmp.path().join("out"),
+    )
+    .assert()
+    .code(2)
+    .stderr(predicate::str::contains(
+        "--audit-rate 0.5: an audit sample is judged, so it needs --judge",
+    ));
+    let empty = write(tmp.path(), "empty.csv", "id,question,answer\n");
+    kgrade()
+        .arg("generate")
+        .arg("--dataset")
+        .arg(&empty)
+        .args([
+            "--model",
+            "m",
+            "--endpoint",
+            "http://127.0.0.1:9/v1",
+            "--out",
+        ])
+        .arg(tmp.path().join("g.jsonl"))
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "the dataset has no rows; nothing to ask for",
+        ));
+}
+
 #[test]
 fn bad_numeric_flags_are_refused_before_any_work() {
     let tmp = tempfile::tempdir().unwrap();

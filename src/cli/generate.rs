@@ -141,6 +141,14 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     }
     let plan = plan(&opts)?;
     announce(&plan, args.circular);
+    // A dataset with no rows asks for nothing: not a success, as grading nothing is not.
+    if plan.items == 0 {
+        say!(
+            "kgrade: {}: the dataset has no rows; nothing to ask for",
+            args.dataset.display()
+        );
+        return Ok(ExitCode::from(3));
+    }
     if let Some(path) = &args.write_batch {
         let n = write_batch(&plan, path)?;
         out!(

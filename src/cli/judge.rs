@@ -81,6 +81,13 @@ impl JudgeArgs {
     /// from now on stops the run cleanly (see [`super::ctrl_c`]) instead of ending the process.
     pub fn stage(&self) -> anyhow::Result<Option<JudgeStage>> {
         let Some(spec) = &self.judge else {
+            // An audit sample with no judge to send it to would do nothing, silently.
+            if self.audit_rate > 0.0 {
+                anyhow::bail!(
+                    "--audit-rate {}: an audit sample is judged, so it needs --judge",
+                    self.audit_rate
+                );
+            }
             return Ok(None);
         };
         let spec: JudgeSpec = spec
