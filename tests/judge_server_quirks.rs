@@ -38,6 +38,8 @@ enum Behaviour {
     ContextOverflow,
     /// A reply cut at `max_tokens`: JSON that stops mid-string, `finish_reason: "length"`.
     CutAtTokenLimit,
+    /// HTTP 200 with an error body, as some proxies answer a spent quota.
+    ErrorBody,
 }
 
 struct Fake {
@@ -104,6 +106,7 @@ fn answer(fake: &Fake, body: Value) -> Response {
             // As SmolLM2 replied on the bundled sample: the reason is just another label.
             reply(&json!({"reason": "③", "choice": "①"}).to_string())
         }
+        Behaviour::ErrorBody => Json(json!({"error": {"message": "quota exceeded for this key", "type": "insufficient_quota"}})).into_response(),
         Behaviour::CutAtTokenLimit => Json(json!({"id": "x", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assistant", "content": "{\"reason\": \"The answer states ② at the end, after"}, "finish_reason": "length"}], "usage": {"prompt_tokens": 10, "completion_tokens": 200}})).into_response(),
         Behaviour::ContextOverflow => (
             StatusCode::BAD_REQUEST,
@@ -229,6 +232,20 @@ fn a_reply_cut_at_the_token_limit_says_so() {
             ),
             other => panic!("{other:?}"),
         }
+    }
+}
+
+/// Trial 39, defect 13: a 200 with an error body was "response has no reply text", the
+/// provider's own words lost.
+#[test]
+fn a_success_status_with_an_error_body_keeps_the_providers_words() {
+    let (out, _, _) = run(Behaviour::ErrorBody, 1);
+    match &out[0] {
+        Outcome::Failed { reason } => assert!(
+            reason.contains("the server says insufficient_quota: quota exceeded for this key"),
+            "{reason}"
+        ),
+        other => panic!("{other:?}"),
     }
 }
 

@@ -319,9 +319,16 @@ impl Judge {
                     self.max_retries,
                     rules,
                     |response| {
-                        let text = spec
-                            .reply_text(response)
-                            .ok_or("response has no reply text")?;
+                        // A 200 whose body is an error (`{"error": {"message": "quota
+                        // exceeded"}}`) says why in the provider's words.
+                        let text = spec.reply_text(response).ok_or_else(|| {
+                            match crate::inputs::generations::replies::error_message(response) {
+                                Some(m) => {
+                                    format!("response has no reply text: the server says {m}")
+                                }
+                                None => "response has no reply text".to_string(),
+                            }
+                        })?;
                         raw = text.to_string();
                         let max_tokens = self.max_tokens;
                         let (reply, verdict) = parse_reply(kind, text, Some(&task.choices))
