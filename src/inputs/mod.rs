@@ -50,6 +50,18 @@ pub fn reading_options(
 /// Excel are CP949 (EUC-KR): when the bytes read as that, the message says so and how to
 /// convert them.
 pub fn invalid_utf8(bytes: &[u8], at: usize) -> String {
+    // UTF-16 (Excel's "Unicode text", PowerShell's `>`): a byte-order mark, or every other
+    // byte zero.
+    let zeros = bytes.iter().filter(|&&b| b == 0).count();
+    if bytes.starts_with(&[0xFF, 0xFE])
+        || bytes.starts_with(&[0xFE, 0xFF])
+        || zeros * 3 > bytes.len()
+    {
+        return format!(
+            "invalid UTF-8 at byte {at}; the text is UTF-16 (as Excel's \"Unicode text\" and \
+             PowerShell's `>` save it): convert the file to UTF-8, e.g. `iconv -f utf-16 -t utf-8 FILE > FILE.utf8`"
+        );
+    }
     let korean = encoding_rs::EUC_KR
         .decode_without_bom_handling_and_without_replacement(bytes)
         .is_some_and(|t| t.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)));

@@ -8,7 +8,7 @@ mod position;
 
 use crate::types::Item;
 use crate::verify::{ChoiceSet, Notation};
-use header::header_problem;
+use header::{detect_format, header_problem, kmmlu_options, OPTION_COLUMNS};
 pub use identity::{content_hash, subject_key};
 use position::{csv_field_start, record_text, LineCounter};
 use std::collections::HashMap;
@@ -388,7 +388,11 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
             path: path.to_path_buf(),
             line: Some(1),
             field: None,
-            message: format!("column {} has an invalid UTF-8 name", i + 1),
+            message: format!(
+                "column {} has an invalid UTF-8 name ({})",
+                i + 1,
+                crate::inputs::invalid_utf8(&bytes[..bytes.len().min(4096)], 0)
+            ),
             unreadable: false,
         })?;
         names.push(h.trim_start_matches('\u{feff}').trim().to_string());
@@ -450,36 +454,6 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
         row += 1;
     }
     Ok(dataset)
-}
-
-fn detect_format(names: &[&str], columns: &ColumnMap) -> DatasetFormat {
-    let has = |n: &str| names.contains(&n);
-    if columns.question.is_some() || columns.answer.is_some() {
-        DatasetFormat::Generic
-    } else if has("question")
-        && has("answer")
-        && ["A", "B", "C", "D"].iter().filter(|c| has(c)).count() >= 3
-    {
-        // KMMLU's shape with an option column missing is still KMMLU: the missing column is
-        // then named ("field `D`: missing column"), not "no options found".
-        DatasetFormat::Kmmlu
-    } else if has("question") && has("answer") && has("domain") {
-        DatasetFormat::DomainEval
-    } else {
-        DatasetFormat::Generic
-    }
-}
-
-/// The option columns of KMMLU's layout, in order.
-const OPTION_COLUMNS: [&str; 10] = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"];
-
-/// How many options a row in KMMLU's layout has: A–D, then each further letter column the
-/// file has in turn (E, F, …; an empty cell past D ends them, as a shorter item's).
-fn kmmlu_options(record: &[(String, String)]) -> usize {
-    4 + OPTION_COLUMNS[4..]
-        .iter()
-        .take_while(|c| get(record, c).is_some_and(|v| !v.trim().is_empty()))
-        .count()
 }
 
 fn get<'a>(record: &'a [(String, String)], name: &str) -> Option<&'a str> {

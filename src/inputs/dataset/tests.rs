@@ -170,3 +170,21 @@ fn kmmlu_layout_with_more_letter_columns_has_more_options() {
     assert_eq!(a.fields, vec![("Category".to_string(), "x".to_string())]);
     assert!(a.question.ends_with("\n(5) 마"), "{}", a.question);
 }
+
+/// Trial 40, D12: a UTF-16 file (Excel's "Unicode text") was "column 1 has an invalid UTF-8
+/// name", with nothing on what the file is; CP949 already had its hint.
+#[test]
+fn a_utf16_file_is_named_as_such() {
+    let mut body = vec![0xFF, 0xFE];
+    for c in "question,answer\n".encode_utf16() {
+        body.extend_from_slice(&c.to_le_bytes());
+    }
+    let (_d, path) = write("u16.csv", &body);
+    let e = read_dataset(&path, &ColumnMap::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("the text is UTF-16") && e.contains("iconv -f utf-16"),
+        "{e}"
+    );
+}
