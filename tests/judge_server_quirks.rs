@@ -242,7 +242,7 @@ fn a_success_status_with_an_error_body_keeps_the_providers_words() {
     let (out, _, _) = run(Behaviour::ErrorBody, 1);
     match &out[0] {
         Outcome::Failed { reason } => assert!(
-            reason.contains("the server says insufficient_quota: quota exceeded for this key"),
+            reason.contains("the server says quota exceeded for this key"),
             "{reason}"
         ),
         other => panic!("{other:?}"),

@@ -322,7 +322,11 @@ impl Judge {
                         // A 200 whose body is an error (`{"error": {"message": "quota
                         // exceeded"}}`) says why in the provider's words.
                         let text = spec.reply_text(response).ok_or_else(|| {
-                            match crate::inputs::generations::replies::error_message(response) {
+                            let error = response.get("error");
+                            let said = error
+                                .and_then(|e| e.get("message").or(Some(e)))
+                                .and_then(serde_json::Value::as_str);
+                            match said {
                                 Some(m) => {
                                     format!("response has no reply text: the server says {m}")
                                 }
