@@ -638,3 +638,44 @@ fn token_limit_paces_requests_without_failing_them() {
     assert!(out.iter().all(|o| matches!(o, Outcome::Judged { .. })));
     assert_eq!(fake.requests.load(Ordering::SeqCst), 5);
 }
+
+/// Trial 39, defect 6: the model saw KMMLU as `A. …`–`D. …` (lm-eval's prompt), and the
+/// verdicts are in letters, but the judge was shown (1)–(4) and valid labels 1–4, left to
+/// map an answer's "C" to a number itself. It is shown the options as the model saw them.
+#[test]
+fn the_judge_sees_the_options_in_the_notation_the_model_saw() {
+    let fake = Arc::new(Fake::default());
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let mut args = grade_args(&base, &out, &dir.path().join("cache"));
+    for (flag, value) in [
+        ("--dataset", "data/kmmlu_sample.csv"),
+        ("--generations", "data/kmmlu_lm_eval_samples.jsonl"),
+        ("--audit-rate", "1"),
+    ] {
+        let at = args.iter().position(|a| a == flag).unwrap();
+        args[at + 1] = value.to_string();
+    }
+    kgrade_grade(&args)
+        .arg("--allow-unresolved")
+        .status()
+        .unwrap();
+    let body = fake
+        .last_body
+        .lock()
+        .unwrap()
+        .clone()
+        .expect("the judge was asked");
+    let user = body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "user")
+        .unwrap()["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(user.contains("Valid labels: A, B, C, D"), "{user}");
+    assert!(user.contains("\nA ") && !user.contains("(1) "), "{user}");
+}

@@ -179,9 +179,10 @@ impl Escalator {
             self.summary.escalated += 1;
         }
         self.judge.counters().total.fetch_add(1, Relaxed);
+        let (question, choices) = shown_to_judge(v, item);
         let task = Task {
-            question: item.question.clone(),
-            choices: item.choices.clone(),
+            question,
+            choices,
             answer,
         };
         let judge = self.judge.clone();
@@ -330,6 +331,34 @@ fn apply(v: &mut Verdict, audit: bool, outcome: &Outcome, judge: &str, rubric: &
             v.correct = false;
             v.note = Some(format!("judge_error: {e}"));
         }
+    }
+}
+
+/// The question and options the judge is shown: in the notation the model saw (the
+/// verdict's `choices`: lm-eval shows KMMLU as `A. …`), so that an answer's "C" is read
+/// against the options labelled A–D, not (1)–(4). That needs the item's stem apart from its
+/// options (KMMLU's layout renders them after it); otherwise the item as it is.
+fn shown_to_judge(v: &Verdict, item: &Item) -> (String, crate::verify::ChoiceSet) {
+    let own = (item.question.clone(), item.choices.clone());
+    if v.choices == item.choices.to_string() {
+        return own;
+    }
+    let Ok(seen) = v.choices.parse::<crate::verify::ChoiceSet>() else {
+        return own;
+    };
+    let texts: Option<Vec<String>> = (item.choices.choices())
+        .map(|c| item.choices.option_text(c).map(str::to_string))
+        .collect();
+    match (texts, item.choices.question()) {
+        (Some(texts), Some(stem))
+            if seen.len() == item.choices.len()
+                && stem != item.question
+                && crate::verify::ChoiceSet::detect(stem).is_none() =>
+        {
+            let set = seen.with_options(texts).with_question(stem);
+            (stem.to_string(), set)
+        }
+        _ => own,
     }
 }
 
