@@ -1979,6 +1979,7 @@ const CASES: &[(&str, &str, &str)] = &[
     // Audit 38: after a stated answer, another option put up as possibly right, in words the
     // alternatives rule did not know.
     ("gov", "정답: ③\n\n다시 보니 ①이 맞는 것 같기도 합니다.", "ambiguous - alternatives"),
+    ("gov", "정답: ②\n\n다시 보니 ④가 맞는 것 같기도 하고, 확신이 서지 않습니다.", "ambiguous - alternatives"),
     ("not", "정답은 ③입니다. 다만 ⑤로 볼 여지도 있습니다.", "ambiguous - alternatives"),
     ("not", "정답은 ③입니다. ⑤라고 보는 것도 가능합니다.", "ambiguous - alternatives"),
     ("not", "적절하지 않은 것은 ③입니다. 다만 해석에 따라 ③, ④ 둘 다 정답이 될 수 있습니다.", "ambiguous - alternatives"),

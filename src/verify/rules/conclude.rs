@@ -441,8 +441,12 @@ impl Ctx<'_> {
         let words: Vec<&str> = (j + 1..end).map(|x| self.word(x)).collect();
         let has = |stems: &[&str]| words.iter().any(|w| stems.iter().any(|p| w.starts_with(p)));
         if self.is_hangul(j + 1) {
-            // Not "①이 옳지 않은 것 같기도", "⑤로 볼 수도 있지만 틀렸습니다".
-            if (j + 1..sentence_end).any(|x| self.is_hangul(x) && is_denial(self.word(x))) {
+            // Not "①이 옳지 않은 것 같기도", "⑤로 볼 수도 있지만 틀렸습니다"; a clause after a
+            // comma is another ("…같기도 하고, 확신이 서지 않습니다" doubts, not denies).
+            let clause_end = (j + 1..sentence_end)
+                .find(|&x| self.toks[x].is_punct(','))
+                .unwrap_or(sentence_end);
+            if (j + 1..clause_end).any(|x| self.is_hangul(x) && is_denial(self.word(x))) {
                 return false;
             }
             let next = self.word(j + 1);
