@@ -46,6 +46,29 @@ pub fn reading_options(
     (columns, format, id_pattern)
 }
 
+/// An input's identity by content (blake3, hex): the file's bytes, or for a folder each of
+/// its `files`' name (as given) and bytes, in the order given.
+pub fn content_hash(
+    path: &std::path::Path,
+    files: Option<Vec<(String, std::path::PathBuf)>>,
+) -> std::io::Result<String> {
+    let mut hasher = blake3::Hasher::new();
+    match files {
+        Some(files) => {
+            for (name, file) in files {
+                hasher.update(name.as_bytes());
+                hasher.update(&[0]);
+                hasher.update_reader(std::fs::File::open(&file)?)?;
+                hasher.update(&[0]);
+            }
+        }
+        None => {
+            hasher.update_reader(std::fs::File::open(path)?)?;
+        }
+    }
+    Ok(hasher.finalize().to_hex().to_string())
+}
+
 /// The message for bytes that are not UTF-8 from byte `at`. Korean files exported from
 /// Excel are CP949 (EUC-KR): when the bytes read as that, the message says so and how to
 /// convert them.

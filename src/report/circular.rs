@@ -80,6 +80,25 @@ pub struct CircularMetrics {
     pub duplicate_answers: u64,
 }
 
+/// The sentences every report says under the circular heading when answers are missing or
+/// repeated (markdown and HTML alike).
+pub fn notes(c: &CircularMetrics) -> Vec<String> {
+    let mut out = Vec::new();
+    if c.missing_orderings > 0 {
+        out.push(format!(
+            "{} orderings of {} items have no answer: each counts as wrong.",
+            c.missing_orderings, c.items_missing_orderings
+        ));
+    }
+    if c.duplicate_answers > 0 {
+        out.push(format!(
+            "{} answers repeat an ordering their item already had in the same sample and were not counted.",
+            c.duplicate_answers
+        ));
+    }
+    out
+}
+
 /// One draw of one item: its answers over the orderings it was shown in.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DrawOutcome {

@@ -282,19 +282,8 @@ fn circular_section(s: &mut String, c: &super::circular::CircularMetrics) {
         "\n## Circular evaluation\n\nMode `{}`: up to {} orderings per item; {} items kept their one original ordering.",
         c.mode, c.orderings, c.single_ordering_items
     );
-    if c.missing_orderings > 0 {
-        let _ = writeln!(
-            s,
-            "{} orderings of {} items have no answer: each counts as wrong.",
-            c.missing_orderings, c.items_missing_orderings
-        );
-    }
-    if c.duplicate_answers > 0 {
-        let _ = writeln!(
-            s,
-            "{} answers repeat an ordering their item already had in the same sample and were not counted.",
-            c.duplicate_answers
-        );
+    for note in super::circular::notes(c) {
+        let _ = writeln!(s, "{note}");
     }
     let _ = writeln!(s);
     let head: Vec<String> = more.iter().map(|k| k.to_string()).collect();

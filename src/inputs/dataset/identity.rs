@@ -7,19 +7,18 @@ use std::path::Path;
 /// dataset file's name and bytes in name order. Runs graded from copies of one dataset at
 /// different paths have the same hash; a file edited in place gets another.
 pub fn content_hash(path: &Path) -> std::io::Result<String> {
-    let mut hasher = blake3::Hasher::new();
-    if path.is_dir() {
-        for file in dataset_files(path)? {
-            let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
-            hasher.update(name.unwrap_or_default().as_bytes());
-            hasher.update(&[0]);
-            hasher.update_reader(std::fs::File::open(&file)?)?;
-            hasher.update(&[0]);
-        }
-    } else {
-        hasher.update_reader(std::fs::File::open(path)?)?;
-    }
-    Ok(hasher.finalize().to_hex().to_string())
+    let files = match path.is_dir() {
+        true => Some(
+            (dataset_files(path)?.into_iter())
+                .map(|f| {
+                    let name = f.file_name().map(|n| n.to_string_lossy().into_owned());
+                    (name.unwrap_or_default(), f)
+                })
+                .collect(),
+        ),
+        false => None,
+    };
+    crate::inputs::content_hash(path, files)
 }
 
 /// A subject's key: lower case, words joined by `_` (`Public-Safety` → `public_safety`), as

@@ -92,22 +92,24 @@ fn samples_files(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
 /// each samples file's path below it and bytes, in path order. `kgrade judge DIR` compares it
 /// with the one `grade` recorded, so that a file changed since is not judged as the run's.
 pub fn content_hash(path: &Path) -> io::Result<String> {
-    let mut hasher = blake3::Hasher::new();
-    if path.is_dir() {
-        let mut found = Vec::new();
-        samples_files(path, &mut found)?;
-        found.sort();
-        for file in found {
-            let name = file.strip_prefix(path).unwrap_or(&file);
-            hasher.update(name.to_string_lossy().as_bytes());
-            hasher.update(&[0]);
-            hasher.update_reader(std::fs::File::open(&file)?)?;
-            hasher.update(&[0]);
+    let files = match path.is_dir() {
+        true => {
+            let mut found = Vec::new();
+            samples_files(path, &mut found)?;
+            found.sort();
+            let named = found.into_iter().map(|f| {
+                let name = f
+                    .strip_prefix(path)
+                    .unwrap_or(&f)
+                    .to_string_lossy()
+                    .into_owned();
+                (name, f)
+            });
+            Some(named.collect())
         }
-    } else {
-        hasher.update_reader(std::fs::File::open(path)?)?;
-    }
-    Ok(hasher.finalize().to_hex().to_string())
+        false => None,
+    };
+    crate::inputs::content_hash(path, files)
 }
 
 impl Generations {

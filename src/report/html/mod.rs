@@ -327,19 +327,8 @@ pub fn circular_section(circular: Option<&super::circular::CircularMetrics>) -> 
         c.orderings,
         c.single_ordering_items
     );
-    if c.missing_orderings > 0 {
-        let _ = write!(
-            s,
-            " {} orderings of {} items have no answer: each counts as wrong.",
-            c.missing_orderings, c.items_missing_orderings
-        );
-    }
-    if c.duplicate_answers > 0 {
-        let _ = write!(
-            s,
-            " {} answers repeat an ordering their item already had in the same sample and were not counted.",
-            c.duplicate_answers
-        );
+    for note in super::circular::notes(c) {
+        let _ = write!(s, " {note}");
     }
     s.push_str("</p><table><tr><th>group</th><th>items</th><th>acc_origin</th><th>acc_circular</th><th>perf_circular</th>");
     for k in &more {
