@@ -701,3 +701,31 @@ fn unreadable_lines_past_the_first_twenty_are_counted_not_shown() {
     assert_eq!(err.matches("g.jsonl:").count(), 20, "{err}");
     assert!(err.contains("51 of 51 lines could not be read"), "{err}");
 }
+
+/// Trial 40, D5: a plain file appended to itself (a writer restarted without truncating) was
+/// graded as extra samples without a word. An answer that names no sample and repeats an
+/// earlier answer to its item word for word is now named; short answers ("②"), which
+/// samples say alike all the time, are not.
+#[test]
+fn a_plain_file_appended_to_itself_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = write(
+        tmp.path(),
+        "d.csv",
+        "id,question,answer\na,\"기관은? ① 가 ② 나\",1\nb,\"기관은? ① 가 ② 나\",2\n",
+    );
+    let long = "{\"id\":\"a\",\"response\":\"풀이를 해 보면 가가 맞습니다. 따라서 정답은 ①번입니다.\"}\n{\"id\":\"b\",\"response\":\"②\"}\n";
+    let gens = write(tmp.path(), "g.jsonl", long.repeat(2));
+    let o = grade(&[], &data, &gens, &tmp.path().join("out"))
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("1 answers name no sample and repeat an earlier answer to their item word for word (first: `")
+            && err.contains("g.jsonl:3`"),
+        "{err}"
+    );
+    let run = read_json(&tmp.path().join("out/run.json"));
+    assert_eq!(run["repeated_answers"], 1);
+}

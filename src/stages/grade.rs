@@ -220,6 +220,12 @@ fn join_warnings(join: &JoinReport) -> Vec<String> {
             first_ids(&join.repeated_samples_listed)
         ));
     }
+    if let Some(first) = &join.repeated_answers_first {
+        out.push(format!(
+            "{} answers name no sample and repeat an earlier answer to their item word for word (first: `{first}`): a file appended to itself? Both were graded",
+            join.repeated_answers
+        ));
+    }
     if let Some(first) = &join.prompts_reordered_first {
         out.push(format!(
             "{} answers' prompts show the options in another order than the dataset (first: `{first}`); each was graded in the order its prompt showed, matched by the options' texts",

@@ -202,6 +202,7 @@ impl<'a> Joiner<'a> {
     /// Count a line that names a sample (and ordering) its item already had.
     fn note_repeat(&mut self, index: usize, g: &Generation) {
         let Some(sample) = g.sample else {
+            self.note_same_answer(index, g);
             return;
         };
         let key = {
@@ -220,6 +221,28 @@ impl<'a> Joiner<'a> {
             }
         } else {
             named.push(key);
+        }
+    }
+
+    /// Count an answer that names no sample and repeats an earlier answer to its item word
+    /// for word. Short answers ("②") are left out: samples say them alike all the time.
+    fn note_same_answer(&mut self, index: usize, g: &Generation) {
+        if g.response.len() < 40 {
+            return;
+        }
+        let key = {
+            use std::hash::BuildHasher;
+            foldhash::fast::FixedState::with_seed(1).hash_one((&g.response, &g.ordering, &g.task))
+        };
+        let named = &mut self.named[index];
+        if !named.contains(&key) {
+            named.push(key);
+            return;
+        }
+        self.join.repeated_answers += 1;
+        if self.join.repeated_answers_first.is_none() {
+            self.join.repeated_answers_first =
+                Some(format!("{}:{}", self.reader.current_name(), g.line));
         }
     }
 

@@ -52,6 +52,12 @@ pub struct JoinReport {
     pub repeated_samples: u64,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub repeated_samples_listed: Vec<String>,
+    /// Answers that name no sample and repeat an earlier answer to their item word for word
+    /// (40 bytes or more): a file appended to itself is the likely cause. Both are graded.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub repeated_answers: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeated_answers_first: Option<String>,
     /// Ids on more than one dataset row (the first row was used).
     pub duplicate_dataset_ids: Vec<String>,
     /// Generation lines that could not be read (`FILE:LINE: …`).
