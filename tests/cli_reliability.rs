@@ -63,18 +63,22 @@ fn judging_a_run_whose_inputs_changed_is_refused() {
     let out = tmp.path().join("out");
     grade(&[], &data, &gens, &out).assert().success();
     let verdicts = std::fs::read(out.join("verdicts.jsonl")).unwrap();
+    let judge_cmd = || {
+        let mut c = kgrade();
+        c.args([
+            "judge",
+            "--judge",
+            DEAD_JUDGE,
+            "--max-retries",
+            "0",
+            "--cache",
+        ])
+        .arg(tmp.path().join("cache"))
+        .arg(&out);
+        c
+    };
     let judge = |expect: &str| {
-        kgrade()
-            .args([
-                "judge",
-                "--judge",
-                DEAD_JUDGE,
-                "--max-retries",
-                "0",
-                "--cache",
-            ])
-            .arg(tmp.path().join("cache"))
-            .arg(&out)
+        judge_cmd()
             .assert()
             .failure()
             .stderr(predicate::str::contains(expect.to_string()));
@@ -91,19 +95,7 @@ fn judging_a_run_whose_inputs_changed_is_refused() {
     judge("the run's dataset");
     // Put back as they were, the run is judged again.
     std::fs::write(&data, &csv).unwrap();
-    kgrade()
-        .args([
-            "judge",
-            "--judge",
-            DEAD_JUDGE,
-            "--max-retries",
-            "0",
-            "--cache",
-        ])
-        .arg(tmp.path().join("cache"))
-        .arg(&out)
-        .assert()
-        .success();
+    judge_cmd().assert().success();
 }
 
 /// Trial 40, D8: a file with no line breaks (`/dev/zero`, a binary file) was read into
