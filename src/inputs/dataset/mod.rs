@@ -583,6 +583,20 @@ fn build_item(
         };
         src.err(Some(answer_col), reason)
     })?;
+    // A key pointing at an option with no text (a blank D in a sheet) grades every answer
+    // against nothing: the row is wrong, not the model.
+    if choices
+        .option_text(gold)
+        .is_some_and(|t| t.trim().is_empty())
+    {
+        return Err(src.err(
+            Some(answer_col),
+            format!(
+                "{answer:?} names option {}, whose text is empty",
+                choices.label(gold)
+            ),
+        ));
+    }
     let excluded = |k: &str| {
         k == question_col
             || k == answer_col

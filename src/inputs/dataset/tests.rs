@@ -171,6 +171,24 @@ fn kmmlu_layout_with_more_letter_columns_has_more_options() {
     assert!(a.question.ends_with("\n(5) 마"), "{}", a.question);
 }
 
+/// Trial 40, D9: a key pointing at an option with no text (row 3's blank D, gold 4) was
+/// accepted, so every answer to it was graded against nothing. The row is named.
+#[test]
+fn a_key_pointing_at_an_empty_option_is_refused() {
+    let body = "question,A,B,C,D,answer\n문1,가,나,다,라,4\n문2,가,나,다,,4\n";
+    let (_d, path) = write("blank.csv", body.as_bytes());
+    let err = read_dataset(&path, &ColumnMap::default())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("blank.csv:3"), "{err}");
+    assert!(err.contains("answer"), "{err}");
+    assert!(err.contains("whose text is empty"), "{err}");
+    // The same blank option with another key is only a blank option.
+    let body = "question,A,B,C,D,answer\n문2,가,나,다,,2\n";
+    let (_d, path) = write("blank2.csv", body.as_bytes());
+    assert!(read_dataset(&path, &ColumnMap::default()).is_ok());
+}
+
 /// Trial 40, D12: a UTF-16 file (Excel's "Unicode text") was "column 1 has an invalid UTF-8
 /// name", with nothing on what the file is; CP949 already had its hint.
 #[test]
