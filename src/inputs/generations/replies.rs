@@ -40,8 +40,22 @@ pub fn read(body: &Value) -> Option<Replies> {
         }
         return Some(Ok(out));
     }
+    // A Responses-API response. The SDKs' `output_text` (every message's text joined) is
+    // written out by some proxies and loggers, at times with `output` left empty.
+    let output_text = body.get("output_text").and_then(Value::as_str);
     if let Some(output) = body.get("output").and_then(Value::as_array) {
-        return Some(Ok(vec![responses_reply(output)]));
+        let mut reply = responses_reply(output);
+        if let Some(text) = output_text.filter(|_| reply.content.trim().is_empty()) {
+            reply.content = text.to_string();
+        }
+        return Some(Ok(vec![reply]));
+    }
+    if let Some(text) = output_text {
+        return Some(Ok(vec![Reply {
+            content: text.to_string(),
+            reasoning: None,
+            refusal: None,
+        }]));
     }
     if let Some(message) = body.get("message").filter(|m| m.is_object()) {
         return Some(Ok(vec![message_reply(message)?]));
@@ -218,6 +232,16 @@ mod tests {
                 refusal: None
             }]
         );
+        // Trial 40, D12: `output_text` alone (an empty `output`, or none) read as an empty
+        // answer, a model failure; it is the answer's text.
+        for body in [
+            json!({"object": "response", "output": [], "output_text": "정답은 ②"}),
+            json!({"object": "response", "output_text": "정답은 ②"}),
+        ] {
+            assert_eq!(read(&body).unwrap().unwrap()[0].content, "정답은 ②");
+        }
+        let both = json!({"output": [{"type": "message", "content": [{"type": "output_text", "text": "③"}]}], "output_text": "③"});
+        assert_eq!(read(&both).unwrap().unwrap()[0].content, "③");
         let ollama = json!({"model": "m", "message": {"role": "assistant", "content": "①", "thinking": "음"}, "done": true});
         assert_eq!(
             read(&ollama).unwrap().unwrap(),
