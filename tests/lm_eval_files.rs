@@ -516,3 +516,46 @@ fn a_samples_file_given_twice_is_read_twice_and_named() {
         serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
     assert_eq!(run["repeated_samples"], 24);
 }
+
+/// Trial 40, D12: a `.jsonl` that is not a samples file (a user's own generations dropped
+/// into lm-eval's --output_path) was skipped without a word. It is still not read (its ids
+/// are another file's), but the run names it, in `run.json` too; a folder with only such
+/// files names them in its error.
+#[test]
+fn other_jsonl_files_in_an_output_folder_are_named_as_not_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("runs/canned-kmmlu");
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = "samples_kmmlu_direct_public_safety_2026-11-23T08-27-47.304648.jsonl";
+    std::fs::copy(samples("1_direct_public_safety"), dir.join(name)).unwrap();
+    std::fs::write(dir.join("my_gens.jsonl"), "{\"id\":0,\"response\":\"A\"}\n").unwrap();
+    let dataset = kmmlu("Public-Safety-test.csv");
+    let out = tmp.path().join("out");
+    let done = grade_cmd(&dataset, &tmp.path().join("runs"), &out)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert!(
+        err.contains("my_gens.jsonl is not an lm-eval samples file") && err.contains("not read"),
+        "{err}"
+    );
+    let run: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    let listed = run["files_not_read"].as_array().unwrap();
+    assert_eq!(listed.len(), 1);
+    assert!(listed[0].as_str().unwrap().ends_with("my_gens.jsonl"));
+    // Without the samples file, the folder's error names what it holds.
+    std::fs::remove_file(dir.join(name)).unwrap();
+    let failed = grade_cmd(&dataset, &tmp.path().join("runs"), &tmp.path().join("out2"))
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&failed.stderr);
+    assert!(
+        err.contains("it holds") && err.contains("my_gens.jsonl"),
+        "{err}"
+    );
+}

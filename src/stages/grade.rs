@@ -232,6 +232,12 @@ fn join_warnings(join: &JoinReport) -> Vec<String> {
             join.prompts_reordered
         ));
     }
+    if let Some(first) = join.files_not_read.first() {
+        out.push(match join.files_not_read.len() {
+            1 => format!("{first} is not an lm-eval samples file (samples_<task>_<date>.jsonl), so it was not read; give it as --generations on its own to grade it"),
+            n => format!("{n} .jsonl files in the folder are not lm-eval samples files (samples_<task>_<date>.jsonl), so they were not read (first: {first})"),
+        });
+    }
     if join.models.len() > 1 {
         out.push(format!(
             "the generations name {} models: {} (one run is usually one model)",

@@ -288,6 +288,9 @@ impl<'a> Joiner<'a> {
     pub fn finish(mut self, observer: &mut dyn Observer) -> JoinReport {
         observer.bytes_read(self.reader.bytes_read());
         self.join.tasks.clone_from(&self.reader.tasks);
+        self.join.files_not_read = (self.reader.not_read.iter().take(LISTED))
+            .map(|p| p.display().to_string())
+            .collect();
         self.join.task_items = (self.reader.tasks.iter())
             .map(|t| (t.clone(), self.dataset.task_items(t) as u64))
             .collect();

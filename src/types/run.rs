@@ -68,6 +68,9 @@ pub struct JoinReport {
     /// How the inputs were read, so that `kgrade judge` can read them again.
     #[serde(default)]
     pub inputs: RunInputs,
+    /// Other `.jsonl` files in an lm-eval output folder, which were not read (up to 200).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files_not_read: Vec<String>,
     /// Tasks of an lm-eval output folder, in reading order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tasks: Vec<String>,

@@ -24,6 +24,8 @@ pub struct Generations {
     lm_eval: LmEvalTally,
     /// The tasks of lm-eval samples files, in reading order (empty for other files).
     pub tasks: Vec<String>,
+    /// Other `.jsonl` files in a folder of samples files: not read, and said so.
+    pub not_read: Vec<PathBuf>,
 }
 
 /// The task named by an lm-eval samples file name, `samples_<task>_<date>.jsonl`.
@@ -72,17 +74,18 @@ fn not_one_json_document(file: std::fs::File) -> io::Result<()> {
     Err(io::Error::other(message))
 }
 
-fn samples_files(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
+/// The lm-eval samples files below `dir` into `out`, and any other `.jsonl` file into
+/// `others` (answers the folder holds but lm-eval did not write, which are not read).
+fn samples_files(dir: &Path, out: &mut Vec<PathBuf>, others: &mut Vec<PathBuf>) -> io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
         if path.is_dir() {
-            samples_files(&path, out)?;
-        } else if path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| task_of(n).is_some())
-        {
+            samples_files(&path, out, others)?;
+        } else if task_of(name).is_some() {
             out.push(path);
+        } else if name.ends_with(".jsonl") {
+            others.push(path);
         }
     }
     Ok(())
@@ -95,7 +98,7 @@ pub fn content_hash(path: &Path) -> io::Result<String> {
     let files = match path.is_dir() {
         true => {
             let mut found = Vec::new();
-            samples_files(path, &mut found)?;
+            samples_files(path, &mut found, &mut Vec::new())?;
             found.sort();
             let named = found.into_iter().map(|f| {
                 let name = f
@@ -121,14 +124,25 @@ impl Generations {
     ) -> io::Result<Generations> {
         let mut files: Vec<(PathBuf, Option<String>)> = Vec::new();
         let mut tasks = Vec::new();
+        let mut not_read = Vec::new();
         if path.is_dir() {
             let mut found = Vec::new();
-            samples_files(path, &mut found)?;
+            samples_files(path, &mut found, &mut not_read)?;
             found.sort();
+            not_read.sort();
             if found.is_empty() {
-                return Err(io::Error::other(
-                    "a folder with no samples_<task>_<date>.jsonl in it (lm-eval --output_path with --log_samples); give a generations JSONL file or that folder",
-                ));
+                let hint = match not_read.as_slice() {
+                    [] => String::new(),
+                    [one] => format!(" (it holds {}: give that file)", one.display()),
+                    more => format!(
+                        " (it holds {} other .jsonl files, such as {}: give one file)",
+                        more.len(),
+                        more[0].display()
+                    ),
+                };
+                return Err(io::Error::other(format!(
+                    "a folder with no samples_<task>_<date>.jsonl in it (lm-eval --output_path with --log_samples); give a generations JSONL file or that folder{hint}",
+                )));
             }
             for f in found {
                 let task = f.file_name().and_then(|n| n.to_str()).and_then(task_of);
@@ -175,6 +189,7 @@ impl Generations {
             io_error: None,
             lm_eval: LmEvalTally::default(),
             tasks,
+            not_read,
         })
     }
 
@@ -197,6 +212,7 @@ impl Generations {
             io_error: None,
             lm_eval: LmEvalTally::default(),
             tasks: Vec::new(),
+            not_read: Vec::new(),
         }
     }
 
