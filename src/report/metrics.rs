@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 /// The predicted label of an answer no stage decided.
 pub const NO_ANSWER_LABEL: &str = "∅";
 
-pub use super::accuracy::{wilson, wilson_of, Accuracy};
+pub use super::accuracy::{wilson, wilson_of, Accuracy, ItemSpread};
 
 /// Accuracy per value of one grouping column, and the macro average over values.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -299,11 +299,16 @@ impl Accumulator {
 
     pub fn finish(self) -> Metrics {
         // Items per group value, for the intervals.
-        let mut group_items: HashMap<(usize, &str), u64> = HashMap::new();
+        // Items per group value, for the intervals, and the spread of their scores.
+        let mut group_items: HashMap<(usize, &str), (u64, ItemSpread)> = HashMap::new();
+        let mut spread = ItemSpread::default();
         for t in self.items.values() {
+            spread.add(t.correct, t.n);
             for (k, value) in t.groups.iter().enumerate() {
                 if let Some(value) = value {
-                    *group_items.entry((k, value.as_str())).or_default() += 1;
+                    let (items, s) = group_items.entry((k, value.as_str())).or_default();
+                    *items += 1;
+                    s.add(t.correct, t.n);
                 }
             }
         }
@@ -315,8 +320,9 @@ impl Accumulator {
                 let values: BTreeMap<String, Accuracy> = values
                     .iter()
                     .map(|(v, &(c, n))| {
-                        let items = group_items.get(&(k, v.as_str())).copied().unwrap_or(n);
-                        (v.clone(), Accuracy::over_items(c, n, items))
+                        let (items, s) = (group_items.get(&(k, v.as_str())).copied())
+                            .unwrap_or((n, ItemSpread::default()));
+                        (v.clone(), Accuracy::over_items(c, n, items).with_spread(&s))
                     })
                     .collect();
                 let macro_accuracy = mean(values.values().map(|a| a.accuracy));
@@ -348,7 +354,8 @@ impl Accumulator {
             ),
         };
         Metrics {
-            overall: Accuracy::over_items(self.overall.0, self.overall.1, samples.items),
+            overall: Accuracy::over_items(self.overall.0, self.overall.1, samples.items)
+                .with_spread(&spread),
             groups,
             stages: self.stages,
             statuses: self.statuses,

@@ -12,14 +12,18 @@ use std::collections::BTreeMap;
 /// The name of the aggregate group over several tasks.
 const GROUP: &str = "kgrade";
 
-/// lm-eval's `acc_stderr`: the standard error of a mean of 0/1 scores with the sample
-/// variance (n − 1), or "N/A" below two documents, as lm-eval writes it. lm-eval's documents
-/// are items, so n is `ci_n`, the n of `report.json`'s interval: the items when items have
-/// several answers (answers to one item are not independent), else the answers.
+/// lm-eval's `acc_stderr`: the standard error of a mean of per-document scores with the
+/// sample variance (n − 1), or "N/A" below two documents, as lm-eval writes it. lm-eval's
+/// documents are items: with one answer each it is √(p(1 − p)/(n − 1)); with several, the
+/// standard error over the items of their scores (answers to one item are not
+/// independent), which is lm-eval's figure over per-document mean scores.
 fn stderr(a: &Accuracy) -> Value {
     let n = documents(a);
     if n < 2 {
         return json!("N/A");
+    }
+    if let Some(se) = a.item_stderr {
+        return json!(se);
     }
     let p = a.accuracy;
     json!((p * (1.0 - p) / (n as f64 - 1.0)).sqrt())
