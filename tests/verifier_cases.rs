@@ -1997,6 +1997,35 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "②는 집행 기관이다. ③, ④는 무관하다.\n\n∴ ①", "answer ① statement"),
     ("gov", "문제: 금융정책을 총괄하는 기관은?\n\n풀이:\n1. 총괄 기관의 뜻을 확인합니다.\n2. 각 선택지를 법령과 비교합니다.\n\n답: ①", "answer ① statement"),
     ("gov", "①\n\n문제: 다음 중 담보물권인 것은?\n① 지상권\n② 전세권\n③ 유치권\n④ 지역권\n\n풀이:\n1. 유치권은 담보물권이다.\n\n답: ③", "answer ① bare"),
+    // Audit 41: the writer owning up to an error before a dash or colon corrects the answer
+    // (it had read as someone's mistake, and the first answer was kept); a mistake that is
+    // not the writer's, or one that keeps the answer, still keeps it.
+    ("en", "The answer is A.\n\nActually, I made an error — it's C. A is not prime.", "answer C corrected_statement"),
+    ("en", "The answer is A.\n\nSorry, I made a mistake: it's C.", "answer C corrected_statement"),
+    ("en", "The answer is A.\n\nMy mistake — C.", "no_answer - not_found"),
+    ("en", "The answer is A.\n\nI made an error — the answer is C.", "answer C statement"),
+    ("en", "The answer is C. I made an error in the second step, but C still holds.", "answer C statement"),
+    ("en", "The answer is C. Note: a common error is to think the answer is A.", "answer C statement"),
+    // Audit 41: a doubt after the answer reads alike with a conjunction before it, and a
+    // bracketed confidence below a half in Korean as in English.
+    ("gov", "정답은 ②입니다. 그런데 확실하지는 않습니다.", "no_answer - not_found"),
+    ("gov", "정답은 ②입니다. 하지만 확신이 없습니다.", "no_answer - not_found"),
+    ("gov", "정답: ① (신뢰도 낮음)", "no_answer - not_found"),
+    ("gov", "정답: ① (확신도 20%)", "no_answer - not_found"),
+    ("gov", "정답: ① (확신도: 높음)", "answer ① statement"),
+    ("gov", "정답: ① (자신 있음)", "answer ① statement"),
+    // Audit 41: the answer's own option judged, in a sentence of its own, the other way from
+    // what the question asks contradicts the answer; judged the same way, it agrees.
+    ("not", "정답은 ②입니다. ②는 옳은 내용입니다.", "ambiguous - conflicting_statements"),
+    ("not", "정답은 ②입니다. ②는 적절하지 않은 내용입니다.", "answer ② statement"),
+    ("not", "정답은 ②입니다. ②는 옳은 설명이 아닙니다.", "answer ② statement"),
+    ("right", "정답은 2번입니다. 2번은 틀린 설명입니다.", "ambiguous - conflicting_statements"),
+    ("right", "정답은 2번입니다. 2번은 옳은 설명입니다.", "answer 2 statement"),
+    ("en_not", "The answer is B. B is a true statement.", "ambiguous - conflicting_statements"),
+    ("en", "The answer is C. C is a false statement.", "ambiguous - conflicting_statements"),
+    // Audit 41: a verdict list whose last verdict is cut to its stem is cut off.
+    ("right", "1) 틀림\n2) 맞음\n3) 틀림\n4) 틀", "no_answer - not_found"),
+    ("right", "1) 틀림\n2) 맞음\n3) 틀림\n4) 틀림", "answer 2 verdict_list"),
 ];
 
 #[test]

@@ -8,7 +8,6 @@ use super::{Ctx, Said, Statement, Strength};
 use crate::verify::cues::Family;
 use crate::verify::scan::{Kind, Mark};
 use crate::verify::{Choice, Extraction, Rule};
-use std::ops::Range;
 
 impl Ctx<'_> {
     pub(super) fn correction_between(&self, a: usize, b: usize) -> bool {
@@ -246,12 +245,12 @@ impl Ctx<'_> {
                     {
                         return Some((c, Rule::ConflictingStatements));
                     }
-                    // "정답은 ①입니다. ①은 틀렸습니다.": the choice itself called wrong in a
-                    // sentence of its own, on a question that does not ask for what is wrong.
-                    if !self.asks_negative()
-                        && self.choice_at(j) == Some(c)
+                    // "정답은 ①입니다. ①은 틀렸습니다.": the choice itself judged, in a
+                    // sentence of its own, the other way from what the question asks for
+                    // ("③은 옳은 설명입니다" where it asks what is not so).
+                    if self.choice_at(j) == Some(c)
                         && self.is_label_mark(j)
-                        && self.called_wrong_alone(j)
+                        && self.judged_alone(j) == Some(self.asks_negative())
                     {
                         return Some((c, Rule::ConflictingStatements));
                     }
@@ -344,36 +343,6 @@ impl Ctx<'_> {
                     && self.is_hangul(x + 1)
                     && VIEW_VERBS.iter().any(|v| self.word(x + 1).starts_with(v))
             })
-    }
-
-    /// Is the label at `j` the only one in its sentence, whose predicate calls it wrong
-    /// ("①은 틀렸습니다", "①은 잘못되었습니다", "A is wrong")?
-    fn called_wrong_alone(&self, j: usize) -> bool {
-        let Range { start, end } = self.sentence_around(j);
-        if (start..end).any(|x| x != j && self.is_label_mark(x)) || end <= j + 1 {
-            return false;
-        }
-        let last = end - 1;
-        match self.toks[last].kind {
-            Kind::Hangul => [
-                "틀렸",
-                "틀립",
-                "틀리다",
-                "틀림",
-                "잘못되었",
-                "잘못됐",
-                "잘못입",
-            ]
-            .iter()
-            .any(|p| self.word(last).starts_with(p)),
-            Kind::Latin => {
-                matches!(lower(self.word(last)).as_str(), "wrong" | "incorrect")
-                    && last >= 1
-                    && self.is_latin(last - 1)
-                    && matches!(lower(self.word(last - 1)).as_str(), "is" | "s")
-            }
-            _ => false,
-        }
     }
 
     /// Does token `j` open its sentence with "no" and a comma ("아니, …", "No, …")?

@@ -257,6 +257,11 @@ impl Ctx<'_> {
             {
                 break;
             }
+            // "I made an error — it's D", "My mistake: the answer is D": the writer's own
+            // error owned up to, so what follows is the correction, not someone's mistake.
+            if self.owns_an_error(j, first) {
+                break;
+            }
             match t.kind {
                 Kind::Hangul => {
                     let w = self.word(j);

@@ -1,13 +1,37 @@
 //! An English answer clause that the words after it give to someone else or call wrong:
 //! "Some study guides give (3) as the answer, which is a mistake", "The false statement is B,
 //! some might say", "The answer is C, said no one", "The answer is C, is what most students
-//! pick, and they are wrong". Not the writer's own "The answer is C, is what I would say".
+//! pick, and they are wrong". Not the writer's own "The answer is C, is what I would say",
+//! nor the writer's own error owned up to ("I made an error — it's D").
 
 use super::words::lower;
 use super::Ctx;
 use crate::verify::scan::Kind;
 
 impl Ctx<'_> {
+    /// Is token `j` "error" or "mistake" in the writer's owning up to it ("I made an error",
+    /// "my mistake", "error on my part"), with a dash or colon after it before the statement
+    /// at `first`? ("A common mistake is to say …" is not the writer's.)
+    pub(super) fn owns_an_error(&self, j: usize, first: usize) -> bool {
+        let latin = |x: usize| {
+            if x < self.toks.len() && self.is_latin(x) {
+                lower(self.word(x))
+            } else {
+                String::new()
+            }
+        };
+        if !matches!(latin(j).as_str(), "error" | "mistake") {
+            return false;
+        }
+        let made = (j.saturating_sub(3)..j).any(|x| matches!(latin(x).as_str(), "my" | "made"));
+        let on_my_part = latin(j + 1) == "on" && latin(j + 2) == "my" && latin(j + 3) == "part";
+        let marked = (j + 1..first).any(|x| {
+            let t = self.toks[x];
+            t.is_punct(':') || t.is_punct('—') || t.is_punct('–') || t.is_punct('-')
+        });
+        (made || on_my_part) && marked
+    }
+
     /// Whether the words from `from` (just after a statement's label) take the statement away
     /// from the writer.
     pub(super) fn hearsay_after(&self, from: usize) -> bool {

@@ -23,6 +23,7 @@ mod remarks;
 mod restated;
 mod retract;
 mod scope;
+mod self_judged;
 mod singled;
 mod statements;
 mod trial;

@@ -252,6 +252,11 @@ impl Ctx<'_> {
                 ]
                 .iter()
                 .any(|d| self.word(x).contains(d))
+                    // "(확신도: 낮음)", "(확신도 30%)", "(자신 없음)": a confidence below a
+                    // half, as "(confidence: low)" (audit 41); not "(확신도: 높음)".
+                    || ((["확신", "신뢰도"].iter().any(|d| self.word(x).starts_with(d))
+                        || ["자신", "자신감"].contains(&self.word(x)))
+                        && !self.confident(open, close))
                     // "(예시)", "(오답 예시)": an example; not "(예시 문장에 해당)".
                     || (close - open <= 3 && self.word(x).starts_with("예시"))
                     || self.calls_bracketed_label_wrong(open, close, x)
@@ -289,11 +294,15 @@ impl Ctx<'_> {
         })
     }
 
-    /// Does the bracket from `open` to `close` give a confidence of at least a half: "high",
-    /// a number from 0.5 to 1, or from 50 to 100 (a percentage)?
+    /// Does the bracket from `open` to `close` give a confidence of at least a half: "high"
+    /// ("높음", "있음"), a number from 0.5 to 1, or from 50 to 100 (a percentage)?
     fn confident(&self, open: usize, close: usize) -> bool {
         let inner = &self.text[self.toks[open].end as usize..self.toks[close].start as usize];
-        if inner.to_ascii_lowercase().contains("high") {
+        if inner.to_ascii_lowercase().contains("high")
+            || ["높", "있음", "매우 확실"]
+                .iter()
+                .any(|h| inner.contains(h))
+        {
             return true;
         }
         let number: String = inner

@@ -89,6 +89,9 @@ impl Ctx<'_> {
                     | "just"
                     | "correction"
                     | "on"
+                    | "my"
+                    | "sorry"
+                    | "error"
             ),
             _ => false,
         });
@@ -145,6 +148,18 @@ impl Ctx<'_> {
         if bare && words_head.iter().any(|&x| takes_back(x)) {
             return true;
         }
+        // "My mistake — D.", "I made an error: …", "Sorry, I made a mistake.": the writer owns
+        // up to an error in what came before (audit 41).
+        let owned: Vec<String> = (words_head.iter().take(7))
+            .filter(|&&x| self.is_latin(x))
+            .map(|&x| lower(self.word(x)))
+            .collect();
+        if words_head.len() <= 6
+            && owned.iter().any(|w| w == "mistake" || w == "error")
+            && owned.iter().any(|w| w == "my" || w == "made")
+        {
+            return true;
+        }
         // "Actually, I'm not sure about ④ at all."
         let unsure = words.iter().enumerate().any(|(i, &x)| {
             self.is_latin(x)
@@ -199,11 +214,20 @@ impl Ctx<'_> {
             return true;
         }
         let at = |i: usize| words.get(i).map(|&x| self.word(x));
-        if at(0).is_some_and(|w| INTERJECTIONS.contains(&w))
-            && at(1)
-                .is_some_and(|w| ["확실하지", "확신이", "확신은", "자신이", "자신은"].contains(&w))
-            || self.is_hangul(first)
-                && ["확실하지", "확신이", "확신은", "자신이", "자신은"].contains(&self.word(first))
+        // "아, 확실하지 않네요", "하지만 확실하지 않습니다", "다만 확실하지는 않습니다": a doubt,
+        // a conjunction before it or not (audit 41).
+        const UNSURE: [&str; 6] = [
+            "확실하지",
+            "확실하지는",
+            "확신이",
+            "확신은",
+            "자신이",
+            "자신은",
+        ];
+        if at(0).is_some_and(|w| {
+            INTERJECTIONS.contains(&w) || ["하지만", "다만", "그런데", "그러나", "단"].contains(&w)
+        }) && at(1).is_some_and(|w| UNSURE.contains(&w))
+            || self.is_hangul(first) && UNSURE.contains(&self.word(first))
         {
             return true;
         }

@@ -25,6 +25,11 @@ impl Ctx<'_> {
             .rev()
             .find(|&j| self.toks[j].kind == Kind::Break)
             .map_or(0, |j| j + 1);
+        // "③ 맞음\n④ 틀": the last verdict cut to its stem (audit 41).
+        if self.is_hangul(last) && ["틀", "옳", "맞", "잘", "잘못", "오"].contains(&self.word(last))
+        {
+            return true;
+        }
         if (line_start..=last).any(|j| self.is_label_mark(j)) {
             return false;
         }

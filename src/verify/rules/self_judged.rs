@@ -1,0 +1,87 @@
+//! A label judged on its own, in a sentence of its own: "①은 틀렸습니다", "③은 옳은
+//! 설명입니다", "C is a correct statement". After a stated answer, a judgement of the answer's
+//! own option the other way from what the question asks contradicts it ("정답은 ③입니다. ③은
+//! 옳은 설명입니다." where the question asks what is not so).
+
+use super::words::{is_negation_word, lower};
+use super::Ctx;
+use crate::verify::scan::Kind;
+use std::ops::Range;
+
+/// Nouns a judgement of a statement names: "옳은 설명", "틀린 내용".
+const STATEMENT_NOUNS: [&str; 4] = ["설명", "내용", "진술", "서술"];
+
+impl Ctx<'_> {
+    /// Is the label at `j` the only one in its sentence (of at most eight words), whose
+    /// predicate judges it: `Some(true)` called right or true ("③은 옳은 설명입니다", "③은
+    /// 법령과 일치합니다", "C is a correct statement"), `Some(false)` called wrong ("①은
+    /// 틀렸습니다", "①은 틀린 설명입니다", "①은 옳지 않은 내용입니다", "A is wrong")?
+    /// "③이 맞습니다" is left out: it may mean the right answer, not a true statement.
+    pub(super) fn judged_alone(&self, j: usize) -> Option<bool> {
+        let Range { start, end } = self.sentence_around(j);
+        if (start..end).any(|x| x != j && self.is_label_mark(x)) || end <= j + 1 {
+            return None;
+        }
+        let words: Vec<usize> = (j + 1..end)
+            .filter(|&x| matches!(self.toks[x].kind, Kind::Hangul | Kind::Latin))
+            .collect();
+        if words.len() > 8 {
+            return None;
+        }
+        let last = end - 1;
+        match self.toks[last].kind {
+            Kind::Hangul => {
+                let w = |x: usize| if self.is_hangul(x) { self.word(x) } else { "" };
+                let wrong_verb = [
+                    "틀렸",
+                    "틀립",
+                    "틀리다",
+                    "틀림",
+                    "잘못되었",
+                    "잘못됐",
+                    "잘못입",
+                ]
+                .iter()
+                .any(|p| w(last).starts_with(p));
+                if wrong_verb {
+                    return Some(false);
+                }
+                // "옳은 설명입니다", "틀린 내용이다", "옳지 않은 설명입니다", "옳은 설명이
+                // 아닙니다": an adjective before a statement noun, negated or not.
+                let noun = words
+                    .iter()
+                    .position(|&x| STATEMENT_NOUNS.iter().any(|n| w(x).starts_with(n)))?;
+                let before: Vec<&str> = words[..noun].iter().map(|&x| w(x)).collect();
+                let after = &words[noun..];
+                let right = match before.as_slice() {
+                    [.., "옳은" | "맞는" | "올바른" | "정확한"] => true,
+                    [.., "틀린" | "잘못된" | "그릇된"] => false,
+                    [.., "옳지" | "맞지" | "올바르지", a] if a.starts_with('않') => false,
+                    _ => return None,
+                };
+                let negated = after.iter().any(|&x| is_negation_word(w(x)));
+                Some(right != negated)
+            }
+            Kind::Latin => {
+                let l = |x: usize| {
+                    if x < self.toks.len() && self.is_latin(x) {
+                        lower(self.word(x))
+                    } else {
+                        String::new()
+                    }
+                };
+                let tail: Vec<String> = words.iter().map(|&x| l(x)).collect();
+                let tail: Vec<&str> = tail.iter().map(String::as_str).collect();
+                match tail.as_slice() {
+                    ["is" | "s", "wrong" | "incorrect"] => Some(false),
+                    ["is" | "s", "a" | "an", "false" | "incorrect" | "wrong", "statement"] => {
+                        Some(false)
+                    }
+                    ["is" | "s", "a", "correct" | "true", "statement"] => Some(true),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+}
