@@ -291,10 +291,26 @@ impl Accumulator {
         }
         t.n += 1;
         t.correct += hit;
-        t.gold.clone_from(&v.gold);
         // An undecided answer votes for no answer (∅, never gold), as lm-eval's
         // majority_vote counts `[invalid]`: two refusals out of three outvote one right answer.
-        add_vote(&mut t.votes, &predicted);
+        // A circular run's orderings vote for original options: its labels move with the
+        // ordering (trial 41: right in every rotation split 1–1–1–1, a tie, counted wrong).
+        match &v.ordering {
+            Some(ordering) => {
+                // `chosen_index` and `gold_index` are 1-based positions shown.
+                let original = |k: usize| {
+                    (k.checked_sub(1).and_then(|k| ordering.get(k)))
+                        .map(|&o| format!("option {}", usize::from(o) + 1))
+                };
+                t.gold = original(v.gold_index).unwrap_or_else(|| v.gold.clone());
+                let vote = v.chosen_index.and_then(original).unwrap_or(predicted);
+                add_vote(&mut t.votes, &vote);
+            }
+            None => {
+                t.gold.clone_from(&v.gold);
+                add_vote(&mut t.votes, &predicted);
+            }
+        }
     }
 
     pub fn finish(self) -> Metrics {
@@ -588,6 +604,40 @@ mod tests {
         assert_eq!(m.samples.max_samples_per_item, 3);
         // a: 2/3 correct, b: 1/2; majority: a right, b tied (wrong).
         assert!((m.samples.mean_accuracy - (2.0 / 3.0 + 0.5) / 2.0).abs() < 1e-9);
+        assert_eq!(m.samples.majority_vote_accuracy, 0.5);
+    }
+
+    /// Trial 41, defect 1: a circular run's orderings voted with the labels they showed, so a
+    /// model right in all four rotations split 1–1–1–1 and scored 0%. They vote for the
+    /// original option.
+    #[test]
+    fn circular_orderings_vote_for_original_options() {
+        let mut acc = Accumulator::new(&[]);
+        // Gold is original option 1 (index 0); rotation r shows it at position (4 − r) % 4.
+        for r in 0..4u8 {
+            let ordering: Vec<u8> = (0..4).map(|k| (k + r) % 4).collect();
+            let at = ordering.iter().position(|&o| o == 0).unwrap();
+            let label = ["①", "②", "③", "④"][at];
+            let mut v = verdict("a", Some(label), label, "x");
+            v.chosen_index = Some(at + 1);
+            v.gold_index = at + 1;
+            v.ordering = Some(ordering.clone());
+            acc.add(&v);
+            // Item b: right only in the first rotation, else original option 2 wherever
+            // it is shown.
+            let two = ordering.iter().position(|&o| o == 1).unwrap();
+            let pick = if r == 0 { at } else { two };
+            let mut w = verdict("b", Some(["①", "②", "③", "④"][pick]), label, "x");
+            w.chosen_index = Some(pick + 1);
+            w.correct = r == 0;
+            w.gold_index = at + 1;
+            w.ordering = Some(ordering);
+            acc.add(&w);
+        }
+        let m = acc.finish();
+        assert_eq!(m.samples.max_samples_per_item, 4);
+        // a: 4 votes for option 1 (right); b: 3 for option 2 against 1 (wrong). Voting by
+        // the labels shown, both split and scored 0.
         assert_eq!(m.samples.majority_vote_accuracy, 0.5);
     }
 
