@@ -29,6 +29,19 @@ fn stderr(a: &Accuracy) -> Value {
     json!((p * (1.0 - p) / (n as f64 - 1.0)).sqrt())
 }
 
+/// lm-eval's stderr of a group weighted by size (`pooled_sample_stderr`): the tasks'
+/// sample variances pooled, Σ(nᵢ − 1)·nᵢ·seᵢ² / (Σnᵢ − k), over Σnᵢ. `None` below two
+/// documents past the tasks' count.
+fn pooled_stderr(tasks: &[(f64, u64)]) -> Option<f64> {
+    let total: u64 = tasks.iter().map(|&(_, n)| n).sum();
+    let dof = total.checked_sub(tasks.len() as u64).filter(|&d| d > 0)?;
+    let pooled: f64 = (tasks.iter())
+        .map(|&(se, n)| (n as f64 - 1.0) * n as f64 * se * se)
+        .sum::<f64>()
+        / dof as f64;
+    Some((pooled / total as f64).sqrt())
+}
+
 /// The documents (items) behind an accuracy, as lm-eval's `sample_len` counts them.
 fn documents(a: &Accuracy) -> u64 {
     if a.ci_n > 0 {
@@ -147,6 +160,29 @@ pub fn results(metrics: &Metrics, join: Option<&JoinReport>, fallback_task: &str
     }
     let group_norm = all_loglikelihood.then_some(metrics.acc_norm).flatten();
     let mut aggregate = with_norm(entry(&aggregate_name, &metrics.overall), group_norm);
+    // A group over several tasks: lm-eval's size-weighted stderr, pooled from its tasks'.
+    if tasks.len() > 1 {
+        let parts = |metric: &str| -> Option<Vec<(f64, u64)>> {
+            (tasks.iter())
+                .map(|(t, _)| {
+                    let e = results.get(t)?;
+                    let se = e.get(format!("{metric}_stderr,none"))?.as_f64()?;
+                    Some((se, e.get("sample_len")?.as_u64()?))
+                })
+                .collect()
+        };
+        for metric in ["acc", "acc_norm"] {
+            let key = format!("{metric}_stderr,none");
+            if let Some(se) = aggregate
+                .contains_key(&key)
+                .then(|| parts(metric))
+                .flatten()
+                .and_then(|p| pooled_stderr(&p))
+            {
+                aggregate.insert(key, json!(se));
+            }
+        }
+    }
     let group_keys = group_keys(metrics, &aggregate);
     for (key, (col, value)) in &group_keys {
         let a = &metrics.groups[col.as_str()].values[value.as_str()];
@@ -226,6 +262,17 @@ pub fn results(metrics: &Metrics, join: Option<&JoinReport>, fallback_task: &str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Trial 41, defect 4: a group's stderr was the binomial one over all its documents;
+    /// lm-eval pools its tasks' (`pooled_sample_stderr`). lm-eval's own results file for
+    /// fixture run 5 gives its tasks 0.16366… and 0.18298… over 8 documents each, and the
+    /// group 0.12274756….
+    #[test]
+    fn a_group_stderr_is_pooled_as_lm_eval_pools_it() {
+        let se = pooled_stderr(&[(0.16366341767699427, 8), (0.18298126367784995, 8)]).unwrap();
+        assert!((se - 0.1227475632577457).abs() < 1e-12, "{se}");
+        assert!(pooled_stderr(&[(0.1, 1)]).is_none());
+    }
 
     #[test]
     fn metric_names_follow_lm_eval_groups() {
