@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 pub const NO_ANSWER_LABEL: &str = "∅";
 
 pub use super::accuracy::{wilson, wilson_of, Accuracy, ItemSpread};
+pub use super::votes::{add_vote, majority_vote_right, vote_of};
 
 /// Accuracy per value of one grouping column, and the macro average over values.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -110,24 +111,6 @@ pub struct Disagreement {
     pub verifier_rule: String,
     pub judge: String,
     pub judge_reason: Option<String>,
-}
-
-/// Whether the label voted for most often among an item's answers is `gold`: `votes` is
-/// (chosen label, answers naming it), undecided answers voting for ∅. A tie for the most votes
-/// is not right. Both the report's `majority_vote_accuracy` and `kgrade compare`'s per-item
-/// outcome for runs with several samples read an item this way.
-pub fn majority_vote_right(votes: &[(String, u64)], gold: &str) -> bool {
-    let best = votes.iter().map(|(_, n)| *n).max().unwrap_or(0);
-    let mut winners = votes.iter().filter(|(_, n)| *n == best);
-    matches!((winners.next(), winners.next()), (Some((label, _)), None) if label == gold)
-}
-
-/// Count one answer's vote: `label` gets one more.
-pub fn add_vote(votes: &mut Vec<(String, u64)>, label: &str) {
-    match votes.iter_mut().find(|(l, _)| l == label) {
-        Some((_, n)) => *n += 1,
-        None => votes.push((label.to_string(), 1)),
-    }
 }
 
 #[derive(Default)]
@@ -291,26 +274,9 @@ impl Accumulator {
         }
         t.n += 1;
         t.correct += hit;
-        // An undecided answer votes for no answer (∅, never gold), as lm-eval's
-        // majority_vote counts `[invalid]`: two refusals out of three outvote one right answer.
-        // A circular run's orderings vote for original options: its labels move with the
-        // ordering (trial 41: right in every rotation split 1–1–1–1, a tie, counted wrong).
-        match &v.ordering {
-            Some(ordering) => {
-                // `chosen_index` and `gold_index` are 1-based positions shown.
-                let original = |k: usize| {
-                    (k.checked_sub(1).and_then(|k| ordering.get(k)))
-                        .map(|&o| format!("option {}", usize::from(o) + 1))
-                };
-                t.gold = original(v.gold_index).unwrap_or_else(|| v.gold.clone());
-                let vote = v.chosen_index.and_then(original).unwrap_or(predicted);
-                add_vote(&mut t.votes, &vote);
-            }
-            None => {
-                t.gold.clone_from(&v.gold);
-                add_vote(&mut t.votes, &predicted);
-            }
-        }
+        let (gold, vote) = vote_of(v);
+        t.gold = gold;
+        add_vote(&mut t.votes, &vote);
     }
 
     pub fn finish(self) -> Metrics {

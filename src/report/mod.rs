@@ -16,6 +16,7 @@ pub mod results;
 pub mod staging;
 pub mod svg;
 mod terminal;
+mod votes;
 
 use crate::types::{JoinReport, Verdict};
 use metrics::{is_audited, Accumulator, Metrics};

@@ -14,7 +14,7 @@
 //! outcomes out.
 
 use super::super::circular::{CircularAccumulator, DrawOutcome};
-use super::super::metrics::{add_vote, majority_vote_right};
+use super::super::metrics::{add_vote, majority_vote_right, vote_of};
 use crate::types::Verdict;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -99,13 +99,9 @@ impl RunAnswers {
         let t = self.items.entry(v.id.clone()).or_default();
         t.answers += 1;
         t.correct += u64::from(v.correct);
-        t.gold.clone_from(&v.gold);
-        add_vote(
-            &mut t.votes,
-            v.chosen
-                .as_deref()
-                .unwrap_or(crate::report::metrics::NO_ANSWER_LABEL),
-        );
+        let (gold, vote) = vote_of(v);
+        t.gold = gold;
+        add_vote(&mut t.votes, &vote);
     }
 
     /// The answers, ready to be scored.
