@@ -308,7 +308,13 @@ fn scores(units: &[&Unit], orderings: u64) -> CircularScores {
     let asked: u64 = units.iter().map(|u| u.expected).sum();
     let correct: u64 = units.iter().map(|u| u.correct).sum();
     let origins: Vec<bool> = units.iter().filter_map(|u| u.origin).collect();
-    let at_least = |j: u64| units.iter().filter(|u| u.correct >= j).count() as u64;
+    // Right in at least j orderings, or in all of its own when it has fewer (an O/X item kept
+    // in its one ordering): else more_j could fall below perf_circular (trial 41, defect 5).
+    let at_least = |j: u64| {
+        (units.iter())
+            .filter(|u| u.expected > 0 && u.correct >= j.min(u.expected))
+            .count() as u64
+    };
     CircularScores {
         items,
         answers,
@@ -405,7 +411,21 @@ mod tests {
         assert_eq!(m.overall.items, 3);
         assert!((m.overall.perf_circular - 2.0 / 3.0).abs() < 1e-12);
         assert_eq!(m.overall.acc_origin, 1.0);
+        // Trial 41, defect 5: the O/X item, right in its one ordering, is right "in at least
+        // one" (more_1: ox and both draws of q), never below perf_circular.
+        assert_eq!(m.overall.more["more_1"], 1.0);
         assert!(CircularAccumulator::new(&[]).finish().is_none());
+        // With four rotations: ox right in its one ordering, a right in 3 of 4. perf_circular
+        // is 1/2 (ox); more_2 and more_3 are 2/2 (ox and a). They had been 1/2 (a alone).
+        let rotations: [&[u8]; 4] = [&[0, 1, 2, 3], &[3, 0, 1, 2], &[2, 3, 0, 1], &[1, 2, 3, 0]];
+        let mut acc = CircularAccumulator::new(&[]);
+        acc.add(&verdict("ox", &[0, 1], true, "x"));
+        for (k, r) in rotations.iter().enumerate() {
+            acc.add(&verdict("a", r, k != 3, "x"));
+        }
+        let o = acc.finish().unwrap().overall;
+        assert_eq!(o.perf_circular, 0.5);
+        assert_eq!((o.more["more_2"], o.more["more_3"]), (1.0, 1.0));
     }
 
     /// Trial 38, defects 1, 2 and 7: an item right in the 3 rotations that arrived counted
