@@ -633,6 +633,59 @@ fn a_template_in_another_notation_is_graded_in_that_notation() {
     assert!(lines(&plain).iter().all(|g| g.get("prompt").is_none()));
 }
 
+/// Trial 42, defect 1: through `--write-batch`, a template in another notation was lost (a
+/// batch output line carries only the custom_id), so a perfect model scored 0%. The
+/// custom_id names the notation (`#n=letter`), and `grade` reads the batch output in it,
+/// circular orderings included.
+#[test]
+fn a_template_in_another_notation_survives_the_batch_route() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = dir.path().join("letters.j2");
+    std::fs::write(
+        &template,
+        "{{ stem }}\n{% for c in choices %}{{ \"ABCD\"[loop.index0] }}. {{ c.text }}\n{% endfor %}정답:",
+    )
+    .unwrap();
+    let dataset = data("kmmlu_sample.csv");
+    let batch = dir.path().join("batch.jsonl");
+    let o = kgrade()
+        .arg("generate")
+        .arg("--dataset")
+        .arg(&dataset)
+        .args(["--model", "gpt-4o-mini", "--circular", "circular"])
+        .arg("--template")
+        .arg(&template)
+        .arg("--write-batch")
+        .arg(&batch)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let requests = lines(&batch);
+    assert_eq!(requests.len(), 48);
+    assert!(requests
+        .iter()
+        .all(|r| r["custom_id"].as_str().unwrap().ends_with("#n=letter")));
+    let output = dir.path().join("batch_output.jsonl");
+    let mut text = String::new();
+    for r in &requests {
+        let line = json!({"id": "batch_req_x", "custom_id": r["custom_id"], "error": null,
+            "response": {"status_code": 200, "body": {"choices": [{"index": 0, "finish_reason": "stop",
+                "message": {"role": "assistant", "content": "정답: A"}}]}}});
+        text.push_str(&format!("{line}\n"));
+    }
+    std::fs::write(&output, text).unwrap();
+    let report = grade(&dataset, &output, &dir.path().join("graded"));
+    assert_eq!(report["metrics"]["statuses"]["answer"], 48, "{report}");
+    let verdicts = lines(&dir.path().join("graded/verdicts.jsonl"));
+    for v in &verdicts {
+        assert_eq!(v["choices"], "letter:4", "{v}");
+        assert_eq!(v["chosen"], "A", "{v}");
+        assert_eq!(v["correct"], v["gold"] == "A", "{v}");
+    }
+    // "A" is the gold in one rotation of four.
+    assert_eq!(report["metrics"]["overall"]["correct"], 12);
+}
+
 /// Trial 39, defect 7: answers `generate` could not get were left out of OUT, so `grade`
 /// left their items out of the accuracy's denominator (16.7% over 6 of 12 items, exit 0).
 /// They are `error` lines now: request errors, counted wrong, as a failed batch request is.

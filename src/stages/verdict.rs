@@ -18,16 +18,20 @@ pub(crate) fn seen_choices(item: &Item, prompt: &str) -> Option<ChoiceSet> {
     if detected.len() != item.choices.len() || detected.notation() == item.choices.notation() {
         return None;
     }
-    let set = ChoiceSet::new(detected.notation(), u8::try_from(item.choices.len()).ok()?).ok()?;
+    Some(in_notation(item, detected.notation()).unwrap_or(detected))
+}
+
+/// The item's options, with their texts, labelled in `notation` (another than the
+/// dataset's); `None` when the item's options have no texts or the notation cannot label
+/// them all.
+fn in_notation(item: &Item, notation: crate::verify::Notation) -> Option<ChoiceSet> {
+    let set = ChoiceSet::new(notation, u8::try_from(item.choices.len()).ok()?).ok()?;
     let texts: Option<Vec<String>> = item
         .choices
         .choices()
         .map(|c| item.choices.option_text(c).map(str::to_string))
         .collect();
-    Some(match texts {
-        Some(texts) => set.with_options(texts).with_question(&item.question),
-        None => detected,
-    })
+    Some(set.with_options(texts?).with_question(&item.question))
 }
 
 /// The order the prompt shows the item's options in, when it is another than the dataset's:
@@ -96,7 +100,13 @@ fn argmax(scores: impl Iterator<Item = f64>) -> Option<usize> {
 
 /// The verdict on one answer, and the text a judge would read if it is escalated.
 pub fn verdict_of(item: &Item, sample: u32, g: &Generation) -> (Verdict, String) {
-    let choices: Cow<ChoiceSet> = match g.prompt.as_deref().and_then(|p| seen_choices(item, p)) {
+    // The labels the model saw: its prompt's, or those its batch custom_id names (`#n=`).
+    let seen = (g.prompt.as_deref().and_then(|p| seen_choices(item, p))).or_else(|| {
+        g.shown
+            .filter(|&n| n != item.choices.notation())
+            .and_then(|n| in_notation(item, n))
+    });
+    let choices: Cow<ChoiceSet> = match seen {
         Some(set) => Cow::Owned(set),
         None => Cow::Borrowed(&item.choices),
     };

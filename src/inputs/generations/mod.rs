@@ -17,6 +17,7 @@ pub mod replies;
 pub use folder::{content_hash, Generations};
 pub use lm_eval::{LmEvalTally, TaskTally};
 
+use crate::verify::Notation;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::fmt;
@@ -153,15 +154,25 @@ pub struct Generation {
     /// The model declined to answer, in the provider's words (OpenAI's `message.refusal`,
     /// `refusal` on a line `kgrade generate` wrote).
     pub refusal: Option<String>,
+    /// The notation the options were shown in, when a batch `custom_id` names one (`#n=`):
+    /// the answer is read in it, as a carried prompt would say.
+    pub shown: Option<Notation>,
 }
 
 /// The `custom_id` of a batch request for one answer: the item id, then `#s=SAMPLE` for
-/// samples after the first and `#o=2,3,0,1` for a circular ordering, so that batch output
-/// maps back to the item ([`split_custom_id`]). In the id, `%` is written `%25` and `#` is
+/// samples after the first, `#o=2,3,0,1` for a circular ordering and `#n=letter` for a
+/// prompt that showed the options in another notation than the dataset's (a batch output
+/// line carries nothing else of the request), so that batch output maps back to the item
+/// and is read in the labels the model saw ([`split_custom_id`]). In the id, `%` is written `%25` and `#` is
 /// written `%23`, so an id that itself contains `#s=1` (`a#s=1`, sample 0) cannot read as
 /// another item's sample (`a`, sample 1): distinct (id, sample, ordering) triples give
 /// distinct custom_ids, as the Batch API requires. Ids without `#` or `%` are unchanged.
-pub fn custom_id(id: &str, sample: u32, ordering: Option<&[u8]>) -> String {
+pub fn custom_id(
+    id: &str,
+    sample: u32,
+    ordering: Option<&[u8]>,
+    shown: Option<Notation>,
+) -> String {
     let mut s = id.replace('%', "%25").replace('#', "%23");
     if sample > 0 {
         s.push_str(&format!("#s={sample}"));
@@ -170,14 +181,42 @@ pub fn custom_id(id: &str, sample: u32, ordering: Option<&[u8]>) -> String {
         let o: Vec<String> = o.iter().map(u8::to_string).collect();
         s.push_str(&format!("#o={}", o.join(",")));
     }
+    if let Some(n) = shown {
+        s.push_str(&format!("#n={}", n.name()));
+    }
     s
+}
+
+/// What a [`custom_id`] names.
+#[derive(Debug, PartialEq, Eq)]
+pub struct CustomId {
+    pub id: String,
+    pub sample: Option<u32>,
+    pub ordering: Option<Vec<u8>>,
+    /// The notation the prompt showed, when another than the dataset's.
+    pub shown: Option<Notation>,
 }
 
 /// The item id, sample and ordering a [`custom_id`] names, with `%23` and `%25` in the id
 /// read back as `#` and `%`. Suffixes that do not parse stay part of the id, so ids that
 /// merely contain `#` (custom_ids another tool wrote) are read unchanged.
-pub fn split_custom_id(custom_id: &str) -> (String, Option<u32>, Option<Vec<u8>>) {
+pub fn split_custom_id(custom_id: &str) -> CustomId {
     let mut id = custom_id;
+    let mut shown = None;
+    if let Some((head, tail)) = id.rsplit_once("#n=") {
+        let named = [
+            Notation::Circled,
+            Notation::Number,
+            Notation::Letter,
+            Notation::Ox,
+        ]
+        .into_iter()
+        .find(|n| n.name() == tail);
+        if named.is_some() {
+            shown = named;
+            id = head;
+        }
+    }
     let mut ordering = None;
     if let Some((head, tail)) = id.rsplit_once("#o=") {
         let parsed: Option<Vec<u8>> = tail.split(',').map(|n| n.parse().ok()).collect();
@@ -193,7 +232,12 @@ pub fn split_custom_id(custom_id: &str) -> (String, Option<u32>, Option<Vec<u8>>
             id = head;
         }
     }
-    (unescape_id(id), sample, ordering)
+    CustomId {
+        id: unescape_id(id),
+        sample,
+        ordering,
+        shown,
+    }
 }
 
 /// `%23` → `#`, `%25` → `%`; every other `%` stays as it is.
@@ -238,6 +282,7 @@ impl Generation {
             sample: None,
             model: None,
             refusal: None,
+            shown: None,
         }
     }
 }

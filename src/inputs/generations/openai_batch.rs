@@ -28,13 +28,15 @@ impl Shape for OpenAiBatch {
         let custom_id = id_of(v.get("custom_id"))
             .ok_or(LineProblem::field("custom_id", "missing or not a string"))?;
         // `kgrade generate --write-batch` names samples and orderings in the custom_id.
-        let (id, sample, ordering) = split_custom_id(&custom_id);
+        let named = split_custom_id(&custom_id);
+        let (id, sample, ordering) = (named.id, named.sample, named.ordering);
         // A custom_id names no sample for the first one. The Batch API takes each custom_id
         // once, so a line repeating one (a retry beside its failure) repeats that sample.
         let sample = sample.or(Some(0));
         let mut out = self.answers(v, id, state.line)?;
         for (i, g) in out.iter_mut().enumerate() {
             g.ordering.clone_from(&ordering);
+            g.shown = named.shown;
             // Several choices in one reply are consecutive samples.
             g.sample = sample.map(|s| s + i as u32);
         }

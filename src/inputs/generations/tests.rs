@@ -129,14 +129,21 @@ fn custom_ids_of_ids_with_kgrade_s_suffixes_are_distinct_and_read_back() {
     for id in ids {
         for sample in 0..3 {
             for ordering in [None, Some(vec![1u8, 0, 2, 3])] {
-                let c = custom_id(id, sample, ordering.as_deref());
-                assert!(seen.insert(c.clone()), "{c} twice");
-                let expected_sample = (sample > 0).then_some(sample);
-                assert_eq!(
-                    split_custom_id(&c),
-                    (id.to_string(), expected_sample, ordering.clone()),
-                    "{c}"
-                );
+                for shown in [None, Some(Notation::Letter)] {
+                    let c = custom_id(id, sample, ordering.as_deref(), shown);
+                    assert!(seen.insert(c.clone()), "{c} twice");
+                    let expected_sample = (sample > 0).then_some(sample);
+                    assert_eq!(
+                        split_custom_id(&c),
+                        CustomId {
+                            id: id.to_string(),
+                            sample: expected_sample,
+                            ordering: ordering.clone(),
+                            shown
+                        },
+                        "{c}"
+                    );
+                }
             }
         }
     }
@@ -144,20 +151,37 @@ fn custom_ids_of_ids_with_kgrade_s_suffixes_are_distinct_and_read_back() {
 
 #[test]
 fn custom_ids_map_back_to_item_and_ordering() {
-    assert_eq!(custom_id("q1", 0, None), "q1");
-    let id = custom_id("a#b", 2, Some(&[3, 0, 1, 2]));
+    let named = |id: &str, sample, ordering: Option<Vec<u8>>, shown| CustomId {
+        id: id.into(),
+        sample,
+        ordering,
+        shown,
+    };
+    assert_eq!(custom_id("q1", 0, None, None), "q1");
+    let id = custom_id("a#b", 2, Some(&[3, 0, 1, 2]), None);
     assert_eq!(id, "a%23b#s=2#o=3,0,1,2");
     // Another tool's custom_id with a `#` in it reads as it did.
     assert_eq!(
         split_custom_id("a#b#s=2#o=3,0,1,2"),
-        ("a#b".into(), Some(2), Some(vec![3, 0, 1, 2]))
+        named("a#b", Some(2), Some(vec![3, 0, 1, 2]), None)
     );
     assert_eq!(
         split_custom_id(&id),
-        ("a#b".into(), Some(2), Some(vec![3, 0, 1, 2]))
+        named("a#b", Some(2), Some(vec![3, 0, 1, 2]), None)
     );
-    assert_eq!(split_custom_id("x#o=y"), ("x#o=y".into(), None, None));
-    assert_eq!(split_custom_id("x#s=z"), ("x#s=z".into(), None, None));
+    assert_eq!(split_custom_id("x#o=y"), named("x#o=y", None, None, None));
+    assert_eq!(split_custom_id("x#s=z"), named("x#s=z", None, None, None));
+    // Trial 42, defect 1: the notation a template showed travels in the custom_id.
+    let id = custom_id("q2", 0, Some(&[1, 0]), Some(Notation::Letter));
+    assert_eq!(id, "q2#o=1,0#n=letter");
+    assert_eq!(
+        split_custom_id(&id),
+        named("q2", None, Some(vec![1, 0]), Some(Notation::Letter))
+    );
+    assert_eq!(
+        split_custom_id("x#n=roman"),
+        named("x#n=roman", None, None, None)
+    );
     let batch = read_all("{\"custom_id\":\"q1#s=1#o=1,0\",\"response\":{\"body\":{\"choices\":[{\"message\":{\"content\":\"②\"}}]}}}\n", None);
     let g = &ok(&batch, 0)[0];
     assert_eq!(

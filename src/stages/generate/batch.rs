@@ -16,7 +16,12 @@ pub fn write_batch(plan: &Plan, path: &Path) -> Result<usize, GenerateError> {
     let url = format!("/v1{}", plan.api.path());
     for task in &plan.tasks {
         let line = json!({
-            "custom_id": custom_id(&task.id, task.sample, task.ordering.as_deref()),
+            "custom_id": custom_id(
+                &task.id,
+                task.sample,
+                task.ordering.as_deref(),
+                task.shown_notation,
+            ),
             "method": "POST",
             "url": url,
             "body": task.body,

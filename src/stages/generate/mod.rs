@@ -86,6 +86,8 @@ pub struct Task {
     /// the dataset's (a `--template` that writes `A. …` for ①–④): it goes into the line, so
     /// `grade` reads the answer in the notation the model saw.
     pub shown_prompt: Option<String>,
+    /// That prompt's notation, which a batch request names in its `custom_id`.
+    pub shown_notation: Option<crate::verify::Notation>,
 }
 
 /// Every request of a run, in dataset order (item, then ordering, then sample).
@@ -139,9 +141,9 @@ pub fn plan(opts: &GenerateOptions) -> Result<Plan, GenerateError> {
                 None => item.clone(),
             };
             let prompt = template.render(&shown)?;
-            let shown_prompt = crate::stages::verdict::seen_choices(item, &prompt)
-                .is_some()
-                .then(|| prompt.clone());
+            let shown_notation =
+                crate::stages::verdict::seen_choices(item, &prompt).map(|set| set.notation());
+            let shown_prompt = shown_notation.is_some().then(|| prompt.clone());
             let ordering_text = serde_json::to_string(&ordering).unwrap_or_default();
             for sample in 0..opts.samples.max(1) {
                 let body = request::body(
@@ -169,6 +171,7 @@ pub fn plan(opts: &GenerateOptions) -> Result<Plan, GenerateError> {
                     key,
                     estimated_tokens: (prompt_chars / 2) as u32 + opts.decoding.max_tokens,
                     shown_prompt: shown_prompt.clone(),
+                    shown_notation,
                 });
             }
         }
