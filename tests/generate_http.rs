@@ -686,6 +686,59 @@ fn a_template_in_another_notation_survives_the_batch_route() {
     assert_eq!(report["metrics"]["overall"]["correct"], 12);
 }
 
+/// Trial 42, defect 3: `generate`'s lines carried nothing of their question, so answers to
+/// one KMMLU subject graded against another subject of the same size (ids are row numbers in
+/// both) scored 24%, exit 0. Each line now carries its question's start, which the join
+/// checks: the wrong dataset is refused; the right one grades.
+#[test]
+fn generated_answers_graded_against_another_dataset_are_refused() {
+    let fake = Arc::new(Fake::default());
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/kmmlu");
+    // The first 20 rows of two subjects, as a user's own subsets.
+    let subset = |name: &str| {
+        let text = std::fs::read_to_string(shared.join(name)).unwrap();
+        let mut rdr = csv::Reader::from_reader(text.as_bytes());
+        let path = dir.path().join(name);
+        let mut w = csv::Writer::from_path(&path).unwrap();
+        w.write_record(rdr.headers().unwrap()).unwrap();
+        for r in rdr.records().take(20) {
+            w.write_record(&r.unwrap()).unwrap();
+        }
+        w.flush().unwrap();
+        path
+    };
+    let law = subset("Criminal-Law-test.csv");
+    let tax = subset("Taxation-test.csv");
+    let out = dir.path().join("law.jsonl");
+    let o = generate(&law, &[&base], &out, &dir.path().join("cache"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(lines(&out).iter().all(|g| g["question"].is_string()));
+    let wrong = kgrade()
+        .arg("grade")
+        .arg("--dataset")
+        .arg(&tax)
+        .arg("--generations")
+        .arg(&out)
+        .arg("--out")
+        .arg(dir.path().join("wrong"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        wrong.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&wrong.stderr)
+    );
+    let err = String::from_utf8_lossy(&wrong.stderr);
+    assert!(err.contains("do not belong to the dataset"), "{err}");
+    let report = grade(&law, &out, &dir.path().join("right"));
+    assert_eq!(report["metrics"]["overall"]["n"], 20);
+}
+
 /// Trial 39, defect 7: answers `generate` could not get were left out of OUT, so `grade`
 /// left their items out of the accuracy's denominator (16.7% over 6 of 12 items, exit 0).
 /// They are `error` lines now: request errors, counted wrong, as a failed batch request is.

@@ -86,6 +86,9 @@ pub struct Task {
     /// the dataset's (a `--template` that writes `A. …` for ①–④): it goes into the line, so
     /// `grade` reads the answer in the notation the model saw.
     pub shown_prompt: Option<String>,
+    /// The start of the item's question (its first line, up to 60 characters), written on
+    /// the answer's line so that `grade` can tell answers joined to another dataset.
+    pub question: String,
     /// That prompt's notation, which a batch request names in its `custom_id`.
     pub shown_notation: Option<crate::verify::Notation>,
 }
@@ -119,6 +122,12 @@ pub fn plan(opts: &GenerateOptions) -> Result<Plan, GenerateError> {
             duplicate_ids += 1;
             continue;
         }
+        let question: String = (item.question.trim_start().lines().next())
+            .unwrap_or("")
+            .trim()
+            .chars()
+            .take(60)
+            .collect();
         let orderings: Vec<Option<Vec<u8>>> = match opts.circular {
             None => vec![None],
             Some(mode) => match circular::not_permutable(item) {
@@ -171,6 +180,7 @@ pub fn plan(opts: &GenerateOptions) -> Result<Plan, GenerateError> {
                     key,
                     estimated_tokens: (prompt_chars / 2) as u32 + opts.decoding.max_tokens,
                     shown_prompt: shown_prompt.clone(),
+                    question: question.clone(),
                     shown_notation,
                 });
             }
@@ -247,6 +257,8 @@ struct Line<'a> {
     refusal: Option<&'a str>,
     usage: Usage,
     model: &'a str,
+    /// The question's start, for `grade` to check the join.
+    question: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     prompt: Option<&'a str>,
 }
@@ -271,6 +283,7 @@ fn write_line(out: &mut impl Write, task: &Task, g: &CachedGeneration) -> io::Re
             completion_tokens: g.completion_tokens,
         },
         model: &g.model,
+        question: &task.question,
         prompt: task.shown_prompt.as_deref(),
     };
     serde_json::to_writer(&mut *out, &line).map_err(io::Error::other)?;
