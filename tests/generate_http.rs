@@ -30,6 +30,8 @@ struct Fake {
     delay: Mutex<Duration>,
     auth: Mutex<Vec<String>>,
     bodies: Mutex<Vec<Value>>,
+    /// The model its replies name ("fake" when unset).
+    served: Mutex<Option<String>>,
 }
 
 /// The fake model always picks the first option as it was shown: `A` when the prompt has
@@ -59,19 +61,20 @@ async fn handle(fake: Arc<Fake>, chat: bool, headers: HeaderMap, body: Value) ->
         tokio::time::sleep(delay).await;
     }
     let usage = json!({"prompt_tokens": 40, "completion_tokens": 6, "total_tokens": 46});
+    let served = (fake.served.lock().unwrap().clone()).unwrap_or_else(|| "fake".into());
     let reply = if chat {
         let prompt = body["messages"]
             .as_array()
             .and_then(|m| m.last())
             .and_then(|m| m["content"].as_str())
             .unwrap_or("");
-        json!({"id": "chatcmpl-x", "object": "chat.completion", "model": "fake",
+        json!({"id": "chatcmpl-x", "object": "chat.completion", "model": served,
             "choices": [{"index": 0, "finish_reason": "stop",
                 "message": {"role": "assistant", "content": first_option(prompt), "reasoning_content": "보기를 살펴본다"}}],
             "usage": usage})
     } else {
         let prompt = body["prompt"].as_str().unwrap_or("");
-        json!({"id": "cmpl-x", "object": "text_completion", "model": "fake",
+        json!({"id": "cmpl-x", "object": "text_completion", "model": served,
             "choices": [{"index": 0, "finish_reason": "stop", "text": first_option(prompt)}],
             "usage": usage})
     };
@@ -737,6 +740,56 @@ fn generated_answers_graded_against_another_dataset_are_refused() {
     assert!(err.contains("do not belong to the dataset"), "{err}");
     let report = grade(&law, &out, &dir.path().join("right"));
     assert_eq!(report["metrics"]["overall"]["n"], 20);
+}
+
+/// Trial 42, defect 4: two replicas serving different models were not noticed: every line
+/// named the model asked for. Each line names the model its reply names, `generate` warns,
+/// and `grade` warns that the generations name two models.
+#[test]
+fn replicas_serving_different_models_are_named() {
+    let (a, b) = (Arc::new(Fake::default()), Arc::new(Fake::default()));
+    *b.served.lock().unwrap() = Some("other-model".into());
+    // Replies that take a while keep requests in flight together, so both replicas answer.
+    for f in [&a, &b] {
+        *f.delay.lock().unwrap() = Duration::from_millis(30);
+    }
+    let (base_a, base_b) = (serve(a.clone()), serve(b.clone()));
+    let dir = tempfile::tempdir().unwrap();
+    let dataset = data("kmmlu_sample.csv");
+    let out = dir.path().join("gen.jsonl");
+    let o = generate(
+        &dataset,
+        &[&base_a, &base_b],
+        &out,
+        &dir.path().join("cache"),
+    )
+    .output()
+    .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("the replies name 2 models") && err.contains("other-model"),
+        "{err}"
+    );
+    let named: Vec<String> = lines(&out)
+        .iter()
+        .map(|g| g["model"].as_str().unwrap().to_string())
+        .collect();
+    let other = named.iter().filter(|m| *m == "other-model").count() as u64;
+    assert_eq!(other, b.answered.load(Ordering::SeqCst));
+    assert!(other > 0 && other < 12, "{named:?}");
+    let graded = kgrade()
+        .arg("grade")
+        .arg("--dataset")
+        .arg(&dataset)
+        .arg("--generations")
+        .arg(&out)
+        .arg("--out")
+        .arg(dir.path().join("graded"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&graded.stderr);
+    assert!(err.contains("name 2 models"), "{err}");
 }
 
 /// Trial 39, defect 7: answers `generate` could not get were left out of OUT, so `grade`

@@ -188,6 +188,13 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     for (what, reason) in done.failed.iter().take(20) {
         say!("kgrade: {what}: {reason}");
     }
+    if done.models.len() > 1 {
+        say!(
+            "kgrade: warning: the replies name {} models: {} (do the --endpoint replicas serve different models? each line names the model that answered it; answers are cached by the model asked for, so clear --cache after fixing the replicas)",
+            done.models.len(),
+            done.models.join(", ")
+        );
+    }
     if done.interrupted {
         // Every answer received is in OUT, written whole in dataset order like any run's, and
         // in the cache, which is what a rerun reads before asking for the rest.

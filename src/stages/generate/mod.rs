@@ -240,6 +240,8 @@ pub struct Generated {
     pub completion_tokens: u64,
     pub endpoints: Vec<EndpointStats>,
     pub seconds: f64,
+    /// The models the answers' replies name, in the order first met (up to 20).
+    pub models: Vec<String>,
 }
 
 /// One line of the generations file (the plain shape `grade` reads).
@@ -441,10 +443,14 @@ pub fn run_generate(
     };
     let mut out = io::BufWriter::new(std::fs::File::create(&tmp).map_err(io_at(&tmp))?);
     let mut answers = 0u64;
+    let mut models: Vec<String> = Vec::new();
     for (i, task) in tasks.iter().enumerate() {
         if let Some(g) = cache.get_generation(&task.key)? {
             write_line(&mut out, task, &g).map_err(io_at(&tmp))?;
             answers += 1;
+            if models.len() < 20 && !models.contains(&g.model) {
+                models.push(g.model.clone());
+            }
         } else if let Some(reason) = failed_at.get(&i) {
             write_failed(&mut out, task, reason).map_err(io_at(&tmp))?;
         }
@@ -467,6 +473,7 @@ pub fn run_generate(
         completion_tokens: counters.completion_tokens.load(Relaxed),
         endpoints: pool.stats(),
         seconds: started.elapsed().as_secs_f64(),
+        models,
     })
 }
 

@@ -153,7 +153,12 @@ pub fn answer(api: Api, reply: &Value, model: &str) -> Result<CachedGeneration, 
         refusal,
         prompt_tokens: usage("prompt_tokens"),
         completion_tokens: usage("completion_tokens"),
-        model: model.to_string(),
+        // The model the reply names (vLLM's served name, OpenAI's dated snapshot), else the
+        // one asked for: replicas serving different models show as such (trial 42).
+        model: (reply.get("model").and_then(Value::as_str))
+            .filter(|m| !m.trim().is_empty())
+            .unwrap_or(model)
+            .to_string(),
         latency_ms: 0,
         time: 0,
     })
