@@ -554,3 +554,65 @@ fn a_prompt_with_the_options_shuffled_is_read_in_its_own_order() {
         "{err}"
     );
 }
+
+/// Trial 42, defect 5: `generate --out` or `--write-batch` naming the dataset overwrote it
+/// with answers or requests, exit 0. Both are refused before anything is written.
+#[test]
+fn an_output_that_is_the_dataset_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds.csv");
+    std::fs::copy(root().join("data/kmmlu_sample.csv"), &ds).unwrap();
+    let before = std::fs::read(&ds).unwrap();
+    for flags in [
+        vec!["--endpoint", "http://127.0.0.1:9/v1", "--out"],
+        vec!["--write-batch"],
+    ] {
+        kgrade()
+            .current_dir(dir.path())
+            .args(["generate", "--dataset", "ds.csv", "--model", "m"])
+            .args(&flags)
+            .arg(dir.path().join("./ds.csv"))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "is the --dataset file, which would be overwritten",
+            ));
+        assert_eq!(std::fs::read(&ds).unwrap(), before);
+    }
+}
+
+/// Trial 42, defect 9: `run.json` recorded `CWD/../x`, so `kgrade judge DIR` could not find a
+/// dataset that was still there once the folder it ran from was gone. Paths are resolved.
+#[test]
+fn recorded_paths_are_resolved() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("work");
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::create_dir_all(&data).unwrap();
+    for f in ["domain_eval_sample.csv", "generations_terse.jsonl"] {
+        std::fs::copy(root().join("data").join(f), data.join(f)).unwrap();
+    }
+    kgrade()
+        .current_dir(&work)
+        .args(["grade", "--dataset", "../data/domain_eval_sample.csv"])
+        .args([
+            "--generations",
+            "../data/generations_terse.jsonl",
+            "--out",
+            "../run",
+        ])
+        .assert()
+        .success();
+    let run: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("run/run.json")).unwrap())
+            .unwrap();
+    for key in ["dataset", "generations"] {
+        let p = run[key].as_str().unwrap();
+        assert!(!p.contains(".."), "{key}: {p}");
+        assert!(
+            Path::new(p).is_absolute() && Path::new(p).exists(),
+            "{key}: {p}"
+        );
+    }
+}

@@ -139,6 +139,23 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     if args.write_batch.is_none() && args.endpoints.is_empty() {
         anyhow::bail!("give at least one --endpoint (or --write-batch FILE)");
     }
+    // An output path that is an input would overwrite it (trial 42, defect 5).
+    let same = |a: &std::path::Path, b: &std::path::Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b);
+    for (flag, path) in [("--out", &args.out), ("--write-batch", &args.write_batch)] {
+        let Some(path) = path else { continue };
+        let inputs = [
+            ("--dataset", Some(&args.dataset)),
+            ("--template", args.template.as_ref()),
+        ];
+        for (what, input) in inputs {
+            if input.is_some_and(|input| same(path, input)) {
+                anyhow::bail!(
+                    "{flag} {} is the {what} file, which would be overwritten; give another path",
+                    path.display()
+                );
+            }
+        }
+    }
     let plan = plan(&opts)?;
     announce(&plan, args.circular);
     // A dataset with no rows asks for nothing: not a success, as grading nothing is not.

@@ -144,8 +144,12 @@ pub fn grouping_for(
 }
 
 /// A path as `run.json` records it: absolute, so `kgrade judge DIR` works from anywhere.
+/// The path as `run.json` records it for `kgrade judge DIR`: resolved (no `..`, which
+/// would name another file once the folder it started from is gone; trial 42), else
+/// absolute.
 fn absolute(path: &Path) -> String {
-    std::path::absolute(path)
+    (path.canonicalize())
+        .or_else(|_| std::path::absolute(path))
         .unwrap_or_else(|_| path.to_path_buf())
         .display()
         .to_string()
