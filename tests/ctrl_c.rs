@@ -157,8 +157,12 @@ impl Running {
     }
 
     fn ctrl_c(&self) {
+        self.signal(libc::SIGINT);
+    }
+
+    fn signal(&self, signal: libc::c_int) {
         // SAFETY: kill(2) on our own child's pid, which it has not yet been reaped from.
-        let sent = unsafe { libc::kill(self.child.id() as libc::pid_t, libc::SIGINT) };
+        let sent = unsafe { libc::kill(self.child.id() as libc::pid_t, signal) };
         assert_eq!(sent, 0);
     }
 
@@ -324,6 +328,44 @@ fn a_second_ctrl_c_in_generate_cancels_the_requests_under_way() {
     s.fake.open_gate();
     rerun_completes(&s);
     assert_eq!(s.fake.requests.load(SeqCst), 5 + 57);
+}
+
+/// Trial 42, defect 11: SIGTERM (`kill`, `timeout`, a scheduler's time limit) ended
+/// `generate` at once with exit 143, no word and no OUT. It ends as two Ctrl-C presses do:
+/// the requests under way are cancelled, what arrived is saved to OUT, and a rerun completes.
+#[test]
+fn sigterm_in_generate_saves_what_arrived() {
+    let fake = Fake::new(4);
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let (out, cache) = (dir.path().join("gen.jsonl"), dir.path().join("cache"));
+    let journal = dir.path().join("gen.jsonl.partial");
+    let mut run = Running::start(generate(&base, &out, &cache));
+    run.wait_until("the free answers in the journal", |_| {
+        complete_lines(&journal) >= 4
+    });
+    run.wait_until("two requests under way", |_| {
+        fake.requests.load(SeqCst) >= 6
+    });
+    run.signal(libc::SIGTERM);
+    let (code, stderr) = run.exit();
+    assert_eq!(code, 130, "{stderr}");
+    assert!(stderr.contains("terminated (SIGTERM)"), "{stderr}");
+    assert!(
+        stderr.contains("interrupted: 4 of 60 answers saved to"),
+        "{stderr}"
+    );
+    assert_eq!(generation_ids(&out).len(), 4);
+    let s = Stopped {
+        fake,
+        base,
+        dir,
+        out,
+        cache,
+        run,
+    };
+    s.fake.open_gate();
+    rerun_completes(&s);
 }
 
 #[test]

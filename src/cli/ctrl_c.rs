@@ -21,23 +21,52 @@ pub fn on_ctrl_c(stopping: &'static str) -> std::io::Result<Interrupt> {
         .build()?;
     // Registered here, before returning, so that no press between now and the listening
     // thread's start falls through to the default (ending the process silently).
-    let mut presses = {
+    let (mut presses, mut terms) = {
         let _inside = runtime.enter();
-        listener()?
+        (listener()?, terminations()?)
     };
     let counted = interrupt.clone();
     std::thread::Builder::new()
         .name("ctrl-c".into())
         .spawn(move || {
             runtime.block_on(async move {
-                while presses.recv().await.is_some() {
-                    counted.press();
-                    match counted.presses() {
-                        1 => say(stopping),
-                        2 => say("cancelling the requests under way"),
-                        _ => {
-                            say("interrupted again: exiting at once");
-                            std::process::exit(i32::from(INTERRUPTED));
+                loop {
+                    let term = async {
+                        match &mut terms {
+                            Some(t) => t.recv().await,
+                            None => std::future::pending().await,
+                        }
+                    };
+                    tokio::select! {
+                        press = presses.recv() => {
+                            if press.is_none() {
+                                break;
+                            }
+                            counted.press();
+                            match counted.presses() {
+                                1 => say(stopping),
+                                2 => say("cancelling the requests under way"),
+                                _ => {
+                                    say("interrupted again: exiting at once");
+                                    std::process::exit(i32::from(INTERRUPTED));
+                                }
+                            }
+                        }
+                        // SIGTERM (`kill`, `timeout`, a batch scheduler's time limit) asks to
+                        // end soon: as two presses, so what arrived is saved and the rest
+                        // is left for a rerun (trial 42: it ended the process with no word).
+                        term = term => {
+                            if term.is_none() {
+                                break;
+                            }
+                            if counted.presses() >= 2 {
+                                say("terminated again: exiting at once");
+                                std::process::exit(i32::from(INTERRUPTED));
+                            }
+                            while counted.presses() < 2 {
+                                counted.press();
+                            }
+                            say("terminated (SIGTERM): no new requests are sent and those under way are cancelled; what arrived is saved");
                         }
                     }
                 }
@@ -54,6 +83,16 @@ fn listener() -> std::io::Result<tokio::signal::unix::Signal> {
 #[cfg(windows)]
 fn listener() -> std::io::Result<tokio::signal::windows::CtrlC> {
     tokio::signal::windows::ctrl_c()
+}
+
+#[cfg(unix)]
+fn terminations() -> std::io::Result<Option<tokio::signal::unix::Signal>> {
+    tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).map(Some)
+}
+
+#[cfg(windows)]
+fn terminations() -> std::io::Result<Option<tokio::signal::windows::CtrlC>> {
+    Ok(None)
 }
 
 /// One line on stderr. On a terminal the progress bar's line is cleared first, so the message
