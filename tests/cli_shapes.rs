@@ -616,3 +616,34 @@ fn recorded_paths_are_resolved() {
         );
     }
 }
+
+/// Trial 42, defect 7: a `--tpm` below one request's estimate (prompt and --max-tokens) sent
+/// one request a minute with no word, over the limit all the same. It is said at the start.
+#[test]
+fn a_tpm_below_one_request_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("one.csv");
+    std::fs::write(&ds, "question,A,B,C,D,answer\n문1,가,나,다,라,1\n").unwrap();
+    let o = kgrade()
+        .args([
+            "generate",
+            "--model",
+            "m",
+            "--endpoint",
+            "http://127.0.0.1:9/v1",
+        ])
+        .args(["--tpm", "100", "--max-tokens", "1024", "--max-retries", "0"])
+        .arg("--dataset")
+        .arg(&ds)
+        .arg("--cache")
+        .arg(dir.path().join("cache"))
+        .arg("--out")
+        .arg(dir.path().join("gen.jsonl"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--tpm 100 is below one request's estimate"),
+        "{err}"
+    );
+}

@@ -158,6 +158,19 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     }
     let plan = plan(&opts)?;
     announce(&plan, args.circular);
+    // One request over --tpm waits a whole minute of tokens, so the run crawls and the limit
+    // is not kept either (trial 42, defect 7: it looked hung, with no word).
+    if let (Some(tpm), Some(most)) = (
+        args.tpm,
+        plan.tasks.iter().map(|t| t.estimated_tokens).max(),
+    ) {
+        if most > tpm && args.write_batch.is_none() {
+            say!(
+                "kgrade: warning: --tpm {tpm} is below one request's estimate (up to ~{most} tokens: the prompt and --max-tokens {}); each such request waits a whole minute and still goes over the limit: raise --tpm or lower --max-tokens",
+                args.max_tokens
+            );
+        }
+    }
     // A dataset with no rows asks for nothing: not a success, as grading nothing is not.
     if plan.items == 0 {
         say!(
