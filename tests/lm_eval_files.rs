@@ -234,6 +234,26 @@ fn an_output_folder_with_two_subtasks_grades_against_a_folder_of_datasets() {
         results["group_subtasks"]["kgrade"],
         serde_json::json!(["kmmlu_direct_accounting", "kmmlu_direct_taxation"])
     );
+    // Trial 41, defect 7: grouped by another column, results.json had one pseudo-task named
+    // after the dataset folder. Its tasks are the run's whatever the reports group by, and
+    // the reports show only the groups asked for.
+    let by_subject = tmp.path().join("by_subject");
+    let r = grade(&data, &folder, &by_subject, &["--by", "subject"]);
+    assert!(r["metrics"]["groups"].get("task").is_none(), "{r}");
+    let again: Value =
+        serde_json::from_str(&std::fs::read_to_string(by_subject.join("results.json")).unwrap())
+            .unwrap();
+    for key in ["kmmlu_direct_accounting", "kmmlu_direct_taxation"] {
+        assert_eq!(again["results"][key], results["results"][key]);
+    }
+    for key in ["acc,none", "acc_stderr,none", "sample_len"] {
+        assert_eq!(
+            again["results"]["kgrade"][key],
+            results["results"]["kgrade"][key]
+        );
+    }
+    assert_eq!(again["n-samples"], results["n-samples"]);
+    assert_eq!(again["group_subtasks"], results["group_subtasks"]);
 }
 
 #[test]

@@ -143,7 +143,6 @@ pub fn grouping_for(
     }
 }
 
-/// A path as `run.json` records it: absolute, so `kgrade judge DIR` works from anywhere.
 /// The path as `run.json` records it for `kgrade judge DIR`: resolved (no `..`, which
 /// would name another file once the folder it started from is gone; trial 42), else
 /// absolute.
