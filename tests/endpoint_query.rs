@@ -80,6 +80,9 @@ fn a_key_in_the_query_is_sent_but_never_printed_or_stored() {
         )),
         "{stderr}"
     );
+    // Every request fails alike, so generate stops after its first few.
+    let by_generate = seen.lock().unwrap().len();
+    assert!(by_generate >= 5, "{by_generate}");
 
     let out = dir.path().join("run");
     let graded = support::grade_with_judge(
@@ -102,7 +105,7 @@ fn a_key_in_the_query_is_sent_but_never_printed_or_stored() {
     );
     // Both commands sent the key, to the right path.
     let seen = seen.lock().unwrap();
-    assert!(seen.len() > 60, "{seen:?}");
+    assert!(seen.len() > by_generate, "{seen:?}");
     let want = format!("/v1/chat/completions?{query}");
     assert!(seen.iter().all(|t| *t == want), "{seen:?}");
     for output in [&output, &graded] {

@@ -792,6 +792,54 @@ fn replicas_serving_different_models_are_named() {
     assert!(err.contains("name 2 models"), "{err}");
 }
 
+/// Trial 42, defect 6: a server that refuses every request (a bad key: 401) was sent every
+/// item, one failure each, and a dead endpoint cost seconds of retries per item, with no word
+/// that the whole run was failing. When the first answers all fail alike and none arrives,
+/// the run stops (exit 4), names the reason, and a rerun resumes.
+#[test]
+fn a_run_whose_first_answers_all_fail_alike_stops_early() {
+    let fake = Arc::new(Fake::default());
+    *fake.faults.always.lock().unwrap() = Some(Fault::Unauthorized);
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let dataset = data("domain_eval_sample.csv");
+    let out = dir.path().join("gen.jsonl");
+    let cache = dir.path().join("cache");
+    let o = generate(&dataset, &[&base], &out, &cache).output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(4),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("the first 5 answers all failed alike"),
+        "{err}"
+    );
+    assert!(err.contains("401"), "{err}");
+    // Far fewer than the 60 items were asked for (those in flight at the fifth failure).
+    let asked = fake.requests.load(Ordering::SeqCst);
+    assert!((5..20).contains(&asked), "{asked} requests");
+    // A dead endpoint (nothing listening) stops as early.
+    let o = generate(
+        &dataset,
+        &[&down_endpoint()],
+        &dir.path().join("down.jsonl"),
+        &cache,
+    )
+    .args(["--max-retries", "1"])
+    .output()
+    .unwrap();
+    assert_eq!(o.status.code(), Some(4));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("all failed alike"));
+    // Fixed, the same command completes.
+    *fake.faults.always.lock().unwrap() = None;
+    let o = generate(&dataset, &[&base], &out, &cache).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(lines(&out).len(), 60);
+}
+
 /// Trial 39, defect 7: answers `generate` could not get were left out of OUT, so `grade`
 /// left their items out of the accuracy's denominator (16.7% over 6 of 12 items, exit 0).
 /// They are `error` lines now: request errors, counted wrong, as a failed batch request is.

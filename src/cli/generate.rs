@@ -225,6 +225,15 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             done.models.join(", ")
         );
     }
+    if let Some(reason) = &done.gave_up {
+        say!(
+            "kgrade: stopped: the first {} answers all failed alike and none arrived ({reason}); check --endpoint, --model and the API key, then run the same command again ({} of {} asked for)",
+            kgrade::stages::generate::GIVE_UP_AFTER,
+            thousands(done.failed.len() as u64),
+            thousands(done.total)
+        );
+        return Ok(ExitCode::from(4));
+    }
     if done.interrupted {
         // Every answer received is in OUT, written whole in dataset order like any run's, and
         // in the cache, which is what a rerun reads before asking for the rest.

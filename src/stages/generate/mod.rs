@@ -242,7 +242,13 @@ pub struct Generated {
     pub seconds: f64,
     /// The models the answers' replies name, in the order first met (up to 20).
     pub models: Vec<String>,
+    /// The run stopped early: its first answers all failed alike and none arrived (the
+    /// reason they gave).
+    pub gave_up: Option<String>,
 }
+
+/// How many first answers failing alike, with none received, stop a run.
+pub const GIVE_UP_AFTER: usize = 5;
 
 /// One line of the generations file (the plain shape `grade` reads).
 #[derive(Serialize)]
@@ -368,6 +374,11 @@ pub fn run_generate(
     let in_flight = run.client.max_concurrency.max(1) * 2 + 1;
     let mut failed = Vec::new();
     let mut failed_at: std::collections::HashMap<usize, String> = Default::default();
+    // The first answers all failing alike, with none received: the endpoint, model or key is
+    // wrong, and asking for every other item would only fail the same way (trial 42: a
+    // mistyped port cost 3 s per item, a bad key one request per item).
+    let mut received = false;
+    let mut gave_up: Option<String> = None;
     let mut from_cache = 0u64;
     runtime.block_on(async {
         let mut set = tokio::task::JoinSet::new();
@@ -383,10 +394,20 @@ pub fn run_generate(
             let task = &tasks[i];
             match asked.result {
                 Ok(g) => {
+                    received = true;
                     write_line(journal, task, &g).map_err(io_at(&partial))?;
                     journal.flush().map_err(io_at(&partial))?;
                 }
                 Err(Missing::Failed(reason)) => {
+                    if !received
+                        && gave_up.is_none()
+                        && failed.len() + 1 >= GIVE_UP_AFTER
+                        && failed.iter().all(|(_, r): &(String, String)| *r == reason)
+                    {
+                        gave_up = Some(reason.clone());
+                        interrupt.press();
+                        interrupt.press();
+                    }
                     counters.failures.fetch_add(1, Relaxed);
                     failed_at.insert(i, reason.clone());
                     failed.push((format!("{} sample {}", task.id, task.sample), reason));
@@ -464,7 +485,10 @@ pub fn run_generate(
         answers,
         total,
         // A press that came after the last answer stopped nothing: the run is complete.
-        interrupted: interrupt.stopping() && answers + (failed.len() as u64) < total,
+        interrupted: gave_up.is_none()
+            && interrupt.stopping()
+            && answers + (failed.len() as u64) < total,
+        gave_up,
         from_cache,
         failed,
         requests: counters.requests.load(Relaxed),
