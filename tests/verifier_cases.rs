@@ -2023,6 +2023,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("right", "정답은 2번입니다. 2번은 옳은 설명입니다.", "answer 2 statement"),
     ("en_not", "The answer is B. B is a true statement.", "ambiguous - conflicting_statements"),
     ("en", "The answer is C. C is a false statement.", "ambiguous - conflicting_statements"),
+    ("en", "The answer is C. Option C has a divisor other than one and itself, so it is wrong.", "ambiguous - conflicting_statements"),
     // Audit 41: a verdict list whose last verdict is cut to its stem is cut off.
     ("right", "1) 틀림\n2) 맞음\n3) 틀림\n4) 틀", "no_answer - not_found"),
     ("right", "1) 틀림\n2) 맞음\n3) 틀림\n4) 틀림", "answer 2 verdict_list"),

@@ -12,8 +12,8 @@ use std::ops::Range;
 const STATEMENT_NOUNS: [&str; 4] = ["설명", "내용", "진술", "서술"];
 
 impl Ctx<'_> {
-    /// Is the label at `j` the only one in its sentence (of at most eight words), whose
-    /// predicate judges it: `Some(true)` called right or true ("③은 옳은 설명입니다", "③은
+    /// Is the label at `j` the only one in its sentence, whose predicate judges it (a
+    /// statement noun's judgement only in a sentence of at most eight words): `Some(true)` called right or true ("③은 옳은 설명입니다", "③은
     /// 법령과 일치합니다", "C is a correct statement"), `Some(false)` called wrong ("①은
     /// 틀렸습니다", "①은 틀린 설명입니다", "①은 옳지 않은 내용입니다", "A is wrong")?
     /// "③이 맞습니다" is left out: it may mean the right answer, not a true statement.
@@ -25,9 +25,9 @@ impl Ctx<'_> {
         let words: Vec<usize> = (j + 1..end)
             .filter(|&x| matches!(self.toks[x].kind, Kind::Hangul | Kind::Latin))
             .collect();
-        if words.len() > 8 {
-            return None;
-        }
+        // The verbs of calling it wrong end a sentence of any length; the judgements of a
+        // statement below, a short one.
+        let short = words.len() <= 8;
         let last = end - 1;
         match self.toks[last].kind {
             Kind::Hangul => {
@@ -45,6 +45,9 @@ impl Ctx<'_> {
                 .any(|p| w(last).starts_with(p));
                 if wrong_verb {
                     return Some(false);
+                }
+                if !short {
+                    return None;
                 }
                 // "옳은 설명입니다", "틀린 내용이다", "옳지 않은 설명입니다", "옳은 설명이
                 // 아닙니다": an adjective before a statement noun, negated or not.
@@ -72,9 +75,12 @@ impl Ctx<'_> {
                 };
                 let tail: Vec<String> = words.iter().map(|&x| l(x)).collect();
                 let tail: Vec<&str> = tail.iter().map(String::as_str).collect();
+                // How the sentence ends: "… so it is wrong", "C is a false statement".
                 match tail.as_slice() {
-                    ["is" | "s", "wrong" | "incorrect"] => Some(false),
-                    ["is" | "s", "a" | "an", "false" | "incorrect" | "wrong", "statement"] => {
+                    [.., "is" | "s", "wrong" | "incorrect"] => Some(false),
+                    [.., "is" | "s", "a" | "an", "false" | "incorrect" | "wrong", "statement"]
+                        if short =>
+                    {
                         Some(false)
                     }
                     ["is" | "s", "a", "correct" | "true", "statement"] => Some(true),
