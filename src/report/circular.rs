@@ -117,6 +117,9 @@ struct Unit {
     groups: Vec<Option<String>>,
     /// The orderings answered, each once.
     seen: Vec<Vec<u8>>,
+    /// Of those, the ones whose answer is a failed request: an answer after it (its retry)
+    /// takes its place.
+    failed: Vec<Vec<u8>>,
     duplicates: u64,
     /// Answers the item should have had: `n` plus the missing ones (set by `expect`).
     expected: u64,
@@ -154,6 +157,9 @@ pub struct CircularAccumulator {
     /// named none, the k-th answer to an item in one ordering is draw k.
     units: HashMap<(String, u32), Unit>,
     draws: HashMap<(String, Vec<u8>), u32>,
+    /// (id, ordering) → the draw whose answer to it failed, for lines that name no draw: the
+    /// next answer to it is that draw's retry, not another draw (trial 41, defect 3).
+    failed_draws: HashMap<(String, Vec<u8>), u32>,
     order: Vec<(String, u32)>,
 }
 
@@ -163,6 +169,7 @@ impl CircularAccumulator {
             by: by.to_vec(),
             units: HashMap::new(),
             draws: HashMap::new(),
+            failed_draws: HashMap::new(),
             order: Vec::new(),
         }
     }
@@ -171,16 +178,18 @@ impl CircularAccumulator {
         let Some(ordering) = &v.ordering else {
             return;
         };
+        let failed = v.status == "request_error";
+        let at = (v.id.clone(), ordering.clone());
         let draw = match v.draw {
             Some(draw) => draw,
-            None => {
-                let next = self
-                    .draws
-                    .entry((v.id.clone(), ordering.clone()))
-                    .or_default();
-                *next += 1;
-                *next - 1
-            }
+            None => match self.failed_draws.remove(&at) {
+                Some(draw) => draw,
+                None => {
+                    let next = self.draws.entry(at.clone()).or_default();
+                    *next += 1;
+                    *next - 1
+                }
+            },
         };
         let key = (v.id.clone(), draw);
         let unit = self.units.entry(key.clone()).or_insert_with(|| {
@@ -192,6 +201,15 @@ impl CircularAccumulator {
         });
         if unit.seen.contains(ordering) {
             unit.duplicates += 1;
+            // A retry beside its failure: the answer that arrived counts, not the failure
+            // (a failed request is counted wrong, so only a right retry adds).
+            if !failed && unit.failed.contains(ordering) {
+                unit.failed.retain(|o| o != ordering);
+                unit.correct += u64::from(v.correct);
+                if is_identity(ordering) {
+                    unit.origin = Some(v.correct);
+                }
+            }
             return;
         }
         unit.seen.push(ordering.clone());
@@ -199,6 +217,12 @@ impl CircularAccumulator {
         unit.correct += u64::from(v.correct);
         if is_identity(ordering) {
             unit.origin = Some(v.correct);
+        }
+        if failed {
+            unit.failed.push(ordering.clone());
+            if v.draw.is_none() {
+                self.failed_draws.insert(at, draw);
+            }
         }
     }
 
@@ -426,6 +450,38 @@ mod tests {
         let o = acc.finish().unwrap().overall;
         assert_eq!(o.perf_circular, 0.5);
         assert_eq!((o.more["more_2"], o.more["more_3"]), (1.0, 1.0));
+    }
+
+    /// Trial 41, defect 3: a failed request and its retry beside it, for one ordering, made
+    /// a second draw with one answer (three orderings "missing") when the lines named no
+    /// sample, and kept the failure over the retry when they did. The retry takes the
+    /// failure's place either way.
+    #[test]
+    fn a_retry_beside_its_failure_takes_its_place() {
+        let rotations: [&[u8]; 4] = [&[0, 1, 2, 3], &[3, 0, 1, 2], &[2, 3, 0, 1], &[1, 2, 3, 0]];
+        for draw in [None, Some(0)] {
+            let mut acc = CircularAccumulator::new(&[]);
+            for r in &rotations {
+                if r[0] == 2 {
+                    let mut failed = verdict("a", r, false, "x");
+                    failed.status = "request_error".into();
+                    failed.draw = draw;
+                    acc.add(&failed);
+                }
+                let mut v = verdict("a", r, true, "x");
+                v.draw = draw;
+                acc.add(&v);
+            }
+            let m = acc.finish().unwrap();
+            assert_eq!(m.overall.items, 1, "{draw:?}");
+            assert_eq!(
+                (m.missing_orderings, m.duplicate_answers),
+                (0, 1),
+                "{draw:?}"
+            );
+            assert_eq!(m.overall.perf_circular, 1.0, "{draw:?}");
+            assert_eq!(m.overall.acc_circular, 1.0, "{draw:?}");
+        }
     }
 
     /// Trial 38, defects 1, 2 and 7: an item right in the 3 rotations that arrived counted
