@@ -78,7 +78,12 @@ fn group_keys(metrics: &Metrics, taken: &Map<String, Value>) -> BTreeMap<String,
             continue;
         }
         for value in g.values.keys() {
-            let key = format!("acc_{}_{}", name_part(col, false), name_part(value, true));
+            // An empty value, "(empty)" in the reports, is `…_empty` (trial 41: `acc_topic_`).
+            let part = match name_part(value, true) {
+                p if p.is_empty() => "empty".to_string(),
+                p => p,
+            };
+            let key = format!("acc_{}_{part}", name_part(col, false));
             wanted
                 .entry(key)
                 .or_default()
@@ -285,6 +290,24 @@ mod tests {
             "acc_subdomain_은행"
         );
         assert_eq!(name_part("md_table", true), "md_table");
+        // Trial 41: an empty value's metric is named, not `acc_topic_`.
+        let mut acc = crate::report::metrics::Accumulator::new(&["topic".to_string()]);
+        let mut v = crate::types::Verdict {
+            id: "a".into(),
+            gold: "①".into(),
+            ..crate::types::Verdict::default()
+        };
+        v.fields.insert("topic".into(), String::new());
+        acc.add(&v);
+        v.id = "b".into();
+        v.fields.insert("topic".into(), "empty".into());
+        acc.add(&v);
+        let keys = group_keys(&acc.finish(), &Map::new());
+        assert_eq!(keys.len(), 2);
+        assert!(
+            keys.keys().all(|k| k.starts_with("acc_topic_empty")),
+            "{keys:?}"
+        );
         assert_eq!(name_part("Public Safety", true), "public_safety");
     }
 
