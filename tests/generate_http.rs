@@ -840,6 +840,53 @@ fn a_run_whose_first_answers_all_fail_alike_stops_early() {
     assert_eq!(lines(&out).len(), 60);
 }
 
+/// Trial 42, defect 8: `--write-batch` wrote 60,000 requests to one file, which the Batch
+/// API refuses (50,000 requests or 200 MB at most), with no word. Past a limit the requests
+/// go into parts, each within it, every custom_id once across them. (The five KMMLU test
+/// splits, 2,500 items, in all 24 orderings.)
+#[test]
+fn a_batch_past_the_api_s_limits_is_written_in_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("kmmlu");
+    std::fs::create_dir(&data).unwrap();
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/kmmlu");
+    for e in std::fs::read_dir(&shared).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "csv") {
+            std::os::unix::fs::symlink(&p, data.join(p.file_name().unwrap())).unwrap();
+        }
+    }
+    let batch = dir.path().join("batch.jsonl");
+    let o = kgrade()
+        .arg("generate")
+        .arg("--dataset")
+        .arg(&data)
+        .args(["--model", "gpt-4o-mini", "--circular", "all_possible"])
+        .arg("--write-batch")
+        .arg(&batch)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!batch.exists());
+    let parts = [
+        dir.path().join("batch.part1.jsonl"),
+        dir.path().join("batch.part2.jsonl"),
+    ];
+    let mut ids = std::collections::HashSet::new();
+    for p in &parts {
+        let text = std::fs::read_to_string(p).unwrap();
+        assert!(text.len() as u64 <= 200 * 1024 * 1024);
+        let n = text.lines().count();
+        assert!(n <= 50_000, "{n}");
+        for l in text.lines() {
+            let v: Value = serde_json::from_str(l).unwrap();
+            assert!(ids.insert(v["custom_id"].as_str().unwrap().to_string()));
+        }
+    }
+    assert_eq!(ids.len(), 2_500 * 24);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("in 2 files"));
+}
+
 /// Trial 39, defect 7: answers `generate` could not get were left out of OUT, so `grade`
 /// left their items out of the accuracy's denominator (16.7% over 6 of 12 items, exit 0).
 /// They are `error` lines now: request errors, counted wrong, as a failed batch request is.

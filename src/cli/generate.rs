@@ -180,11 +180,25 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(3));
     }
     if let Some(path) = &args.write_batch {
-        let n = write_batch(&plan, path)?;
-        out!(
-            "wrote {n} batch requests to {} (grade the batch output with kgrade grade --generations OUTPUT)\n",
-            path.display()
-        )?;
+        let files = write_batch(&plan, path)?;
+        let n: usize = files.iter().map(|(_, n)| n).sum();
+        match files.as_slice() {
+            [(one, _)] => out!(
+                "wrote {n} batch requests to {} (grade the batch output with kgrade grade --generations OUTPUT)\n",
+                one.display()
+            )?,
+            parts => {
+                let listed: Vec<String> = parts
+                    .iter()
+                    .map(|(p, k)| format!("{} ({k})", p.display()))
+                    .collect();
+                out!(
+                    "wrote {n} batch requests in {} files, as the Batch API takes at most 50,000 requests and 200 MB per file: {} (submit each; grade their outputs together: cat them into one file for --generations)\n",
+                    parts.len(),
+                    listed.join(", ")
+                )?
+            }
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let out = out.context("--out is needed unless --write-batch is given")?;
