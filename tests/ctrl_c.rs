@@ -226,6 +226,16 @@ struct Stopped {
 }
 
 fn generate_stopped_with_two_under_way(free: u64) -> Stopped {
+    let mut s = generate_with_two_under_way(free);
+    s.run.ctrl_c();
+    s.run
+        .wait_until("the stopping message", |r| r.stderr().contains("stopping:"));
+    s
+}
+
+/// A `generate` run whose server answered `free` requests (all in the journal) and holds the
+/// next two, not yet signalled.
+fn generate_with_two_under_way(free: u64) -> Stopped {
     let fake = Fake::new(free);
     let base = serve(fake.clone());
     let dir = tempfile::tempdir().unwrap();
@@ -238,8 +248,6 @@ fn generate_stopped_with_two_under_way(free: u64) -> Stopped {
     run.wait_until("two requests under way", |_| {
         fake.requests.load(SeqCst) >= free + 2
     });
-    run.ctrl_c();
-    run.wait_until("the stopping message", |r| r.stderr().contains("stopping:"));
     Stopped {
         fake,
         base,
@@ -335,35 +343,16 @@ fn a_second_ctrl_c_in_generate_cancels_the_requests_under_way() {
 /// the requests under way are cancelled, what arrived is saved to OUT, and a rerun completes.
 #[test]
 fn sigterm_in_generate_saves_what_arrived() {
-    let fake = Fake::new(4);
-    let base = serve(fake.clone());
-    let dir = tempfile::tempdir().unwrap();
-    let (out, cache) = (dir.path().join("gen.jsonl"), dir.path().join("cache"));
-    let journal = dir.path().join("gen.jsonl.partial");
-    let mut run = Running::start(generate(&base, &out, &cache));
-    run.wait_until("the free answers in the journal", |_| {
-        complete_lines(&journal) >= 4
-    });
-    run.wait_until("two requests under way", |_| {
-        fake.requests.load(SeqCst) >= 6
-    });
-    run.signal(libc::SIGTERM);
-    let (code, stderr) = run.exit();
+    let mut s = generate_with_two_under_way(4);
+    s.run.signal(libc::SIGTERM);
+    let (code, stderr) = s.run.exit();
     assert_eq!(code, 130, "{stderr}");
     assert!(stderr.contains("terminated (SIGTERM)"), "{stderr}");
     assert!(
         stderr.contains("interrupted: 4 of 60 answers saved to"),
         "{stderr}"
     );
-    assert_eq!(generation_ids(&out).len(), 4);
-    let s = Stopped {
-        fake,
-        base,
-        dir,
-        out,
-        cache,
-        run,
-    };
+    assert_eq!(generation_ids(&s.out).len(), 4);
     s.fake.open_gate();
     rerun_completes(&s);
 }

@@ -158,6 +158,26 @@ fn generate(
     c
 }
 
+/// A template that shows the options as `A. …`–`D. …`, written in `dir`.
+fn letters_template(dir: &Path) -> PathBuf {
+    let template = dir.join("letters.j2");
+    std::fs::write(
+        &template,
+        "{{ stem }}\n{% for c in choices %}{{ \"ABCD\"[loop.index0] }}. {{ c.text }}\n{% endfor %}정답:",
+    )
+    .unwrap();
+    template
+}
+
+/// One line of a Batch API output file: a chat completion answering `custom_id` with
+/// `content`, as the Batch API returns it.
+fn batch_output_line(custom_id: &Value, content: &str) -> String {
+    let line = json!({"id": "batch_req_x", "custom_id": custom_id, "error": null,
+        "response": {"status_code": 200, "body": {"choices": [{"index": 0, "finish_reason": "stop",
+            "message": {"role": "assistant", "content": content}}]}}});
+    format!("{line}\n")
+}
+
 fn lines(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap()
@@ -519,10 +539,7 @@ fn batch_requests_map_back_to_item_sample_and_ordering() {
     let mut text = String::new();
     for r in &requests {
         let prompt = r["body"]["messages"][0]["content"].as_str().unwrap();
-        let line = json!({"id": "batch_req_x", "custom_id": r["custom_id"], "error": null,
-            "response": {"status_code": 200, "body": {"choices": [{"index": 0, "finish_reason": "stop",
-                "message": {"role": "assistant", "content": first_option(prompt)}}]}}});
-        text.push_str(&format!("{line}\n"));
+        text.push_str(&batch_output_line(&r["custom_id"], first_option(prompt)));
     }
     std::fs::write(&output, text).unwrap();
     let graded = dir.path().join("graded");
@@ -577,10 +594,7 @@ fn batch_custom_ids_stay_distinct_when_ids_look_like_suffixes() {
         let prompt = r["body"]["messages"][0]["content"].as_str().unwrap();
         let i: usize = prompt.split("문제 ").nth(1).unwrap()[..1].parse().unwrap();
         let answer = format!("정답은 {}입니다.", ["①", "②", "③", "④"][i % 4]);
-        let line = json!({"id": "batch_req_x", "custom_id": r["custom_id"], "error": null,
-            "response": {"status_code": 200, "body": {"choices": [{"index": 0, "finish_reason": "stop",
-                "message": {"role": "assistant", "content": answer}}]}}});
-        text.push_str(&format!("{line}\n"));
+        text.push_str(&batch_output_line(&r["custom_id"], &answer));
     }
     let output = dir.path().join("batch_output.jsonl");
     std::fs::write(&output, text).unwrap();
@@ -600,12 +614,7 @@ fn a_template_in_another_notation_is_graded_in_that_notation() {
     let fake = Arc::new(Fake::default());
     let base = serve(fake.clone());
     let dir = tempfile::tempdir().unwrap();
-    let template = dir.path().join("letters.j2");
-    std::fs::write(
-        &template,
-        "{{ stem }}\n{% for c in choices %}{{ \"ABCD\"[loop.index0] }}. {{ c.text }}\n{% endfor %}정답:",
-    )
-    .unwrap();
+    let template = letters_template(dir.path());
     let dataset = data("kmmlu_sample.csv");
     let out = dir.path().join("gen.jsonl");
     let o = generate(&dataset, &[&base], &out, &dir.path().join("cache"))
@@ -643,12 +652,7 @@ fn a_template_in_another_notation_is_graded_in_that_notation() {
 #[test]
 fn a_template_in_another_notation_survives_the_batch_route() {
     let dir = tempfile::tempdir().unwrap();
-    let template = dir.path().join("letters.j2");
-    std::fs::write(
-        &template,
-        "{{ stem }}\n{% for c in choices %}{{ \"ABCD\"[loop.index0] }}. {{ c.text }}\n{% endfor %}정답:",
-    )
-    .unwrap();
+    let template = letters_template(dir.path());
     let dataset = data("kmmlu_sample.csv");
     let batch = dir.path().join("batch.jsonl");
     let o = kgrade()
@@ -671,10 +675,7 @@ fn a_template_in_another_notation_survives_the_batch_route() {
     let output = dir.path().join("batch_output.jsonl");
     let mut text = String::new();
     for r in &requests {
-        let line = json!({"id": "batch_req_x", "custom_id": r["custom_id"], "error": null,
-            "response": {"status_code": 200, "body": {"choices": [{"index": 0, "finish_reason": "stop",
-                "message": {"role": "assistant", "content": "정답: A"}}]}}});
-        text.push_str(&format!("{line}\n"));
+        text.push_str(&batch_output_line(&r["custom_id"], "정답: A"));
     }
     std::fs::write(&output, text).unwrap();
     let report = grade(&dataset, &output, &dir.path().join("graded"));
