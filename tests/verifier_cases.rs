@@ -2024,6 +2024,12 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en_not", "The answer is B. B is a true statement.", "ambiguous - conflicting_statements"),
     ("en", "The answer is C. C is a false statement.", "ambiguous - conflicting_statements"),
     ("en", "The answer is C. Option C has a divisor other than one and itself, so it is wrong.", "ambiguous - conflicting_statements"),
+    // Audit 41: the Chinese choice made ("故选C", "我选择 A") reads as the markers 答案 and
+    // 正解 do; a choice left open or declined does not.
+    ("en", "A、B、D均不是质数，故选C。", "answer C statement"),
+    ("en", "综合以上分析，我选择 C。", "answer C statement"),
+    ("en", "故选A或C。", "no_answer - not_found"),
+    ("en", "我选择不作答。", "no_answer - not_found"),
     // Audit 41: a verdict list whose last verdict is cut to its stem is cut off.
     ("right", "1) 틀림\n2) 맞음\n3) 틀림\n4) 틀", "no_answer - not_found"),
     ("right", "1) 틀림\n2) 맞음\n3) 틀림\n4) 틀림", "answer 2 verdict_list"),

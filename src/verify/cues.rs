@@ -56,6 +56,11 @@ const PATTERNS: &[(&str, Family)] = &[
     ("option", Family::Keyword),
     ("答", Family::Keyword),
     ("正解", Family::Keyword),
+    // "故选C", "我选择 A": a Chinese choice made (audit 41).
+    ("故选", Family::Keyword),
+    ("故選", Family::Keyword),
+    ("我选择", Family::Keyword),
+    ("我選擇", Family::Keyword),
     // Refusals, and declining to settle on one answer.
     ("답변할 수 없", Family::Refusal),
     ("답변드릴 수 없", Family::Refusal),
@@ -327,6 +332,15 @@ impl CueScan {
         match c {
             '答' => self.found |= 1 << Family::Keyword as u8,
             '正' if text[at..].starts_with("正解") => self.found |= 1 << Family::Keyword as u8,
+            '故' if ["故选", "故選"].iter().any(|w| text[at..].starts_with(w)) => {
+                self.found |= 1 << Family::Keyword as u8
+            }
+            '我' if ["我选择", "我選擇"]
+                .iter()
+                .any(|w| text[at..].starts_with(w)) =>
+            {
+                self.found |= 1 << Family::Keyword as u8
+            }
             _ => {}
         }
     }
@@ -469,6 +483,8 @@ mod tests {
             "Ａ",
             "答案",
             "正解",
+            "故选",
+            "我选择",
             "I",
             "'",
             "t",

@@ -409,12 +409,17 @@ pub(super) fn is_disjunction(t: &Tok, text: &str) -> bool {
     }
 }
 
-/// Chinese and Japanese answer markers, longest first: "正确答案：C", "答案是 B", "答え: D".
-pub(super) const CJK_KEYWORDS: [&str; 10] = [
+/// Chinese and Japanese answer markers, longest first: "正确答案：C", "答案是 B", "答え: D",
+/// and the Chinese choice made, "故选C" (so choose C), "我选择 A" (I choose A).
+pub(super) const CJK_KEYWORDS: [&str; 14] = [
     "正确答案",
     "正確答案",
     "最终答案",
     "最終答案",
+    "我选择",
+    "我選擇",
+    "故选",
+    "故選",
     "答案",
     "答え",
     "正解",
