@@ -57,7 +57,7 @@ fn english_ask(q: &str) -> Option<String> {
 }
 
 /// "Which city is NOT correct?" → "is NOT correct?": the text after "Which" and one noun,
-/// when a form of "to be" follows the noun.
+/// when a form of "to be" follows the noun; "Which is NOT correct?" → "is NOT correct?".
 fn after_which_noun(q: &str) -> Option<&str> {
     let bytes = q.as_bytes();
     let at = memchr::memchr2_iter(b'w', b'W', bytes).find(|&i| {
@@ -67,6 +67,13 @@ fn after_which_noun(q: &str) -> Option<&str> {
                 .is_some_and(|w| w.eq_ignore_ascii_case(b"which "))
     })?;
     let rest = &q[at + 6..];
+    // "Which is NOT correct?": no noun between.
+    if ["is ", "are ", "was ", "were "]
+        .iter()
+        .any(|v| rest.starts_with(v))
+    {
+        return Some(rest);
+    }
     let noun_end = rest.find(' ')?;
     let noun = &rest[..noun_end];
     let after = &rest[noun_end + 1..];
@@ -185,6 +192,8 @@ mod tests {
             ),
             ("Which of the following?", None),
             ("Which city is NOT correct?\nA. Seoul", Some("NOT correct")),
+            ("Which is NOT correct?\nA. Seoul", Some("NOT correct")),
+            ("Which are true?\nA. Seoul", Some("true")),
             ("Which statements are false?", Some("false")),
             ("Which one of these?", None),
             ("Name the capital.", None),
