@@ -169,6 +169,15 @@ fn letters_template(dir: &Path) -> PathBuf {
     template
 }
 
+/// Every verdict read in the letters the template showed: "A" chosen, right where A is gold.
+fn read_as_letter_a(verdicts: &[Value]) {
+    for v in verdicts {
+        assert_eq!(v["choices"], "letter:4", "{v}");
+        assert_eq!(v["chosen"], "A", "{v}");
+        assert_eq!(v["correct"], v["gold"] == "A", "{v}");
+    }
+}
+
 /// One line of a Batch API output file: a chat completion answering `custom_id` with
 /// `content`, as the Batch API returns it.
 fn batch_output_line(custom_id: &Value, content: &str) -> String {
@@ -630,11 +639,7 @@ fn a_template_in_another_notation_is_graded_in_that_notation() {
     let report = grade(&dataset, &out, &dir.path().join("graded"));
     let verdicts = lines(&dir.path().join("graded/verdicts.jsonl"));
     assert_eq!(verdicts.len(), 12);
-    for v in &verdicts {
-        assert_eq!(v["choices"], "letter:4", "{v}");
-        assert_eq!(v["chosen"], "A", "{v}");
-        assert_eq!(v["correct"], v["gold"] == "A", "{v}");
-    }
+    read_as_letter_a(&verdicts);
     assert_eq!(report["metrics"]["statuses"]["answer"], 12);
     // The built-in template shows the dataset's own notation: no prompt is kept.
     let plain = dir.path().join("plain.jsonl");
@@ -681,11 +686,7 @@ fn a_template_in_another_notation_survives_the_batch_route() {
     let report = grade(&dataset, &output, &dir.path().join("graded"));
     assert_eq!(report["metrics"]["statuses"]["answer"], 48, "{report}");
     let verdicts = lines(&dir.path().join("graded/verdicts.jsonl"));
-    for v in &verdicts {
-        assert_eq!(v["choices"], "letter:4", "{v}");
-        assert_eq!(v["chosen"], "A", "{v}");
-        assert_eq!(v["correct"], v["gold"] == "A", "{v}");
-    }
+    read_as_letter_a(&verdicts);
     // "A" is the gold in one rotation of four.
     assert_eq!(report["metrics"]["overall"]["correct"], 12);
 }
