@@ -647,3 +647,43 @@ fn a_tpm_below_one_request_is_said() {
         "{err}"
     );
 }
+
+#[test]
+fn a_judge_tpm_below_one_request_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("one.csv");
+    std::fs::write(&ds, "question,A,B,C,D,answer\n문1,가,나,다,라,1\n").unwrap();
+    let gens = dir.path().join("gen.jsonl");
+    std::fs::write(&gens, "{\"id\":\"0\",\"response\":\"잘 모르겠습니다\"}\n").unwrap();
+    let judge = |tpm: &str| {
+        let o = kgrade()
+            .args(["grade", "--judge", "openai:http://127.0.0.1:9/v1#m"])
+            .args([
+                "--tpm",
+                tpm,
+                "--judge-max-tokens",
+                "1024",
+                "--max-retries",
+                "0",
+            ])
+            .arg("--dataset")
+            .arg(&ds)
+            .arg("--generations")
+            .arg(&gens)
+            .arg("--cache")
+            .arg(dir.path().join("cache"))
+            .arg("--out")
+            .arg(dir.path().join(format!("out{tpm}")))
+            .env_remove("OPENAI_API_KEY")
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let low = judge("500");
+    assert!(
+        low.contains("--tpm 500 is below one judge request's estimate"),
+        "{low}"
+    );
+    let high = judge("100000");
+    assert!(!high.contains("below one judge request"), "{high}");
+}

@@ -253,7 +253,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         // in the cache, which is what a rerun reads before asking for the rest.
         let failed = match done.failed.len() {
             0 => String::new(),
-            n => format!(", {n} failed after every retry"),
+            n => format!(", {n} failed"),
         };
         say!(
             "kgrade: interrupted: {} of {} answers saved to {}{failed}; run the same command again to resume",
@@ -265,7 +265,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     }
     if !done.failed.is_empty() {
         say!(
-            "kgrade: {} answers failed after every retry; {} has each as an `error` line, which grade counts as a request_error (wrong, counted apart); run the same command again to ask only for them",
+            "kgrade: {} answers failed (a server error or rate limit after every retry, any other refusal such as 401 at once; the reasons are above); {} has each as an `error` line, which grade counts as a request_error (wrong, counted apart); run the same command again to ask only for them",
             done.failed.len(),
             out.display()
         );

@@ -102,6 +102,7 @@ impl JudgeArgs {
         if rubric.kind != RubricKind::Choice {
             anyhow::bail!("--rubric {}: grading multiple-choice answers needs a choice rubric such as mc_final_answer", rubric.id);
         }
+        self.warn_if_tpm_below_one_request(&rubric);
         Ok(Some(JudgeStage {
             config: kgrade::judge::run::JudgeConfig {
                 spec,
@@ -132,6 +133,28 @@ impl JudgeArgs {
                 seed: self.seed,
             },
         }))
+    }
+}
+
+impl JudgeArgs {
+    /// One request over --tpm waits a whole minute of tokens and still goes over the limit,
+    /// so the judge crawls with no word (as `generate` warns, trial 42 defect 7). Every
+    /// judge request holds at least the rubric with an empty question and answer, plus
+    /// --judge-max-tokens: a --tpm below that is below every request.
+    fn warn_if_tpm_below_one_request(&self, rubric: &Rubric) {
+        let Some(tpm) = self.tpm else { return };
+        let least = kgrade::verify::ChoiceSet::new(kgrade::verify::Notation::Number, 2)
+            .ok()
+            .and_then(|choices| rubric.render_choice("", &choices, "").ok())
+            .map_or(0, |messages| {
+                kgrade::judge::run::estimated_tokens(&messages, self.judge_max_tokens)
+            });
+        if least > tpm {
+            say!(
+                "kgrade: warning: --tpm {tpm} is below one judge request's estimate (at least ~{least} tokens: the rubric {} and --judge-max-tokens {}); each request waits a whole minute and still goes over the limit: raise --tpm or lower --judge-max-tokens",
+                rubric.id, self.judge_max_tokens
+            );
+        }
     }
 }
 

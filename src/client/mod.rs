@@ -54,7 +54,7 @@ pub struct Counters {
     /// HTTP requests sent, and how many of them were retries.
     pub requests: AtomicU64,
     pub retries: AtomicU64,
-    /// Tasks that failed after every retry.
+    /// Tasks that failed (after every retry, or at once when retrying cannot help).
     pub failures: AtomicU64,
     /// Tokens the servers reported (`usage`, or Ollama's eval counts).
     pub prompt_tokens: AtomicU64,

@@ -95,6 +95,15 @@ pub fn cache_key(spec: &JudgeSpec, rubric: &Rubric, messages: &[Message]) -> [u8
     ])
 }
 
+/// The tokens a judge request is counted as against --tpm: its messages at about two
+/// characters a token (Korean runs nearer one, English nearer four), plus the reply's bound.
+pub fn estimated_tokens(messages: &[Message], max_tokens: u32) -> u32 {
+    let chars: usize = messages.iter().map(|m| m.content.chars().count()).sum();
+    u32::try_from(chars / 2)
+        .unwrap_or(u32::MAX)
+        .saturating_add(max_tokens)
+}
+
 /// The follow-up message after a reply that could not be used.
 fn follow_up(reason: &str, choices: &ChoiceSet) -> String {
     let labels: Vec<String> = choices.choices().map(|c| choices.label(c)).collect();
@@ -272,12 +281,7 @@ impl Judge {
         if let Some(outcome) = self.cached(&key, task) {
             return outcome;
         }
-        let estimated_tokens = (messages
-            .iter()
-            .map(|m| m.content.chars().count())
-            .sum::<usize>()
-            / 2) as u32
-            + self.max_tokens;
+        let estimated_tokens = estimated_tokens(&messages, self.max_tokens);
         let spec = &self.spec;
         let kind = self.rubric.kind;
         let refused = |status: u16, message: &str| {

@@ -232,7 +232,7 @@ pub struct Generated {
     pub interrupted: bool,
     /// Of those, answers read from the cache without a request.
     pub from_cache: u64,
-    /// Answers that failed after every retry, with the reason (`ID sample S`, reason).
+    /// Answers that failed (after every retry, or at once when retrying cannot help), with the reason (`ID sample S`, reason).
     pub failed: Vec<(String, String)>,
     pub requests: u64,
     pub retries: u64,
@@ -298,7 +298,7 @@ fn write_line(out: &mut impl Write, task: &Task, g: &CachedGeneration) -> io::Re
     out.write_all(b"\n")
 }
 
-/// A request that failed after every retry, as a line of the generations file: `grade`
+/// A request that failed, as a line of the generations file: `grade`
 /// counts it as a `request_error` (wrong, counted apart), so the item stays in the
 /// denominator as lm-eval keeps every document; a rerun asks for it again.
 #[derive(Serialize)]
@@ -509,7 +509,7 @@ struct Asked {
 
 /// Why an answer is not there.
 enum Missing {
-    /// Failed after every retry, with the reason.
+    /// Failed (after every retry, or at once), with the reason.
     Failed(String),
     /// Ctrl-C stopped it before the answer came: no endpoint's fault, and no failure.
     Interrupted,
