@@ -143,7 +143,7 @@ fn generate_then_judge_against_a_real_llama_cpp_server() {
     {
         let v: Value = serde_json::from_str(line).unwrap();
         match v["source"].as_str().unwrap() {
-            "verifier" | "judge" | "cache" => {
+            "verifier" | "judge" => {
                 assert!(v["chosen"].is_string() || v["judge"].is_object(), "{v}")
             }
             // Undecided: the judge failed and says why, or the verifier's outcome was not
@@ -163,19 +163,18 @@ fn generate_then_judge_against_a_real_llama_cpp_server() {
     // requests in flight llama.cpp's batching can change a reply) are asked again.
     let (judged, failed) = judge_counts(&graded);
     let rerun = stdout_of(&mut grade("run2"), &[0]);
-    let cached = format!("({judged} from the cache at ");
+    let cached = format!("judge calls: {judged} verdicts from the cache at ");
     assert!(rerun.contains(&cached), "{cached}\n{graded}\n{rerun}");
     if failed == 0 {
         assert!(rerun.contains("; 0 requests, 0 retries"), "{rerun}");
     }
 }
 
-/// The judged and failed counts of a run's judge summary line ("… 4 judged (0 from the cache
-/// at …), 1 failed; …").
+/// The judged and failed counts of a run's judge summary line ("judge: … 4 judged, 1 failed").
 fn judge_counts(summary: &str) -> (u64, u64) {
     let line = summary
         .lines()
-        .find(|l| l.contains(" judged (") && l.contains(" failed; "))
+        .find(|l| l.starts_with("judge: ") && l.contains(" judged, "))
         .unwrap_or_else(|| panic!("no judge summary in\n{summary}"));
     let number_before = |word: &str| -> u64 {
         let at = line
@@ -187,5 +186,5 @@ fn judge_counts(summary: &str) -> (u64, u64) {
             .and_then(|n| n.parse().ok())
             .unwrap_or_else(|| panic!("count before {word} in {line}"))
     };
-    (number_before(" judged ("), number_before(" failed; "))
+    (number_before(" judged, "), number_before(" failed"))
 }

@@ -151,12 +151,7 @@ impl Accumulator {
     /// Group by the columns `by` (a verdict without the column is not counted in that group).
     pub fn new(by: &[String]) -> Accumulator {
         let mut stages = BTreeMap::new();
-        for s in [
-            Source::Verifier,
-            Source::Judge,
-            Source::Cache,
-            Source::Unresolved,
-        ] {
+        for s in [Source::Verifier, Source::Judge, Source::Unresolved] {
             stages.insert(s.name().to_string(), 0);
         }
         Accumulator {

@@ -261,6 +261,13 @@ impl ReportBuilder {
             .filter(|c| metrics.groups.contains_key(c))
             .collect();
         let judge = join.map_or("not configured", |j| j.judge.as_str());
+        // The judge's calls (cache hits, requests) are the run's, in run.json and on the
+        // terminal: a rerun from the cache writes the same report.json.
+        let reported_join = join.map(|j| JoinReport {
+            judge_calls: String::new(),
+            ..j.clone()
+        });
+        let join_shown = reported_join.as_ref();
         let head = Head {
             schema: REPORT_SCHEMA,
             version: REPORT_VERSION,
@@ -268,7 +275,7 @@ impl ReportBuilder {
             verdicts,
             group_by: &by,
             judge,
-            join,
+            join: join_shown,
             metrics: &metrics,
         };
 

@@ -97,6 +97,9 @@ pub(super) fn terminal(m: &Metrics, join: Option<&JoinReport>, by: &[String]) ->
     let _ = writeln!(out, "decided by: {}", stages.join(", "));
     if let Some(j) = join {
         let _ = writeln!(out, "judge: {}", j.judge);
+        if !j.judge_calls.is_empty() {
+            let _ = writeln!(out, "judge calls: {}", j.judge_calls);
+        }
     }
     if m.judge_reason_conflicts > 0 {
         let _ = writeln!(

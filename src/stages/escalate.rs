@@ -243,8 +243,11 @@ impl Escalator {
         }
     }
 
-    /// What the stage did, and the line `run.json` and the reports show for it.
-    pub fn finish(mut self) -> (JudgeSummary, String) {
+    /// What the stage did; the line `run.json` and the reports show for it (what was judged,
+    /// the same however many verdicts came from the cache); and the line `run.json` and the
+    /// terminal show for the calls made (cache hits, requests, retries), which only a rerun
+    /// changes.
+    pub fn finish(mut self) -> (JudgeSummary, String, String) {
         let counters = self.judge.counters().clone();
         let s = &mut self.summary;
         s.cache_hits = counters.cache_hits.load(Relaxed);
@@ -253,19 +256,17 @@ impl Escalator {
         s.retries = counters.retries.load(Relaxed);
         s.judged = counters.done.load(Relaxed) - s.failures;
         let line = format!(
-            "{} with {}: {} escalated, {} audited, {} judged ({} from the cache at {}), {} failed; {} requests, {} retries",
-            self.judge_name,
-            self.rubric_name,
-            s.escalated,
-            s.audited,
-            s.judged,
+            "{} with {}: {} escalated, {} audited, {} judged, {} failed",
+            self.judge_name, self.rubric_name, s.escalated, s.audited, s.judged, s.failures,
+        );
+        let calls = format!(
+            "{} verdicts from the cache at {}; {} requests, {} retries",
             s.cache_hits,
             self.cache_path.display(),
-            s.failures,
             s.requests,
             s.retries
         );
-        (self.summary, line)
+        (self.summary, line, calls)
     }
 }
 
@@ -320,7 +321,7 @@ fn apply(v: &mut Verdict, audit: bool, outcome: &Outcome, judge: &str, rubric: &
     }
     match error {
         None => {
-            v.source = if cached { Source::Cache } else { Source::Judge };
+            v.source = Source::Judge;
             v.correct = label.as_deref() == Some(v.gold.as_str());
             v.chosen = label;
             v.note = None;

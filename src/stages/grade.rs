@@ -305,8 +305,9 @@ pub fn run_grade(
         opts.generations_format,
         opts.id_pattern.as_ref(),
     );
-    let judged = finished.judged.map(|(summary, line)| {
+    let judged = finished.judged.map(|(summary, line, calls)| {
         join.judge = line;
+        join.judge_calls = calls;
         summary
     });
     // Generations of another dataset are refused before anything is written: their reports

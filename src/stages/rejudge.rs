@@ -127,10 +127,11 @@ pub fn judge_dir(
         ));
     }
     let finished = stream.finish()?;
-    let (summary, line) = finished
+    let (summary, line, calls) = finished
         .judged
         .ok_or_else(|| GradeError::Judge("the judge stage did not run".into()))?;
     join.judge = line;
+    join.judge_calls = calls;
     let built = super::write_outputs(finished.report, &join, &verdicts_path, staging, dir, |_| {
         None
     })?;

@@ -28,7 +28,7 @@ pub struct VerdictStream {
 /// line if a judge ran.
 pub struct Finished {
     pub report: ReportBuilder,
-    pub judged: Option<(JudgeSummary, String)>,
+    pub judged: Option<(JudgeSummary, String, String)>,
 }
 
 impl VerdictStream {

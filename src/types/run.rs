@@ -63,8 +63,13 @@ pub struct JoinReport {
     /// Generation lines that could not be read (`FILE:LINE: …`).
     pub unreadable_lines: u64,
     pub unreadable_listed: Vec<String>,
-    /// The judge stage's state ("not configured" until a judge is given).
+    /// The judge stage's state ("not configured" until a judge is given): what it judged.
     pub judge: String,
+    /// The calls the judge stage made: verdicts read from the cache, requests and retries.
+    /// In `run.json` only, not in the reports: a rerun from the cache reports as the run
+    /// that paid for the verdicts.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub judge_calls: String,
     /// How the inputs were read, so that `kgrade judge` can read them again.
     #[serde(default)]
     pub inputs: RunInputs,

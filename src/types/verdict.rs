@@ -13,10 +13,11 @@ use std::collections::BTreeMap;
 pub enum Source {
     /// A verifier rule (named in `rule`).
     Verifier,
-    /// A judge model's verdict.
+    /// A judge model's verdict, asked for in this run or read back from the cache (whether it
+    /// was is `judge.cached`, a fact about the run): a rerun from the cache grades and reports
+    /// exactly as the run that paid for the verdicts. `cache` is how runs before this wrote it.
+    #[serde(alias = "cache")]
     Judge,
-    /// A judge verdict read back from the cache.
-    Cache,
     /// Nobody: the verifier abstained and no judge decided.
     #[default]
     Unresolved,
@@ -27,7 +28,6 @@ impl Source {
         match self {
             Source::Verifier => "verifier",
             Source::Judge => "judge",
-            Source::Cache => "cache",
             Source::Unresolved => "unresolved",
         }
     }

@@ -94,7 +94,7 @@ pub struct AuditRow {
     pub line: u64,
     /// The value of each grouping column, in `by` order ("" when the item has none).
     pub groups: Vec<String>,
-    /// `undecided`, `judge_failed`, `judged`, `cached`, `audit_agree`, `audit_disagree`,
+    /// `undecided`, `judge_failed`, `judged`, `audit_agree`, `audit_disagree`,
     /// `audit_failed`.
     pub outcome: String,
     pub source: String,
@@ -110,11 +110,10 @@ pub struct AuditRow {
 }
 
 /// The outcomes a row can have, in the order the filter lists them, with their labels.
-const OUTCOMES: [(&str, &str); 7] = [
+const OUTCOMES: [(&str, &str); 6] = [
     ("undecided", "undecided (no judge)"),
     ("judge_failed", "judge failed"),
     ("judged", "decided by the judge"),
-    ("cached", "decided by the cache"),
     ("audit_disagree", "audit: judge disagrees"),
     ("audit_agree", "audit: judge agrees"),
     ("audit_failed", "audit: judge failed"),
@@ -134,7 +133,6 @@ impl AuditRow {
                 }
             }
             (_, Source::Judge) => "judged",
-            (_, Source::Cache) => "cached",
             (Some(j), _) if j.error.is_some() => "judge_failed",
             _ => "undecided",
         };

@@ -40,7 +40,7 @@ mark{background:#ffe066;font-weight:700}
 .cut{color:#999;font-style:italic}
 .o{padding:0 .3rem;border-radius:3px;white-space:nowrap}
 .o-undecided,.o-judge_failed,.o-audit_failed{background:#fde2e2}.o-audit_disagree{background:#ffe8cc}
-.o-judged,.o-cached,.o-audit_agree{background:#e3f2e3}
+.o-judged,.o-audit_agree{background:#e3f2e3}
 .filters{margin:.6rem 0;display:flex;gap:1rem;flex-wrap:wrap}
 @media print{.filters{display:none}.ans{max-height:none;overflow:visible}tr{break-inside:avoid}body{margin:0}}
 "#;
@@ -214,7 +214,7 @@ fn stage_figure(s: &mut String, m: &Metrics) {
             rows.push(("verifier".to_string(), n as f64, String::new()));
         }
     }
-    for stage in ["judge", "cache", "unresolved"] {
+    for stage in ["judge", "unresolved"] {
         let n = m.stages.get(stage).copied().unwrap_or(0);
         rows.push((stage.to_string(), n as f64, String::new()));
     }
