@@ -228,6 +228,13 @@ const CASES: &[(&str, &str, &str)] = &[
     ("circled:5", "정답은\u{200b}③", "answer ③ statement"),
     // --- reasoning markers
     ("circled:5", "<|start|>assistant<|channel|>analysis<|message|>정답은 ②인가?<|end|><|start|>assistant<|channel|>final<|message|>정답은 ③입니다.<|return|>", "answer ③ statement"),
+    // Every chat template's end of turn ends the answer: what follows is a turn the model
+    // invented, not its answer (audit 43: ChatML was cut, Llama 3 and Gemma read through).
+    ("circled:4", "정답은 ②입니다.<|eot_id|><|start_header_id|>user<|end_header_id|>\n\n다시 풀어보세요.<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n다시 보니 정답은 ③입니다.", "answer ② statement"),
+    ("letter:4", "The answer is B.<end_of_turn>\n<start_of_turn>user\nAre you sure?<end_of_turn>\n<start_of_turn>model\nSorry, it is D.", "answer B statement"),
+    ("number:4", "정답: 3<|eot_id|>", "answer 3 statement"),
+    // `</s>` is not cut at: it also ends HTML's strikethrough, which is not read either.
+    ("circled:4", "<s>②</s> ③", "no_answer - not_found"),
     ("circled:5", "<|channel|>final<|message|>④", "answer ④ bare"),
     ("circled:5", "<|channel|>analysis<|message|>②와 ③ 중에서 고민된다. 정답은 ②", "no_answer - truncated_reasoning"),
     ("circled:5", "<think>정답은 ①일까? 아니다.</think>\n\n정답: ④", "answer ④ statement"),

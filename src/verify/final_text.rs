@@ -22,13 +22,24 @@ const THINK_CLOSE: &[u8] = b"</think>";
 const THINK_OPEN: &[u8] = b"<think>";
 /// gpt-oss output decoded with its special tokens dropped reads "analysis…assistantfinal…".
 const STRIPPED_FINAL: &[u8] = b"assistantfinal";
-/// Tokens that end a final message; anything after them is not the answer.
-const END_TOKENS: [&[u8]; 5] = [
+/// Tokens that end a turn in the chat templates models leak as text (gpt-oss's harmony,
+/// ChatML, Llama 3, Gemma, GPT-2's and Qwen's end of text): the model's answer ends there, and
+/// anything after one is a continuation it invented (another user turn, another go at the
+/// question) that a server honouring its stop tokens would never have sent. Every template
+/// is cut alike (audit 43: ChatML's cut and Llama 3's was read through, so the same leaked
+/// turn graded differently by model family). `</s>` is not one: it is also HTML's end of
+/// strikethrough (`<s>②</s> ③`).
+const END_TOKENS: [&[u8]; 10] = [
     b"<|end|>",
     b"<|return|>",
     b"<|call|>",
     b"<|start|>",
     b"<|im_end|>",
+    b"<|eot_id|>",
+    b"<|eom_id|>",
+    b"<|end_of_text|>",
+    b"<end_of_turn>",
+    b"<|endoftext|>",
 ];
 
 /// Find the final answer text of `response`.
@@ -55,6 +66,16 @@ pub(crate) fn cut(response: &str) -> Cut {
     } else {
         (0, bytes.len())
     };
+    // End tokens before any text (a reply that opens with a leaked `<|im_end|>`) end nothing.
+    let mut start = start;
+    loop {
+        let rest = &bytes[start..end];
+        let text = rest.len() - rest.trim_ascii_start().len();
+        match END_TOKENS.iter().find(|t| rest[text..].starts_with(t)) {
+            Some(t) => start += text + t.len(),
+            None => break,
+        }
+    }
     let tail = &bytes[start..end];
     let stop = END_TOKENS
         .iter()
@@ -80,6 +101,24 @@ mod tests {
         let s = "<|start|>assistant<|channel|>analysis<|message|>정답은 ②?<|end|><|start|>assistant<|channel|>final<|message|>정답은 ③<|return|>";
         assert_eq!(final_of(s), Some("정답은 ③"));
         assert_eq!(final_of("<|channel|>final<|message|>④"), Some("④"));
+    }
+
+    #[test]
+    fn every_template_s_end_of_turn_ends_the_answer() {
+        for end in [
+            "<|im_end|>\n<|im_start|>user\n다시<|im_end|>\n<|im_start|>assistant\n",
+            "<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n",
+            "<end_of_turn>\n<start_of_turn>model\n",
+            "<|endoftext|>",
+            "<|end_of_text|>",
+        ] {
+            let s = format!("정답은 ②입니다.{end}다시 보니 정답은 ③입니다.");
+            assert_eq!(final_of(&s), Some("정답은 ②입니다."), "{end}");
+        }
+        // Not HTML's strikethrough, and not a token before any text.
+        assert_eq!(final_of("<s>②</s> ③"), Some("<s>②</s> ③"));
+        assert_eq!(final_of("<|im_end|>\n정답: ③"), Some("\n정답: ③"));
+        assert_eq!(final_of("정답: 3<|eot_id|>"), Some("정답: 3"));
     }
 
     #[test]
