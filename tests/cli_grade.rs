@@ -577,7 +577,9 @@ fn answers_in_report_md_are_shown_as_written_not_rendered() {
 /// Trial 40, D3 and D4: with no id column a dataset's ids are row numbers, so answers numbered
 /// from 1, or a row lost or merged (a stray quote in the CSV), join every later answer to
 /// the wrong row. One unknown id was under the one-tenth threshold: exit 0, no word. A plain
-/// line's own `question` was not checked either.
+/// line's own `question` was not checked either. Trial 44, D1: answers numbered one off from
+/// the ids (row numbers, or an id column counting from 1) were graded against their
+/// neighbours' questions with a warning and exit 0 (6.1% for a model at 67%); refused now.
 #[test]
 fn answers_that_do_not_line_up_with_row_numbers_are_named() {
     let tmp = tempfile::tempdir().unwrap();
@@ -610,10 +612,80 @@ fn answers_that_do_not_line_up_with_row_numbers_are_named() {
     let gens = write(tmp.path(), "g.jsonl", &one_based);
     grade(&[], &data, &gens, &tmp.path().join("o1"))
         .assert()
-        .success()
+        .code(3)
         .stderr(predicate::str::contains(
-            "the generations look numbered from 1 (ids 1–30)",
+            "the generations name ids 1–30 and the dataset has ids 0–29 (its row numbers: it has no id column",
         ));
+    assert!(
+        !tmp.path().join("o1/report.json").exists(),
+        "nothing was written"
+    );
+    // A column counting the rows from 1 (`번호`) is what such answers were keyed by.
+    let mut w = csv::Writer::from_path(tmp.path().join("bunho.csv")).unwrap();
+    w.write_record(["번호", "question", "answer", "A", "B", "C", "D"])
+        .unwrap();
+    for (i, r) in rows.iter().enumerate() {
+        let n = (i + 1).to_string();
+        w.write_record(std::iter::once(n.as_str()).chain(r.iter().take(6)))
+            .unwrap();
+    }
+    w.flush().unwrap();
+    let gens = tmp.path().join("g.jsonl");
+    grade(
+        &[],
+        &tmp.path().join("bunho.csv"),
+        &gens,
+        &tmp.path().join("o6"),
+    )
+    .assert()
+    .code(3)
+    .stderr(predicate::str::contains("give --id-col 번호"));
+    grade(
+        &["--id-col", "번호"],
+        &tmp.path().join("bunho.csv"),
+        &gens,
+        &tmp.path().join("o7"),
+    )
+    .assert()
+    .success();
+    // An id column counting from 1 against answers keyed from 0, and the reverse.
+    for (first_id, first_answer, says) in [
+        (1, 0, "the generations name ids 0–29 and the dataset has ids 1–30 (its id column's): each answer names the row before its own"),
+        (0, 1, "the generations name ids 1–30 and the dataset has ids 0–29"),
+    ] {
+        let mut w = csv::Writer::from_path(tmp.path().join("ids.csv")).unwrap();
+        w.write_record(["id", "question", "answer", "A", "B", "C", "D"])
+            .unwrap();
+        for (i, r) in rows.iter().enumerate() {
+            let id = (first_id + i).to_string();
+            w.write_record(std::iter::once(id.as_str()).chain(r.iter().take(6)))
+                .unwrap();
+        }
+        w.flush().unwrap();
+        let keyed: String = (rows.iter().enumerate())
+            .map(|(i, r)| {
+                let line = serde_json::json!({"id": first_answer + i, "response": answer(r)});
+                format!("{line}\n")
+            })
+            .collect();
+        let gens = write(tmp.path(), "keyed.jsonl", &keyed);
+        grade(&[], &tmp.path().join("ids.csv"), &gens, &tmp.path().join("o4"))
+            .assert()
+            .code(3)
+            .stderr(predicate::str::contains(says));
+        // Keyed as the dataset is, the same answers are all right.
+        let matching: String = (rows.iter().enumerate())
+            .map(|(i, r)| {
+                let line = serde_json::json!({"id": first_id + i, "response": answer(r)});
+                format!("{line}\n")
+            })
+            .collect();
+        let gens = write(tmp.path(), "matching.jsonl", &matching);
+        grade(&[], &tmp.path().join("ids.csv"), &gens, &tmp.path().join("o5"))
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("accuracy 100.0% (30/30"));
+    }
     // The same lines with their questions are refused: they belong to other rows.
     let with_question: String = (rows.iter().enumerate())
         .map(|(i, r)| {
@@ -644,7 +716,7 @@ fn answers_that_do_not_line_up_with_row_numbers_are_named() {
         .assert()
         .success()
         .stderr(predicate::str::contains(
-            "1 of 30 generations name ids the dataset does not have (first: `29`); the dataset has no id column, so its ids are row numbers 0–28",
+            "1 of 30 generations name ids the dataset does not have (first: `29`); the dataset's ids are row numbers 0–28",
         ));
 }
 

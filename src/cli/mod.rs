@@ -131,6 +131,7 @@ pub fn is_bad_data(err: &anyhow::Error) -> bool {
                     GradeError::Strict(_)
                         | GradeError::NothingGraded(_)
                         | GradeError::QuestionsDiffer(_)
+                        | GradeError::IdsShifted(_)
                 ) | Some(GradeError::Report(
                     ReportError::BadLine { .. } | ReportError::NothingGraded { .. }
                 ))

@@ -173,16 +173,9 @@ fn join_warnings(join: &JoinReport) -> Vec<String> {
     if join.unknown_ids > 0 && (join.unknown_ids * 10 > total || repeats || join.row_number_ids) {
         let why = if !join.row_number_ids {
             String::new()
-        } else if join.items_without_generations == ["0"]
-            && join.unknown_ids_listed == [join.items.to_string()]
-        {
-            format!(
-                "; the dataset has no id column, so its ids are row numbers from 0, and the generations look numbered from 1 (ids 1–{}): each answer is joined to the row after its own",
-                join.items
-            )
         } else {
             format!(
-                "; the dataset has no id column, so its ids are row numbers 0–{}, and an id past them means rows and answers do not line up (a row lost, or two merged by a stray quote in the CSV?): give the dataset an id column",
+                "; the dataset's ids are row numbers 0–{} (it has no id column, or one counting rows from 0), and an id past them means rows and answers do not line up (a row lost, or two merged by a stray quote in the CSV?): give the dataset an id column",
                 join.items.saturating_sub(1)
             )
         };
@@ -312,7 +305,7 @@ pub fn run_grade(
     });
     // Generations of another dataset are refused before anything is written: their reports
     // would only replace a good run in OUT with a meaningless one.
-    if let Some(e) = questions_differ(&join) {
+    if let Some(e) = questions_differ(&join).or_else(|| ids_shifted(&join)) {
         return Err(e);
     }
     let nothing = |built: &crate::report::Built| {
@@ -397,6 +390,51 @@ fn questions_differ(join: &JoinReport) -> Option<GradeError> {
         join.questions_compared,
         join.generations,
         join.dataset
+    )))
+}
+
+/// Generations whose ids are the dataset's shifted by one: the dataset's ids are the whole
+/// numbers lo..=hi, and the only item without an answer is at one end while the only id
+/// the dataset lacks is just past the other (answers keyed 0..N-1 by a pipeline's
+/// `enumerate` against an id column counting 1..N, or the reverse; trial 44). Every answer
+/// would be graded against its neighbour's question: refused before anything is written,
+/// as generations of another dataset are.
+fn ids_shifted(join: &JoinReport) -> Option<GradeError> {
+    let (lo, hi) = join.id_range?;
+    if join.answers == 0 || join.unknown_ids_listed.len() >= super::join::LISTED {
+        return None;
+    }
+    let [missing] = join.items_without_generations.as_slice() else {
+        return None;
+    };
+    let mut unknown: Vec<&str> = join.unknown_ids_listed.iter().map(String::as_str).collect();
+    unknown.sort_unstable();
+    unknown.dedup();
+    let [stray] = unknown.as_slice() else {
+        return None;
+    };
+    let (missing, stray): (i64, i64) = (missing.parse().ok()?, stray.parse().ok()?);
+    let (from, to, whose) = if missing == lo && stray == hi + 1 {
+        (lo + 1, hi + 1, "after")
+    } else if missing == hi && stray == lo - 1 {
+        (lo - 1, hi - 1, "before")
+    } else {
+        return None;
+    };
+    let ids = if join.row_number_ids {
+        "its row numbers: it has no id column, or one counting rows from 0"
+    } else {
+        "its id column's"
+    };
+    let fix = match &join.counting_column {
+        Some(column) if from == lo + 1 => format!(
+            "The dataset's column `{column}` counts the rows from 1, as the answers do: give --id-col {column}"
+        ),
+        _ => "Renumber the answers' ids to the dataset's (a pipeline that keys answers by `enumerate` counts from 0), or give the dataset an id column that matches them".to_string(),
+    };
+    Some(GradeError::IdsShifted(format!(
+        "the generations name ids {from}–{to} and the dataset has ids {lo}–{hi} ({ids}): each answer names the row {whose} its own, so each would be graded against another question; nothing was written. {fix} (generations {}, dataset {})",
+        join.generations, join.dataset
     )))
 }
 

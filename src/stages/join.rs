@@ -8,7 +8,7 @@ use crate::inputs::generations::{Generation, Generations};
 use crate::types::JoinReport;
 
 /// How many unknown ids and unreadable lines are listed by name.
-const LISTED: usize = 200;
+pub(crate) const LISTED: usize = 200;
 /// Models kept for run.json when generations name several.
 const MODELS_LISTED: usize = 20;
 
@@ -312,6 +312,36 @@ impl<'a> Joiner<'a> {
             && !items.is_empty()
             && items[0].id == "0"
             && items[items.len() - 1].id == (items.len() - 1).to_string();
+        if self.dataset.subjects.is_empty() && self.dataset.duplicate_ids.is_empty() {
+            self.join.id_range = whole_number_range(items.iter().map(|i| i.id.as_str()));
+        }
+        if self.join.row_number_ids {
+            self.join.counting_column = (items[0].fields.iter())
+                .map(|(name, _)| name)
+                .find(|name| {
+                    (items.iter().enumerate()).all(|(row, item)| {
+                        (item.fields.iter())
+                            .any(|(n, v)| n == *name && v.trim() == (row + 1).to_string())
+                    })
+                })
+                .cloned();
+        }
         self.join
     }
+}
+
+/// `(lo, hi)` when `ids` are the whole numbers `lo..=hi`, each written plainly (`7`, not
+/// `07`) and each once (the caller has checked there are no repeats).
+fn whole_number_range<'a>(ids: impl Iterator<Item = &'a str>) -> Option<(i64, i64)> {
+    let mut range: Option<(i64, i64)> = None;
+    let mut n = 0i64;
+    for id in ids {
+        let v: i64 = id.parse().ok()?;
+        if v.to_string() != id {
+            return None;
+        }
+        n += 1;
+        range = Some(range.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v))));
+    }
+    range.filter(|(lo, hi)| hi - lo + 1 == n)
 }

@@ -41,6 +41,10 @@ pub enum GradeError {
     /// different question than their dataset row: the generations belong to another dataset.
     #[error("{0}")]
     QuestionsDiffer(String),
+    /// The generations' ids are the dataset's shifted by one (answers keyed from 0 against
+    /// ids from 1, or the reverse): every answer would be graded against another row.
+    #[error("{0}")]
+    IdsShifted(String),
     /// The run graded no answer at all (its reports were written only into a folder that
     /// held no earlier run).
     #[error("nothing was graded: {0}")]

@@ -24,6 +24,14 @@ pub struct JoinReport {
     /// the rows and the generations do not line up (numbered from 1, a row lost or merged).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub row_number_ids: bool,
+    /// The dataset's ids when they are the whole numbers `lo..=hi`, each once (row numbers,
+    /// or an id column counting rows): answers numbered one off from them are seen.
+    #[serde(skip)]
+    pub id_range: Option<(i64, i64)>,
+    /// With row numbers for ids, a column whose values count the rows from 1 (`번호`): the
+    /// id column answers numbered from 1 were likely keyed by.
+    #[serde(skip)]
+    pub counting_column: Option<String>,
     /// Answers whose prompt shows the item's options in another order than the dataset's
     /// (matched by their texts): graded in the order shown. The first one as `FILE:LINE`.
     #[serde(default, skip_serializing_if = "is_zero")]
