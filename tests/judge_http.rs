@@ -468,6 +468,19 @@ fn cli_judges_escalations_keeps_keys_secret_and_reruns_from_cache() {
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
         .filter(|v| v["status"] != "answer")
         .collect::<Vec<_>>();
+    // Reasoning that never reached a final answer is not sent by default: a judge shown it
+    // would grade a thought as the answer (trial 43, D1). It stays no answer, counted wrong,
+    // and is not unresolved (the run exits 0 without --allow-unresolved below).
+    let (cut_off, escalated): (Vec<_>, Vec<_>) = escalated
+        .into_iter()
+        .partition(|v| v["rule"] == "truncated_reasoning");
+    assert!(!cut_off.is_empty());
+    assert!(
+        cut_off
+            .iter()
+            .all(|v| v["source"] == "unresolved" && v.get("judge").is_none()),
+        "{cut_off:?}"
+    );
     assert!(
         escalated.iter().all(|v| v["source"] == "judge"),
         "every escalated answer ends judged"
@@ -518,6 +531,38 @@ fn cli_judges_escalations_keeps_keys_secret_and_reruns_from_cache() {
     assert!(judged_from_cache > 0);
     let uncached = |text: &str| text.replace("\"cached\":true", "\"cached\":false");
     assert_eq!(uncached(&verdicts2), verdicts);
+}
+
+/// `--escalate truncated` sends reasoning that never reached a final answer to the judge,
+/// for a user who wants it read.
+#[test]
+fn reasoning_with_no_final_answer_is_judged_only_when_asked() {
+    let fake = Arc::new(Fake::default());
+    let base = serve(fake.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = grade_args(&base, &dir.path().join("run"), &dir.path().join("cache"));
+    args.extend(["--escalate".into(), "truncated".into()]);
+    // The ambiguous answers, not sent, stay unresolved: exit 4.
+    let status = kgrade_grade(&args).status().unwrap();
+    assert_eq!(status.code(), Some(4));
+    let verdicts = std::fs::read_to_string(dir.path().join("run/verdicts.jsonl")).unwrap();
+    let verdicts: Vec<Value> = verdicts
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let cut_off: Vec<&Value> = (verdicts.iter())
+        .filter(|v| v["rule"] == "truncated_reasoning")
+        .collect();
+    assert!(!cut_off.is_empty());
+    assert!(
+        cut_off.iter().all(|v| v["source"] == "judge"),
+        "{cut_off:?}"
+    );
+    // Only those were sent (the audit sample aside): other abstentions stay unresolved.
+    assert!(verdicts
+        .iter()
+        .filter(|v| v["status"] == "ambiguous")
+        .all(|v| v["source"] == "unresolved"));
 }
 
 #[test]

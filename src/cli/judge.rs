@@ -28,7 +28,7 @@ pub struct JudgeArgs {
     /// Directory of your own rubric files (default: the rubrics built into kgrade).
     #[arg(long)]
     rubrics_dir: Option<PathBuf>,
-    /// Verifier outcomes sent to the judge (comma-separated: ambiguous, no_answer, empty, refusal, invalid; by default all but empty and refusal).
+    /// Verifier outcomes sent to the judge (comma-separated: ambiguous, no_answer, empty, refusal, truncated, invalid; by default all but empty, refusal and truncated: reasoning that never reached a final answer).
     #[arg(
         long,
         value_delimiter = ',',

@@ -18,8 +18,14 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Escalate {
     Ambiguous,
-    /// `no_answer` other than `empty` and `refusal`.
+    /// `no_answer` other than `empty`, `refusal` and `truncated`.
     NoAnswer,
+    /// `no_answer` because the model never gave a final answer: its reasoning never closed
+    /// (`truncated_reasoning`) or the server kept the reasoning apart with no final content
+    /// (`reasoning_only`, a reply cut off at `max_tokens` while thinking). A judge shown that
+    /// reasoning would grade a thought as the answer (trial 43: 0% → 100% with a judge), as
+    /// lm-eval, OpenCompass and Inspect never do; sent only when asked for.
+    Truncated,
     /// `no_answer` because the answer was empty.
     Empty,
     /// `no_answer` because the model declined ("잘 모르겠습니다", "I cannot help with that") or
@@ -36,10 +42,11 @@ impl FromStr for Escalate {
             "ambiguous" => Ok(Escalate::Ambiguous),
             "no_answer" => Ok(Escalate::NoAnswer),
             "empty" => Ok(Escalate::Empty),
+            "truncated" => Ok(Escalate::Truncated),
             "refusal" => Ok(Escalate::Refusal),
             "invalid" => Ok(Escalate::Invalid),
             other => Err(format!(
-                "unknown outcome `{other}` (ambiguous, no_answer, empty, refusal, invalid)"
+                "unknown outcome `{other}` (ambiguous, no_answer, empty, refusal, truncated, invalid)"
             )),
         }
     }
@@ -73,6 +80,9 @@ impl Policy {
             "invalid" => Escalate::Invalid,
             "no_answer" if v.rule == "empty" => Escalate::Empty,
             "no_answer" if v.rule == "refusal" => Escalate::Refusal,
+            "no_answer" if matches!(v.rule.as_str(), "truncated_reasoning" | "reasoning_only") => {
+                Escalate::Truncated
+            }
             "no_answer" => Escalate::NoAnswer,
             _ => return None,
         };
@@ -232,11 +242,15 @@ impl Escalator {
         }
     }
 
-    /// Count a final verdict. An empty answer or a refusal that was not judged is no answer,
-    /// which nothing can resolve: it counts as wrong, not as unresolved.
+    /// Count a final verdict. An empty answer, a refusal or an answer never given (reasoning
+    /// cut off) that was not judged is no answer, which nothing can resolve: it counts as
+    /// wrong, not as unresolved.
     pub fn count(&mut self, v: &Verdict) {
         let no_answer = v.status == "no_answer"
-            && matches!(v.rule.as_str(), "empty" | "refusal")
+            && matches!(
+                v.rule.as_str(),
+                "empty" | "refusal" | "truncated_reasoning" | "reasoning_only"
+            )
             && v.judge.is_none();
         if v.source == Source::Unresolved && !no_answer {
             self.summary.unresolved += 1;
