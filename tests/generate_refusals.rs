@@ -100,3 +100,82 @@ fn refusals_are_recorded_once_and_graded_as_no_answer() {
         assert_eq!(v["correct"], decided, "{v}");
     }
 }
+
+/// Trial 43, D2, D4 and D10: OpenRouter reports an upstream failure after the reply began
+/// inside a 200 (`finish_reason: "error"` and an `error` in the choice): it was saved as the
+/// model's empty answer, exit 0, and never asked again. A 200 body that is an error
+/// (LM Studio's `{"error": "…"}`) lost its words ("no choices[0]"). Mistral's content as a
+/// list of parts was "no content". Now the first two are failed requests with the
+/// provider's words, asked again on a rerun, and the parts are the answer.
+#[test]
+fn provider_errors_inside_a_200_are_failed_requests_with_their_words() {
+    const DATA: &str = "id,question,answer,domain\nparts,\"관할 기관은? ① 금융위 ② 기재부\",①,x\nupstream,\"중단될 질문? ① 예 ② 아니오\",①,x\ncrash,\"멈출 질문? ① 예 ② 아니오\",②,x\n";
+    let tmp = tempfile::tempdir().unwrap();
+    let data = write(tmp.path(), "d.csv", DATA);
+    let healthy = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let requests = Arc::new(AtomicU64::new(0));
+    let (h, r) = (healthy.clone(), requests.clone());
+    let app = Router::new().route(
+        "/v1/chat/completions",
+        post(move |Json(body): Json<Value>| {
+            let (healthy, requests) = (h.clone(), r.clone());
+            async move {
+                requests.fetch_add(1, Ordering::SeqCst);
+                let prompt = body["messages"].to_string();
+                let ok = healthy.load(Ordering::SeqCst);
+                let choice = if prompt.contains("중단될") && !ok {
+                    json!({"index": 0, "finish_reason": "error", "native_finish_reason": "error",
+                        "message": {"role": "assistant", "content": ""},
+                        "error": {"code": 502, "message": "Upstream idle timeout"}})
+                } else if prompt.contains("멈출") && !ok {
+                    return Json(json!({"error": "Model has crashed without additional information. (Exit code: null)"}));
+                } else {
+                    json!({"index": 0, "finish_reason": "stop", "message": {"role": "assistant",
+                        "content": [{"type": "thinking", "thinking": [{"type": "text", "text": "②일까?"}]},
+                                    {"type": "text", "text": "정답은 ①입니다."}]}})
+                };
+                Json(json!({"id": "gen-1", "object": "chat.completion", "model": "m", "choices": [choice]}))
+            }
+        }),
+    );
+    let endpoint = format!("http://{}/v1", support::serve(app, 1));
+    let out = tmp.path().join("gen.jsonl");
+    let run = || {
+        kgrade()
+            .arg("generate")
+            .arg("--dataset")
+            .arg(&data)
+            .args(["--model", "m", "--max-retries", "0"])
+            .args(["--endpoint", &endpoint])
+            .arg("--out")
+            .arg(&out)
+            .arg("--cache")
+            .arg(tmp.path().join("cache"))
+            .env_remove("OPENAI_API_KEY")
+            .assert()
+    };
+    run()
+        .code(4)
+        .stderr(predicates::str::contains("Upstream idle timeout"))
+        .stderr(predicates::str::contains("Model has crashed"));
+    let lines: Vec<Value> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let line = |id: &str| lines.iter().find(|l| l["id"] == id).unwrap().clone();
+    assert_eq!(line("parts")["response"], "정답은 ①입니다.");
+    assert!(line("upstream")["error"]
+        .as_str()
+        .unwrap()
+        .contains("the provider failed mid-reply: 502: Upstream idle timeout"));
+    assert!(line("crash")["error"]
+        .as_str()
+        .unwrap()
+        .contains("the server says Model has crashed"));
+    // The provider recovers: a rerun asks for the two failures only.
+    healthy.store(true, Ordering::SeqCst);
+    let before = requests.load(Ordering::SeqCst);
+    run().success();
+    assert_eq!(requests.load(Ordering::SeqCst), before + 2);
+}

@@ -26,16 +26,9 @@ pub fn read(body: &Value) -> Option<Replies> {
     if let Some(choices) = body.get("choices").and_then(Value::as_array) {
         let mut out = Vec::with_capacity(choices.len());
         for c in choices {
-            if let Some(message) = c.get("message") {
-                out.push(message_reply(message)?);
-            } else if let Some(text) = c.get("text").and_then(Value::as_str) {
-                out.push(Reply {
-                    content: text.to_string(),
-                    reasoning: None,
-                    refusal: None,
-                });
-            } else {
-                return None;
+            match choice_reply(c)? {
+                Ok(reply) => out.push(reply),
+                Err(e) => return Some(Err(e)),
             }
         }
         return Some(Ok(out));
@@ -74,17 +67,65 @@ pub fn read(body: &Value) -> Option<Replies> {
     None
 }
 
+/// One choice of a chat or text completion: its answer, or the provider's error inside it.
+/// OpenRouter reports an upstream failure after the reply began as `finish_reason: "error"`
+/// with an `error` object in the choice: a failed request, not the model's empty answer
+/// (trial 43). A content filter that left no content (`finish_reason: "content_filter"`,
+/// Azure and OpenAI) is the provider declining: a refusal, as `message.refusal` is.
+pub fn choice_reply(choice: &Value) -> Option<Replied> {
+    if let Some(e) = error_message(choice) {
+        return Some(Err(format!("the provider failed mid-reply: {e}")));
+    }
+    let finish = choice.get("finish_reason").and_then(Value::as_str);
+    if finish == Some("error") {
+        return Some(Err(
+            "the provider failed mid-reply (finish_reason `error`)".to_string()
+        ));
+    }
+    let mut reply = if let Some(message) = choice.get("message") {
+        message_reply(message)?
+    } else {
+        Reply {
+            content: choice.get("text").and_then(Value::as_str)?.to_string(),
+            reasoning: None,
+            refusal: None,
+        }
+    };
+    if finish == Some("content_filter") && reply.refusal.is_none() && reply.content.is_empty() {
+        reply.refusal = Some("content_filter".to_string());
+    }
+    Some(Ok(reply))
+}
+
+/// One choice's answer, or the provider's error in it.
+pub type Replied = Result<Reply, String>;
+
+/// A message's `content`: a string, or the text of a list of parts (Mistral's and the
+/// Anthropic-style `[{"type": "text", "text": …}]`; a `thinking` part is not text). `None`
+/// for null, a missing key or another shape.
+pub fn content_text(message: &Value) -> Option<String> {
+    match message.get("content")? {
+        Value::String(s) => Some(s.clone()),
+        Value::Array(parts) => Some(
+            parts
+                .iter()
+                .filter(|p| {
+                    p.get("type")
+                        .and_then(Value::as_str)
+                        .is_none_or(|t| t == "text")
+                })
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
 /// A chat message: `content` (a string, null, or a list of text parts) and any reasoning.
 fn message_reply(message: &Value) -> Option<Reply> {
     let content = match message.get("content") {
-        Some(Value::String(s)) => s.clone(),
         Some(Value::Null) | None => String::new(),
-        Some(Value::Array(parts)) => parts
-            .iter()
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join(""),
-        _ => return None,
+        Some(_) => content_text(message)?,
     };
     // OpenAI's refusal (`content: null`, `refusal: "…"`) is a final, empty answer.
     let refusal = message
@@ -259,5 +300,36 @@ mod tests {
             "context_length_exceeded: This model's maximum context length is 8192 tokens"
         );
         assert!(read(&json!({"foo": 1})).is_none());
+    }
+
+    /// Trial 43, D2 and D8: a choice-level provider error is the reply's error, not an empty
+    /// answer; a content filter that left no content is a refusal in a saved reply, a batch
+    /// output and a text completion alike, as it is in `generate`'s chat path.
+    #[test]
+    fn a_choice_s_error_and_a_content_filter() {
+        let failed = json!({"choices": [{"index": 0, "finish_reason": "error",
+            "message": {"role": "assistant", "content": ""},
+            "error": {"code": 502, "message": "Upstream idle timeout"}}]});
+        assert_eq!(
+            read(&failed).unwrap().unwrap_err(),
+            "the provider failed mid-reply: 502: Upstream idle timeout"
+        );
+        let bare = json!({"choices": [{"finish_reason": "error", "message": {"content": ""}}]});
+        assert!(read(&bare).unwrap().is_err());
+        for filtered in [
+            json!({"choices": [{"finish_reason": "content_filter", "message": {"content": null}}]}),
+            json!({"choices": [{"finish_reason": "content_filter", "text": ""}]}),
+        ] {
+            let reply = &read(&filtered).unwrap().unwrap()[0];
+            assert_eq!(reply.refusal.as_deref(), Some("content_filter"));
+        }
+        // Text the filter let through stays the answer.
+        let partial = json!({"choices": [{"finish_reason": "content_filter", "message": {"content": "정답은 ②"}}]});
+        assert_eq!(read(&partial).unwrap().unwrap()[0].refusal, None);
+        // Content as a list of parts: the text parts, not the thinking.
+        let parts = json!({"choices": [{"message": {"content": [
+            {"type": "thinking", "thinking": [{"type": "text", "text": "④?"}]},
+            {"type": "text", "text": "정답은 ①"}]}}]});
+        assert_eq!(read(&parts).unwrap().unwrap()[0].content, "정답은 ①");
     }
 }

@@ -3,6 +3,7 @@
 //! body never holds a key: keys go in the client's header only.
 
 use crate::cache::CachedGeneration;
+use crate::inputs::generations::replies;
 use serde_json::{json, Value};
 use std::str::FromStr;
 
@@ -100,43 +101,35 @@ pub fn body(
     body
 }
 
-/// The answer in a reply, or why the reply is not one (the client then retries it).
+/// The answer in a reply, or why the reply is not one (the client then retries it). The
+/// choice is read as `grade` reads a saved reply ([`replies::choice_reply`]); the provider's
+/// own words are kept when the body is an error (OpenRouter's and LM Studio's `error` in a
+/// 200 body, trial 43).
 pub fn answer(api: Api, reply: &Value, model: &str) -> Result<CachedGeneration, String> {
+    if let Some(e) = replies::error_message(reply) {
+        return Err(format!("the server says {e}"));
+    }
     let choice = reply
         .get("choices")
         .and_then(|c| c.get(0))
         .ok_or("no choices[0]")?;
-    let mut refusal = None;
-    let (response, reasoning) = match api {
-        Api::Chat => {
-            let message = choice.get("message").ok_or("no choices[0].message")?;
-            let reasoning = message
-                .get("reasoning_content")
-                .or_else(|| message.get("reasoning"))
-                .and_then(Value::as_str)
-                .map(str::to_string);
-            refusal = refusal_of(choice, message);
-            let content = match message.get("content") {
-                Some(Value::String(s)) => s.clone(),
-                // A reasoning model cut off before its answer has reasoning and no content;
-                // a refusal or a content filter is a final answer with none: retrying
-                // would ask again for ever.
-                Some(Value::Null) | None if reasoning.is_some() || refusal.is_some() => {
-                    String::new()
-                }
-                _ => return Err("no choices[0].message.content".into()),
-            };
-            (content, reasoning)
+    let read = replies::choice_reply(choice).ok_or(match api {
+        Api::Chat => "no choices[0].message",
+        Api::Completions => "no choices[0].text",
+    })??;
+    if api == Api::Chat {
+        let message = choice.get("message").ok_or("no choices[0].message")?;
+        // Content that is null or missing is a final answer only with reasoning (a
+        // reasoning model cut off before its answer) or a refusal: retrying those would ask
+        // again for ever. Otherwise the reply is broken, and retried.
+        if replies::content_text(message).is_none()
+            && read.reasoning.is_none()
+            && read.refusal.is_none()
+        {
+            return Err("no choices[0].message.content".into());
         }
-        Api::Completions => (
-            choice
-                .get("text")
-                .and_then(Value::as_str)
-                .ok_or("no choices[0].text")?
-                .to_string(),
-            None,
-        ),
-    };
+    }
+    let (response, reasoning, refusal) = (read.content, read.reasoning, read.refusal);
     let usage = |k: &str| {
         reply
             .get("usage")
@@ -162,25 +155,6 @@ pub fn answer(api: Api, reply: &Value, model: &str) -> Result<CachedGeneration, 
         latency_ms: 0,
         time: 0,
     })
-}
-
-/// Why a chat reply declines to answer: OpenAI's `message.refusal` text, or
-/// `finish_reason: "content_filter"` (Azure, OpenAI) when the content is empty.
-fn refusal_of(choice: &Value, message: &Value) -> Option<String> {
-    if let Some(r) = message
-        .get("refusal")
-        .and_then(Value::as_str)
-        .filter(|r| !r.trim().is_empty())
-    {
-        return Some(r.to_string());
-    }
-    let empty = match message.get("content") {
-        Some(Value::String(s)) => s.is_empty(),
-        Some(Value::Null) | None => true,
-        _ => false,
-    };
-    (empty && choice.get("finish_reason").and_then(Value::as_str) == Some("content_filter"))
-        .then(|| "content_filter".to_string())
 }
 
 #[cfg(test)]
