@@ -239,3 +239,35 @@ fn a_key_echoed_encoded_or_in_fragments_is_redacted_in_stderr_verdicts_and_repor
     }
     assert_nothing_leaked(dir.path(), &graded);
 }
+
+/// Trial 43, D3: Azure Functions and many gateways take their key as `?code=…`: it was
+/// written in clear to stderr, the generations and every report.
+#[test]
+fn a_code_key_in_the_url_is_never_shown() {
+    let addr = serve(Echo::Unauthorized);
+    let dir = tempfile::tempdir().unwrap();
+    let generated =
+        support::generate_once(&format!("http://{addr}/v1?code={URL_PASSWORD}"), dir.path())
+            .env("OPENAI_API_KEY", KEY)
+            .output()
+            .unwrap();
+    assert_eq!(generated.status.code(), Some(4), "{generated:?}");
+    assert!(String::from_utf8_lossy(&generated.stderr).contains("?code=[redacted]"));
+    assert_nothing_leaked(dir.path(), &generated);
+    let addr = serve(Echo::Headers);
+    let out = dir.path().join("run");
+    let graded = support::grade_with_judge(
+        &format!("http://{addr}/v1?code={URL_PASSWORD}#judge-model"),
+        &data("domain_eval_sample.csv"),
+        &data("generations_reasoning.jsonl"),
+        &out,
+        dir.path(),
+    )
+    .env("OPENAI_API_KEY", KEY)
+    .output()
+    .unwrap();
+    assert!(graded.status.success(), "{graded:?}");
+    let run = std::fs::read_to_string(out.join("run.json")).unwrap();
+    assert!(run.contains("?code=[redacted]#judge-model"), "{run}");
+    assert_nothing_leaked(dir.path(), &graded);
+}

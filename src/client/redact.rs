@@ -94,9 +94,14 @@ pub fn url_secrets(url: &str) -> Vec<String> {
 }
 
 /// Whether a query parameter named `name` carries a credential (`key`, `api-key`, `apiKey`,
-/// `access_token`, `sig`, `password`…), as hosted APIs take keys in the URL.
+/// `access_token`, `sig`, `password`…), as hosted APIs take keys in the URL; and `code`, the
+/// key of Azure Functions and of many API gateways (trial 43: it was shown in clear in every
+/// report), and `jwt`, by their exact names.
 fn is_credential_param(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
+    if matches!(name.as_str(), "code" | "jwt") {
+        return true;
+    }
     [
         "key",
         "token",
@@ -449,6 +454,10 @@ mod tests {
         assert_eq!(
             url_secrets("http://h/v1?apiKey=abc123&x=1&sig="),
             ["abc123"]
+        );
+        assert_eq!(
+            shown_url("http://h/api/v1?code=AzFuncKey123&mode=x"),
+            "http://h/api/v1?code=[redacted]&mode=x"
         );
         assert_eq!(
             url_secrets("http://user:pass@host/v1"),
