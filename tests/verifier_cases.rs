@@ -32,6 +32,8 @@ const Q_HEIGHT: &str =
     "소화기구 설치 높이의 기준은?\n1) 2m 이상\n2) 1.5m 이하\n3) 1m 이하\n4) 0.5m 이상";
 const Q_DEPT: &str = "정책 담당 부서는?\n① 재정 관리\n② 인사 관리\n③ 조직 관리\n④ 감사 관리";
 
+const Q_PRODUCT: &str =
+    "생기는 기체의 분자수는?\n(1) 3 × 10^23\n(2) 9 × 10^23\n(3) 1.2 × 10^23\n(4) 6 × 10^23";
 const Q_COMBO: &str = "행정행위에 관한 설명으로 옳은 것만을 모두 고른 것은?\nㄱ. 허가는 상대방 있는 행정행위이다.\nㄴ. 특허는 형성적 행위이다.\nㄷ. 인가는 보충적 행위이다.\n① ㄱ, ㄴ\n② ㄱ, ㄷ\n③ ㄴ, ㄷ\n④ ㄱ, ㄴ, ㄷ";
 const Q_MOLES: &str = "메탄 1몰이 완전 연소할 때 필요한 산소는 몇 몰인가?\n① 3\n② 1\n③ 4\n④ 2";
 const Q_PASSAGE: &str = "다음 글의 밑줄 친 ㉠~㉣ 중 문맥상 쓰임이 적절하지 않은 것은?\n예산은 ㉠편성되고 ㉡심의되며 ㉢집행되고 ㉣폐기된다.\n① ㉠\n② ㉡\n③ ㉢\n④ ㉣";
@@ -42,6 +44,7 @@ fn set_for(key: &str) -> ChoiceSet {
         "letter_ask" => Q_LETTER_ASK,
         "which_not" => Q_WHICH_NOT,
         "numeric" => Q_NUMERIC,
+        "product" => Q_PRODUCT,
         "city" => Q_CITY,
         "kmmlu" => Q_KMMLU,
         "oxq" => Q_OX,
@@ -228,6 +231,16 @@ const CASES: &[(&str, &str, &str)] = &[
     ("circled:5", "정답은\u{200b}③", "answer ③ statement"),
     // --- reasoning markers
     ("circled:5", "<|start|>assistant<|channel|>analysis<|message|>정답은 ②인가?<|end|><|start|>assistant<|channel|>final<|message|>정답은 ③입니다.<|return|>", "answer ③ statement"),
+    // An option's text that starts with a number is that text after a marker, not the number
+    // as a label (trial 44: "정답은 9 × 10^23" was a choice outside the set, "3 × 10^23"
+    // nothing); a number alone that is an option's value stays as it was.
+    ("product", "정답은 9 × 10^23입니다.", "answer 2 statement"),
+    ("product", "계산하면 2 F이므로 정답은 3 × 10^23 입니다.", "answer 1 statement"),
+    ("product", "Answer: 1.2 × 10^23", "answer 3 statement"),
+    ("product", "정답: 6 × 10^23 (4)", "answer 4 statement"),
+    ("product", "정답은 9 × 10^23(1)입니다.", "ambiguous - alternatives"),
+    ("product", "9 × 10^23", "no_answer - not_found"),
+    ("numeric", "정답은 10", "invalid - statement"),
     // Every chat template's end of turn ends the answer: what follows is a turn the model
     // invented, not its answer (audit 43: ChatML was cut, Llama 3 and Gemma read through).
     ("circled:4", "정답은 ②입니다.<|eot_id|><|start_header_id|>user<|end_header_id|>\n\n다시 풀어보세요.<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n다시 보니 정답은 ③입니다.", "answer ② statement"),

@@ -57,6 +57,10 @@ impl Ctx<'_> {
             return None;
         }
         let label = self.label_at(k)?;
+        // "9 × 1023" for the option "9 × 1023": that option's text, not label 9.
+        if self.option_text_past_number(k).is_some() {
+            return None;
+        }
         // O/X words count as bare only when they are the whole text.
         let is_mark = self.is_label_mark(k);
         let mut j = k + 1;

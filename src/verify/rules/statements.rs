@@ -11,7 +11,7 @@ use super::words::{
 use super::words::{CJK_FILLERS, CJK_KEYWORDS};
 use super::{said_of, Ctx, Resolved, Said, Statement, Statements};
 use crate::verify::cues::Family;
-use crate::verify::scan::{Kind, Tok};
+use crate::verify::scan::{Kind, Mark, Tok};
 use crate::verify::{Choice, Notation, Rule};
 
 /// Headings that give the final answer after a colon: "결론: 2번", "최종: ③", "선택: ②".
@@ -39,6 +39,18 @@ impl Ctx<'_> {
                 && is_negation_word(self.word(j))
             {
                 return None;
+            }
+            // "정답은 9 × 1023입니다" for the option "9 × 1023": a number that starts an
+            // option's text and goes on with it is that text, not label 9 (trial 44: read as
+            // a choice outside the set, and "3 × 1023" as nothing).
+            if !negated {
+                if let Some((c, last)) = self.option_text_past_number(j) {
+                    let beside = self.label_beside_text(j).filter(|&r| r != Resolved::In(c));
+                    return Some(match beside {
+                        Some(r) => (said_of(&[Resolved::In(c), r]), last),
+                        None => (Said::One(c), last),
+                    });
+                }
             }
             if self.is_label_mark(j)
                 || (self.set.notation() == Notation::Ox && self.label_at(j).is_some())
@@ -160,6 +172,30 @@ impl Ctx<'_> {
             j += 1;
         }
         None
+    }
+
+    /// The option whose text starts at the number at `j` and goes on past it ("9 × 1023",
+    /// "1.2 × 1023"), ending as an answer does, and the text's last token (its `×` is no
+    /// verdict on the number). A number that is an option's whole text ("10" for the option
+    /// 10) stays a label, as it was.
+    pub(super) fn option_text_past_number(&self, j: usize) -> Option<(Choice, usize)> {
+        let t =
+            (self.tok(j)).filter(|t| matches!(t.kind, Kind::Number | Kind::Mark(Mark::Num(_))))?;
+        let c = self.option_text_at(j)?;
+        let opt = self.squashed_option(c)?.len();
+        let number = super::option_text::squash(t.text(self.text)).len();
+        if opt <= number || !self.option_text_ends_answer(j, c) {
+            return None;
+        }
+        let start = t.start as usize;
+        let last = (j..self.toks.len()).find(|&x| {
+            let written = &self.text[start..self.toks[x].end as usize];
+            super::option_text::squash_chars(written)
+                .map(char::len_utf8)
+                .sum::<usize>()
+                >= opt
+        })?;
+        Some((c, last))
     }
 
     /// The last token of a Chinese or Japanese answer marker starting at token `k`
