@@ -2,14 +2,36 @@
 //! reads 공소기각판결 and ② 면소판결, "정답: ④ 2년 이하" when ② reads 2년 이하의 징역, "Answer:
 //! B, 의례" when D reads 의례형. The writer named two options, so the answer is
 //! `label_text_mismatch`, as with a whole text (see `text_names_other_option`). So does a
-//! plain number that is also another option's value.
+//! plain number that is also another option's value. And the reverse: a number that starts
+//! an option's text and goes on with it is that text, not a label.
 
-use super::option_text::{clip, squash};
+use super::option_text::{clip, squash, squash_chars};
 use super::words::OPTION_NOUN_WORDS;
 use super::{Choice, Ctx};
 use crate::verify::scan::{Kind, Mark};
 
 impl Ctx<'_> {
+    /// The option whose text starts at the number at `j` and goes on past it ("9 × 1023",
+    /// "1.2 × 1023"), ending as an answer does, and the text's last token (its `×` is no
+    /// verdict on the number). A number that is an option's whole text ("10" for the option
+    /// 10) stays a label, as it was.
+    pub(super) fn option_text_past_number(&self, j: usize) -> Option<(Choice, usize)> {
+        let t =
+            (self.tok(j)).filter(|t| matches!(t.kind, Kind::Number | Kind::Mark(Mark::Num(_))))?;
+        let c = self.option_text_at(j)?;
+        let opt = self.squashed_option(c)?.len();
+        let number = squash(t.text(self.text)).len();
+        if opt <= number || !self.option_text_ends_answer(j, c) {
+            return None;
+        }
+        let start = t.start as usize;
+        let last = (j..self.toks.len()).find(|&x| {
+            let written = &self.text[start..self.toks[x].end as usize];
+            squash_chars(written).map(char::len_utf8).sum::<usize>() >= opt
+        })?;
+        Some((c, last))
+    }
+
     /// From token `j`, the text that follows the label of `c` to the end of its sentence,
     /// less a copula ("입니다"): when it is the start of another option's text and not part of
     /// `c`'s, that option.

@@ -11,7 +11,7 @@ use super::words::{
 use super::words::{CJK_FILLERS, CJK_KEYWORDS};
 use super::{said_of, Ctx, Resolved, Said, Statement, Statements};
 use crate::verify::cues::Family;
-use crate::verify::scan::{Kind, Mark, Tok};
+use crate::verify::scan::{Kind, Tok};
 use crate::verify::{Choice, Notation, Rule};
 
 /// Headings that give the final answer after a colon: "결론: 2번", "최종: ③", "선택: ②".
@@ -172,30 +172,6 @@ impl Ctx<'_> {
             j += 1;
         }
         None
-    }
-
-    /// The option whose text starts at the number at `j` and goes on past it ("9 × 1023",
-    /// "1.2 × 1023"), ending as an answer does, and the text's last token (its `×` is no
-    /// verdict on the number). A number that is an option's whole text ("10" for the option
-    /// 10) stays a label, as it was.
-    pub(super) fn option_text_past_number(&self, j: usize) -> Option<(Choice, usize)> {
-        let t =
-            (self.tok(j)).filter(|t| matches!(t.kind, Kind::Number | Kind::Mark(Mark::Num(_))))?;
-        let c = self.option_text_at(j)?;
-        let opt = self.squashed_option(c)?.len();
-        let number = super::option_text::squash(t.text(self.text)).len();
-        if opt <= number || !self.option_text_ends_answer(j, c) {
-            return None;
-        }
-        let start = t.start as usize;
-        let last = (j..self.toks.len()).find(|&x| {
-            let written = &self.text[start..self.toks[x].end as usize];
-            super::option_text::squash_chars(written)
-                .map(char::len_utf8)
-                .sum::<usize>()
-                >= opt
-        })?;
-        Some((c, last))
     }
 
     /// The last token of a Chinese or Japanese answer marker starting at token `k`
