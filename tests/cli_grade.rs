@@ -199,9 +199,10 @@ fn bad_dataset_rows_name_file_line_and_field() {
             "capital.csv:1: no column `question`: the header has `id`, `Question`, `Answer` (give --question-col Question)",
         ),
         (
-            "tabs.tsv",
+            // Tab-separated under a `.csv` name (a `.tsv` name is read as TSV).
+            "tabs.csv",
             b"id\tquestion\tanswer\na\tq\t1\n",
-            "tabs.tsv:1: no column `question`: the header has `id\tquestion\tanswer` (the header reads as one column",
+            "tabs.csv:1: no column `question`: the header has `id\tquestion\tanswer` (the header reads as one column",
         ),
         (
             "missing.csv",

@@ -312,6 +312,9 @@ fn announce(plan: &Plan, circular: Option<CircularMode>) {
         plan.tasks.len(),
         plan.template
     );
+    for w in &plan.dataset_warnings {
+        say!("kgrade: warning: {w}");
+    }
     if plan.duplicate_ids > 0 {
         say!(
             "kgrade: {} dataset rows skipped (id used by an earlier row)",

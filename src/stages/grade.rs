@@ -335,7 +335,8 @@ pub fn run_grade(
     if opts.strict {
         strict_check(&join)?;
     }
-    let warnings = join_warnings(&join);
+    let mut warnings = dataset.warnings.clone();
+    warnings.extend(join_warnings(&join));
     Ok(GradeOutcome {
         join,
         built,

@@ -2,15 +2,22 @@
 //! column map. Rows are read one at a time; every problem names the file, line and field.
 //! Not for answers: see [`super::generations`].
 
+mod csv_file;
 mod header;
 mod identity;
+mod item;
+mod json;
+mod layout;
+mod listed;
 mod position;
+mod sniff;
 
 use crate::types::Item;
-use crate::verify::{ChoiceSet, Notation};
-use header::{detect_format, header_problem, kmmlu_options, OPTION_COLUMNS};
+use crate::verify::ChoiceSet;
 pub use identity::{content_hash, subject_key};
-use position::{csv_field_start, record_text, LineCounter};
+use layout::{detect_layout, Layout, OptionSource};
+use listed::{resolve_indexes, Pending};
+use position::csv_field_start;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -20,8 +27,12 @@ use std::path::{Path, PathBuf};
 pub enum DatasetFormat {
     /// `question` (options inline), `answer` (①–⑤ or ○/×), `domain`, `sub_domain`, `format`, `lang`.
     DomainEval,
-    /// `question`, `A`–`D`, `answer` (1–4), `Category`, `Human Accuracy`.
+    /// `question`, `A`–`D`, `answer` (1–4), `Category`, `Human Accuracy`; also any dataset
+    /// with option columns (`보기1`…, `a`–`d`, …), its question and answer columns renamed.
     Kmmlu,
+    /// Options as a list in one column (`choices`/`options`), as Hugging Face's MMLU and CLIcK
+    /// write them; the answer an index into it, a letter, or an option's text.
+    Listed,
     /// Any CSV or JSONL, with the columns named on the command line.
     Generic,
 }
@@ -48,6 +59,9 @@ pub struct Dataset {
     pub duplicate_ids: Vec<String>,
     /// For a folder of datasets: each file's subject key (item ids are `SUBJECT/ID`).
     pub subjects: Vec<String>,
+    /// What reading it skipped or assumed (empty rows skipped, the base of integer answers
+    /// beside option lists), each naming its file: the terminal shows them.
+    pub warnings: Vec<String>,
 }
 
 impl Dataset {
@@ -162,6 +176,7 @@ struct RowSource<'a> {
 struct CsvRow<'a> {
     rest: &'a [u8],
     names: &'a [String],
+    delimiter: u8,
 }
 
 impl RowSource<'_> {
@@ -183,7 +198,7 @@ impl RowSource<'_> {
         let Some(index) = csv.names.iter().position(|n| n == field) else {
             return self.line;
         };
-        let start = csv_field_start(csv.rest, index);
+        let start = csv_field_start(csv.rest, index, csv.delimiter);
         self.line + memchr::memchr_iter(b'\n', &csv.rest[..start]).count() as u64
     }
 }
@@ -206,7 +221,10 @@ pub fn read_dataset(path: &Path, columns: &ColumnMap) -> Result<Dataset, Dataset
     };
     let files = dataset_files(path).map_err(|e| err(format!("cannot read the folder: {e}")))?;
     if files.is_empty() {
-        return Err(err("a folder with no .csv or .jsonl dataset in it".into()));
+        return Err(err(format!(
+            "a folder with no .csv or .jsonl dataset in it{}",
+            sniff::folder_hint(path)
+        )));
     }
     let mut all = Dataset {
         path: path.to_path_buf(),
@@ -215,6 +233,7 @@ pub fn read_dataset(path: &Path, columns: &ColumnMap) -> Result<Dataset, Dataset
         index: HashMap::new(),
         duplicate_ids: Vec::new(),
         subjects: Vec::new(),
+        warnings: Vec::new(),
     };
     for file in files {
         let one = read_dataset_file(&file, columns)?;
@@ -229,6 +248,7 @@ pub fn read_dataset(path: &Path, columns: &ColumnMap) -> Result<Dataset, Dataset
             .to_string();
         let subject = subject_key(&label);
         all.format = one.format;
+        all.warnings.extend(one.warnings);
         for mut item in one.items {
             item.id = format!("{subject}/{}", item.id);
             item.fields.push(("subject".to_string(), label.clone()));
@@ -252,114 +272,38 @@ fn dataset_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
             p.is_file()
                 && p.extension()
                     .and_then(|e| e.to_str())
-                    .is_some_and(|e| matches!(e, "csv" | "jsonl" | "json" | "ndjson"))
+                    .is_some_and(|e| matches!(e, "csv" | "tsv" | "jsonl" | "json" | "ndjson"))
         })
         .collect();
     files.sort();
     Ok(files)
 }
 
-/// Read one dataset file, detecting its shape from the header (CSV) or first line (JSONL).
+/// Read one dataset file, detecting its shape from the header (CSV) or first record (JSON).
 fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, DatasetError> {
-    let file_err = |message: String| DatasetError {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default();
+    let mut rows = Rows::new(path, columns);
+    match ext {
+        "jsonl" | "json" | "ndjson" => json::read(&mut rows)?,
+        _ => csv_file::read(&mut rows, if ext == "tsv" { b'\t' } else { b',' })?,
+    }
+    rows.finish()
+}
+
+/// A dataset file's whole bytes, at most [`MAX_DATASET`], refused when they are a
+/// spreadsheet or Parquet file rather than text.
+fn read_whole(path: &Path) -> Result<Vec<u8>, DatasetError> {
+    let unreadable = |message: String| DatasetError {
         path: path.to_path_buf(),
         line: None,
         field: None,
         message,
-        unreadable: false,
-    };
-    let unreadable = |message: String| DatasetError {
         unreadable: true,
-        ..file_err(message)
     };
     let file = std::fs::File::open(path).map_err(|e| unreadable(format!("cannot open: {e}")))?;
-    let is_jsonl = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| matches!(e, "jsonl" | "json" | "ndjson"));
-    let mut dataset = Dataset {
-        path: path.to_path_buf(),
-        format: DatasetFormat::Generic,
-        items: Vec::new(),
-        index: HashMap::new(),
-        duplicate_ids: Vec::new(),
-        subjects: Vec::new(),
-    };
-    let push = |dataset: &mut Dataset, item: Item| {
-        if dataset.index.contains_key(&item.id) {
-            dataset.duplicate_ids.push(item.id.clone());
-        } else {
-            dataset.index.insert(item.id.clone(), dataset.items.len());
-        }
-        dataset.items.push(item);
-    };
-    if is_jsonl {
-        let mut reader = std::io::BufReader::new(file);
-        let mut row = 0usize;
-        let mut line = Vec::new();
-        for n in 0.. {
-            let src = RowSource {
-                path,
-                line: n as u64 + 1,
-                csv: None,
-            };
-            line.clear();
-            let (read, long) =
-                crate::inputs::read_line_capped(&mut reader, &mut line, crate::inputs::MAX_LINE)
-                    .map_err(|e| DatasetError {
-                        unreadable: true,
-                        ..src.err(None, format!("cannot read: {e}"))
-                    })?;
-            if read == 0 {
-                break;
-            }
-            if long {
-                return Err(src.err(None, crate::inputs::line_too_long(read as u64)));
-            }
-            let text = crate::inputs::utf8(&line)
-                .map_err(|at| src.err(None, crate::inputs::invalid_utf8(&line, at)))?;
-            let text = text.trim_start_matches('\u{feff}').trim();
-            if text.is_empty() {
-                continue;
-            }
-            let value: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text)
-                .map_err(|e| {
-                    let message = crate::types::json::line_error(&e);
-                    src.err(None, format!("invalid JSON: {message}"))
-                })?;
-            let record: Vec<(String, String)> = value
-                .into_iter()
-                .map(|(k, v)| {
-                    let v = match v {
-                        serde_json::Value::String(s) => s,
-                        serde_json::Value::Null => String::new(),
-                        other => other.to_string(),
-                    };
-                    (k, v)
-                })
-                .collect();
-            if row == 0 {
-                let names: Vec<&str> = record.iter().map(|(k, _)| k.as_str()).collect();
-                dataset.format = detect_format(&names, columns);
-            }
-            let item = build_item(&src, dataset.format, columns, &record, row)?;
-            push(&mut dataset, item);
-            row += 1;
-        }
-        // A row without a key other rows have is in that column's empty group, as a null is
-        // (a row in no group would leave the group counts short of the total).
-        let columns = dataset.grouping_columns();
-        for item in &mut dataset.items {
-            for c in &columns {
-                if !item.fields.iter().any(|(k, _)| k == c) {
-                    item.fields.push((c.clone(), String::new()));
-                }
-            }
-        }
-        return Ok(dataset);
-    }
-    // Datasets are held in memory as items anyway; reading the bytes whole lets errors name
-    // the physical line a text editor shows (the csv crate's own line count is off on CRLF).
     let mut bytes = Vec::new();
     // At most MAX_DATASET bytes: a device or a file far past any dataset is refused, not
     // read into memory until it runs out.
@@ -374,86 +318,120 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
             MAX_DATASET >> 30
         )));
     }
-    let mut lines = LineCounter::new(&bytes);
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(false)
-        .from_reader(bytes.as_slice());
-    let headers = reader
-        .byte_headers()
-        .map_err(|e| file_err(format!("cannot read the header: {e}")))?
-        .clone();
-    let mut names = Vec::with_capacity(headers.len());
-    for (i, h) in headers.iter().enumerate() {
-        let h = std::str::from_utf8(h).map_err(|_| DatasetError {
-            path: path.to_path_buf(),
-            line: Some(1),
-            field: None,
-            message: format!(
-                "column {} has an invalid UTF-8 name ({})",
-                i + 1,
-                crate::inputs::invalid_utf8(&bytes[..bytes.len().min(4096)], 0)
-            ),
-            unreadable: false,
-        })?;
-        names.push(h.trim_start_matches('\u{feff}').trim().to_string());
-    }
-    header_problem(&names, columns).map_or(Ok(()), |message| {
-        Err(DatasetError {
-            path: path.to_path_buf(),
-            line: Some(1),
-            field: None,
-            message,
-            unreadable: false,
-        })
-    })?;
-    let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    dataset.format = detect_format(&name_refs, columns);
-    let mut record = csv::ByteRecord::new();
-    let mut row = 0usize;
-    loop {
-        let more = reader.read_byte_record(&mut record).map_err(|e| {
-            let line = e.position().map(|p| lines.line_at(p.byte()));
-            DatasetError {
-                path: path.to_path_buf(),
-                line,
-                field: None,
-                message: match e.kind() {
-                    csv::ErrorKind::UnequalLengths {
-                        expected_len, len, ..
-                    } => format!("{len} fields where the header has {expected_len}"),
-                    _ => e.to_string(),
-                },
-                unreadable: false,
-            }
-        })?;
-        if !more {
-            break;
-        }
-        let src = RowSource {
+    sniff::refuse_binary(path, &bytes)?;
+    Ok(bytes)
+}
+
+/// The rows of one dataset file as they are read: its layout (from the header and first
+/// row), the items built so far, and what was skipped or left to decide once every row is in.
+struct Rows<'a> {
+    path: &'a Path,
+    columns: &'a ColumnMap,
+    dataset: Dataset,
+    layout: Option<Layout>,
+    /// Lines of rows whose every field is empty (an Excel export's cleared rows).
+    empty_rows: Vec<u64>,
+    /// Integer answers beside a list of options, whose base (0 or 1) the whole file decides.
+    pending: Vec<Pending>,
+}
+
+impl<'a> Rows<'a> {
+    fn new(path: &'a Path, columns: &'a ColumnMap) -> Rows<'a> {
+        Rows {
             path,
-            line: record
-                .position()
-                .map_or(row as u64 + 2, |p| lines.line_at(p.byte())),
-            csv: record.position().map(|p| CsvRow {
-                rest: record_text(&bytes, p.byte()),
-                names: &names,
-            }),
-        };
-        let mut fields = Vec::with_capacity(names.len());
-        for (name, value) in names.iter().zip(record.iter()) {
-            let value = std::str::from_utf8(value).map_err(|e| {
-                src.err(
-                    Some(name),
-                    crate::inputs::invalid_utf8(value, e.valid_up_to()),
-                )
-            })?;
-            fields.push((name.clone(), value.to_string()));
+            columns,
+            dataset: Dataset {
+                path: path.to_path_buf(),
+                format: DatasetFormat::Generic,
+                items: Vec::new(),
+                index: HashMap::new(),
+                duplicate_ids: Vec::new(),
+                subjects: Vec::new(),
+                warnings: Vec::new(),
+            },
+            layout: None,
+            empty_rows: Vec::new(),
+            pending: Vec::new(),
         }
-        let item = build_item(&src, dataset.format, columns, &fields, row)?;
-        push(&mut dataset, item);
-        row += 1;
     }
-    Ok(dataset)
+
+    /// Read one row (its columns and values in order) into an item.
+    fn push(&mut self, src: &RowSource, record: &[(String, String)]) -> Result<(), DatasetError> {
+        if record.iter().all(|(_, v)| v.trim().is_empty()) {
+            self.empty_rows.push(src.line);
+            return Ok(());
+        }
+        if self.layout.is_none() {
+            let layout = detect_layout(record, self.columns).map_err(|m| src.err(None, m))?;
+            self.dataset.format = layout.format;
+            self.layout = Some(layout);
+        }
+        let Some(layout) = &self.layout else {
+            return Ok(());
+        };
+        let row = self.dataset.items.len() + self.empty_rows.len();
+        let (item, index) = item::build_item(src, layout, self.columns, record, row)?;
+        if let Some(value) = index {
+            self.pending.push(Pending {
+                item: self.dataset.items.len(),
+                value,
+                count: item.choices.len(),
+                line: src.field_line(Some(self.columns.answer_col())),
+            });
+        }
+        let dataset = &mut self.dataset;
+        if dataset.index.contains_key(&item.id) {
+            dataset.duplicate_ids.push(item.id.clone());
+        } else {
+            dataset.index.insert(item.id.clone(), dataset.items.len());
+        }
+        dataset.items.push(item);
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<Dataset, DatasetError> {
+        if let Some(Layout {
+            options: OptionSource::List(list),
+            ..
+        }) = &self.layout
+        {
+            let answer = self.columns.answer_col();
+            let note = resolve_indexes(&mut self.dataset.items, &self.pending, list, answer)
+                .map_err(|(line, message)| DatasetError {
+                    path: self.path.to_path_buf(),
+                    line: Some(line),
+                    field: Some(answer.to_string()),
+                    message,
+                    unreadable: false,
+                })?;
+            if let Some(note) = note {
+                let note = format!("{}: {note}", self.path.display());
+                self.dataset.warnings.push(note);
+            }
+        }
+        if let Some(first) = self.empty_rows.first() {
+            let n = self.empty_rows.len();
+            self.dataset.warnings.push(format!(
+                "{}: skipped {n} row{} with every field empty (line {first}{}): cleared rows an Excel export keeps",
+                self.path.display(),
+                if n == 1 { "" } else { "s" },
+                if n > 1 { ", …" } else { "" },
+            ));
+        }
+        Ok(self.dataset)
+    }
+}
+
+impl ColumnMap {
+    fn question_col(&self) -> &str {
+        self.question.as_deref().unwrap_or("question")
+    }
+    fn answer_col(&self) -> &str {
+        self.answer.as_deref().unwrap_or("answer")
+    }
+    fn id_col(&self) -> &str {
+        self.id.as_deref().unwrap_or("id")
+    }
 }
 
 fn get<'a>(record: &'a [(String, String)], name: &str) -> Option<&'a str> {
@@ -462,176 +440,5 @@ fn get<'a>(record: &'a [(String, String)], name: &str) -> Option<&'a str> {
         .find(|(k, _)| k == name)
         .map(|(_, v)| v.as_str())
 }
-
-fn build_item(
-    src: &RowSource,
-    format: DatasetFormat,
-    columns: &ColumnMap,
-    record: &[(String, String)],
-    row: usize,
-) -> Result<Item, DatasetError> {
-    let question_col = columns.question.as_deref().unwrap_or("question");
-    let answer_col = columns.answer.as_deref().unwrap_or("answer");
-    let id_col = columns.id.as_deref().unwrap_or("id");
-    let required =
-        |name: &str| get(record, name).ok_or_else(|| src.err(Some(name), "missing column"));
-    let question_raw = required(question_col)?;
-    let answer = required(answer_col)?.trim();
-    if answer.is_empty() {
-        return Err(src.err(Some(answer_col), "empty answer"));
-    }
-    let id = match get(record, id_col) {
-        Some(v) if !v.trim().is_empty() => v.trim().to_string(),
-        Some(_) => return Err(src.err(Some(id_col), "empty id")),
-        None if columns.id.is_some() => return Err(src.err(Some(id_col), "missing column")),
-        None => row.to_string(),
-    };
-    let (question, choices) = match format {
-        DatasetFormat::Kmmlu => {
-            // Shown as (1)–(4) unless --choices says how the model saw them (lm-eval's
-            // kmmlu tasks show `A. …`–`D. …`).
-            let notation = columns
-                .choices
-                .as_ref()
-                .map_or(Notation::Number, ChoiceSet::notation);
-            // A–D, and E, F, … when the file has them (a five-option exam in KMMLU's layout).
-            let n = kmmlu_options(record);
-            let set =
-                ChoiceSet::new(notation, n as u8).map_err(|e| src.err(None, e.to_string()))?;
-            let mut q = question_raw.to_string();
-            let mut options = Vec::with_capacity(n);
-            for (choice, col) in set.choices().zip(OPTION_COLUMNS) {
-                let text = required(col)?.trim().replace('\n', " ");
-                let label = set.label(choice);
-                match notation {
-                    Notation::Number => q.push_str(&format!("\n({label}) {text}")),
-                    _ => q.push_str(&format!("\n{label}. {text}")),
-                }
-                options.push(text);
-            }
-            (q, set.with_options(options).with_question(question_raw))
-        }
-        _ => {
-            let set = if let Some(set) = &columns.choices {
-                ChoiceSet::for_question(question_raw, Some(set))
-            } else if looks_ox(answer) {
-                // An O/X key makes an O/X item only when the question shows no other options:
-                // on a question with ①–④ it is a wrong key (reported below like ⑤ would be).
-                match ChoiceSet::detect(question_raw) {
-                    Some(shown) if shown.notation() != Notation::Ox => Some(shown),
-                    _ => ChoiceSet::new(Notation::Ox, 2)
-                        .ok()
-                        .map(|set| set.with_question(question_raw)),
-                }
-            } else {
-                ChoiceSet::detect(question_raw)
-            };
-            let set = set.ok_or_else(|| {
-                src.err(
-                    Some(question_col),
-                    "no options found (①…, (1)…, 1. …, 1) …, 1번 - …, A. …, | ① | … |, O/X); give --choices",
-                )
-            })?;
-            if let Some(shown) = set.truncated_from() {
-                return Err(src.err(
-                    Some(question_col),
-                    format!(
-                        "the question shows {shown} options, more than {} {} can label; give --choices",
-                        set.len(),
-                        match set.notation() {
-                            Notation::Letter => "letters",
-                            _ => "numbers",
-                        }
-                    ),
-                ));
-            }
-            (question_raw.to_string(), set)
-        }
-    };
-    // KMMLU's answer is the 1-based position of the right column, whatever notation the
-    // options are shown in; with `--choices letter:4` the column's letter (A–D) is read too.
-    let letters = choices.notation() == Notation::Letter;
-    let gold = match format {
-        DatasetFormat::Kmmlu => answer
-            .parse::<usize>()
-            .ok()
-            .and_then(|p| choices.at_position(p))
-            .or_else(|| {
-                (letters && answer.len() == 1)
-                    .then(|| choices.parse_label(answer))
-                    .flatten()
-            }),
-        _ => choices.parse_label(answer),
-    };
-    let gold = gold.ok_or_else(|| {
-        let reason = match format {
-            DatasetFormat::Kmmlu if letters => format!(
-                "{answer:?} is neither an option's 1-based position (1–{}) nor its letter (A–{})",
-                choices.len(),
-                OPTION_COLUMNS[choices.len() - 1]
-            ),
-            DatasetFormat::Kmmlu => format!(
-                "{answer:?} is not an option's 1-based position (1–{}), which KMMLU's answer is{}",
-                choices.len(),
-                if OPTION_COLUMNS[..choices.len()].contains(&answer) {
-                    "; for letter answers give --choices letter:4"
-                } else {
-                    ""
-                }
-            ),
-            _ => format!("unknown answer label {answer:?} for choices {choices}"),
-        };
-        src.err(Some(answer_col), reason)
-    })?;
-    // A key pointing at an option with no text (a blank D in a sheet) grades every answer
-    // against nothing: the row is wrong, not the model.
-    if choices
-        .option_text(gold)
-        .is_some_and(|t| t.trim().is_empty())
-    {
-        return Err(src.err(
-            Some(answer_col),
-            format!(
-                "{answer:?} names option {}, whose text is empty",
-                choices.label(gold)
-            ),
-        ));
-    }
-    let excluded = |k: &str| {
-        k == question_col
-            || k == answer_col
-            || k == id_col
-            || (format == DatasetFormat::Kmmlu
-                && (k == "Human Accuracy" || OPTION_COLUMNS.contains(&k)))
-    };
-    let fields = record
-        .iter()
-        .filter(|(k, _)| !excluded(k))
-        .map(|(k, v)| {
-            let v = v.trim();
-            let v = if v.is_empty() && k == "sub_domain" {
-                UNCLASSIFIED.to_string()
-            } else {
-                v.to_string()
-            };
-            (k.clone(), v)
-        })
-        .collect();
-    Ok(Item {
-        id,
-        question,
-        choices,
-        gold,
-        fields,
-    })
-}
-
-fn looks_ox(answer: &str) -> bool {
-    matches!(
-        answer,
-        "O" | "X" | "o" | "x" | "○" | "×" | "◯" | "✕" | "Ｏ" | "Ｘ"
-    )
-}
-
 #[cfg(test)]
 mod tests;

@@ -4,9 +4,9 @@
 //! reader: the csv crate reads the records; this only locates them.
 
 /// The byte offset in `record` (a CSV record's text and what follows it, starting at its first
-/// field) where field `index` starts, read with the csv crate's defaults (`,`, `"`, doubled
-/// quotes); the record's end if it has fewer fields.
-pub(super) fn csv_field_start(record: &[u8], index: usize) -> usize {
+/// field) where field `index` starts, read as the csv crate reads it with `delimiter` (`"`,
+/// doubled quotes); the record's end if it has fewer fields.
+pub(super) fn csv_field_start(record: &[u8], index: usize, delimiter: u8) -> usize {
     let at = |p: usize| record.get(p).copied();
     let mut pos = 0;
     for _ in 0..index {
@@ -28,7 +28,7 @@ pub(super) fn csv_field_start(record: &[u8], index: usize) -> usize {
         loop {
             match at(pos) {
                 None | Some(b'\r' | b'\n') => return pos,
-                Some(b',') => break,
+                Some(b) if b == delimiter => break,
                 Some(_) => pos += 1,
             }
         }

@@ -1,5 +1,6 @@
 //! Unit tests of the parent module.
 use super::*;
+use crate::verify::Notation;
 use std::io::Write;
 
 fn write(name: &str, body: &[u8]) -> (tempfile::TempDir, PathBuf) {
@@ -69,7 +70,7 @@ fn errors_name_the_physical_line_on_crlf_and_multiline_fields() {
 #[test]
 fn a_field_s_line_is_where_the_field_starts() {
     let record = b"a,\"b\nc\"\"\n,\",d\ne\n,f\n";
-    let starts: Vec<usize> = (0..5).map(|i| csv_field_start(record, i)).collect();
+    let starts: Vec<usize> = (0..5).map(|i| csv_field_start(record, i, b',')).collect();
     // A field past the record's end starts where the record ends.
     assert_eq!(starts, [0, 2, 12, 13, 13]);
 }
@@ -205,4 +206,216 @@ fn a_utf16_file_is_named_as_such() {
         e.contains("the text is UTF-16") && e.contains("iconv -f utf-16"),
         "{e}"
     );
+}
+
+fn read_err(name: &str, body: &str, columns: &ColumnMap) -> String {
+    let (_d, path) = write(name, body.as_bytes());
+    read_dataset(&path, columns).unwrap_err().to_string()
+}
+
+/// Trial 44, D2: a `choices` list (Hugging Face's MMLU) became a grouping field, and with
+/// `--choices number:4` its 0-based answers were read as 1-based (0/15 instead of 10/15,
+/// exit 0). The list is the options; an integer beside it is 0-based unless the file shows
+/// otherwise, and never silently.
+#[test]
+fn a_list_of_options_is_read_with_its_index_base_decided_by_the_file() {
+    let mmlu = |answers: [u32; 3]| {
+        answers
+            .iter()
+            .map(|a| format!("{{\"question\":\"q{a}\",\"subject\":\"s\",\"choices\":[\"w\",\"x\",\"y\",\"z\"],\"answer\":{a}}}\n"))
+            .collect::<String>()
+    };
+    // 0 present: 0-based, nothing to say.
+    let (_d, path) = write("m.jsonl", mmlu([0, 2, 3]).as_bytes());
+    let ds = read_dataset(&path, &ColumnMap::default()).unwrap();
+    assert_eq!(ds.format, DatasetFormat::Listed);
+    let golds: Vec<String> = ds.items.iter().map(|i| i.choices.label(i.gold)).collect();
+    assert_eq!(golds, ["A", "C", "D"]);
+    assert_eq!(ds.items[0].fields, vec![("subject".into(), "s".into())]);
+    assert!(ds.items[1].question.ends_with("\nA. w\nB. x\nC. y\nD. z"));
+    assert!(ds.warnings.is_empty(), "{:?}", ds.warnings);
+    // Neither 0 nor 4: 0-based, said once with the file.
+    let (_d, path) = write("m.jsonl", mmlu([1, 2, 3]).as_bytes());
+    let cols = ColumnMap {
+        choices: Some("number:4".parse().unwrap()),
+        ..ColumnMap::default()
+    };
+    let ds = read_dataset(&path, &cols).unwrap();
+    let golds: Vec<usize> = ds.items.iter().map(|i| i.gold.position()).collect();
+    assert_eq!(golds, [2, 3, 4]);
+    assert_eq!(ds.items[0].choices.notation(), Notation::Number);
+    assert_eq!(ds.warnings.len(), 1);
+    assert!(ds.warnings[0].contains("m.jsonl") && ds.warnings[0].contains("0-based"));
+    // 4 with four options and no 0: 1-based, said.
+    let (_d, path) = write("m.jsonl", mmlu([1, 4, 2]).as_bytes());
+    let ds = read_dataset(&path, &ColumnMap::default()).unwrap();
+    let golds: Vec<usize> = ds.items.iter().map(|i| i.gold.position()).collect();
+    assert_eq!(golds, [1, 4, 2]);
+    assert!(ds.warnings[0].contains("1-based") && ds.warnings[0].contains("line 2"));
+    // Both: an error naming both lines.
+    let e = read_err("m.jsonl", &mmlu([1, 4, 0]), &ColumnMap::default());
+    assert!(
+        e.contains("m.jsonl:3: field `answer`") && e.contains("line 2"),
+        "{e}"
+    );
+}
+
+/// Trial 44, D2: CLIcK's gold is the option's text, Inspect's a letter; a renamed answer
+/// column still works; a Python list in a CSV (pandas' to_csv) is refused at its field.
+#[test]
+fn a_list_s_gold_may_be_a_letter_or_an_option_s_text() {
+    let body = "{\"id\":\"k0\",\"q\":\"q\",\"choices\":[\"50만원\",\"100만원\"],\"gold\":\"100만원\"}\n{\"id\":\"k1\",\"q\":\"q\",\"choices\":[\"a\",\"b\",\"c\"],\"gold\":\"C\"}\n";
+    let (_d, path) = write("c.jsonl", body.as_bytes());
+    let cols = ColumnMap {
+        question: Some("q".into()),
+        answer: Some("gold".into()),
+        ..ColumnMap::default()
+    };
+    let ds = read_dataset(&path, &cols).unwrap();
+    assert_eq!(ds.items[0].gold.position(), 2);
+    assert_eq!(ds.items[1].gold.position(), 3);
+    assert!(ds.items.iter().all(|i| i.fields.is_empty()));
+    let e = read_err(
+        "c.jsonl",
+        "{\"question\":\"q\",\"choices\":[\"a\",\"b\"],\"answer\":\"c\"}\n",
+        &ColumnMap::default(),
+    );
+    assert!(
+        e.contains("c.jsonl:1: field `answer`: \"c\" is neither"),
+        "{e}"
+    );
+    let e = read_err(
+        "c.csv",
+        "question,choices,answer\nq,['a' 'b'],1\n",
+        &ColumnMap::default(),
+    );
+    assert!(
+        e.contains("c.csv:2: field `choices`") && e.contains("JSON lines"),
+        "{e}"
+    );
+}
+
+/// Trial 44, D3: option columns were read only in KMMLU's exact layout; renamed question or
+/// answer columns, `보기1`…, `a`–`d` made them grouping fields.
+#[test]
+fn option_columns_are_read_whatever_the_other_columns_are_called() {
+    let cols = ColumnMap {
+        question: Some("문제".into()),
+        answer: Some("정답".into()),
+        ..ColumnMap::default()
+    };
+    for header in [
+        "보기1,보기2,보기3,보기4",
+        "A,B,C,D",
+        "a,b,c,d",
+        "option_1,option_2,option_3,option_4",
+        "choice1,choice2,choice3,choice4",
+        "선택지 1,선택지 2,선택지 3,선택지 4",
+        "1,2,3,4",
+    ] {
+        let body = format!("문제,{header},정답,과목\n물음,가,나,다,라,3,소방\n");
+        let (_d, path) = write("o.csv", body.as_bytes());
+        let ds = read_dataset(&path, &cols).unwrap();
+        let item = &ds.items[0];
+        assert_eq!(item.choices.len(), 4, "{header}");
+        assert_eq!(item.choices.option_text(item.gold), Some("다"), "{header}");
+        assert_eq!(
+            item.fields,
+            vec![("과목".into(), "소방".into())],
+            "{header}"
+        );
+    }
+    // Option-like columns that do not run from the first are named when no options are found.
+    let e = read_err("o.csv", "문제,보기2,보기3,정답\n물음,나,다,2\n", &cols);
+    assert!(
+        e.contains("no options found") && e.contains("`보기2`, `보기3`"),
+        "{e}"
+    );
+    let e = read_err(
+        "o.csv",
+        "question,A,B,C,D,보기1,보기2,answer\nq,a,b,c,d,e,f,1\n",
+        &ColumnMap::default(),
+    );
+    assert!(e.contains("two sets of option columns"), "{e}");
+}
+
+/// Trial 44, D6: a JSON document (pandas' records array, `{"data": […]}` pretty-printed) was
+/// "invalid JSON"; a nested document (CSAT's) is refused with how to flatten it.
+#[test]
+fn a_json_document_of_records_is_read_and_a_nested_one_refused() {
+    let row = |a: u32| {
+        format!(
+            "{{\"question\":\"q\",\"A\":\"x\",\"B\":\"y\",\"C\":\"z\",\"D\":\"w\",\"answer\":{a}}}"
+        )
+    };
+    let array = format!("[{},{}]", row(1), row(4));
+    let (_d, path) = write("d.json", array.as_bytes());
+    let ds = read_dataset(&path, &ColumnMap::default()).unwrap();
+    assert_eq!(ds.items.len(), 2);
+    assert_eq!(ds.items[1].gold.position(), 4);
+    let wrapped = format!(
+        "{{\n  \"version\": 1,\n  \"data\": [\n    {},\n    {}\n  ]\n}}\n",
+        row(2),
+        row(7)
+    );
+    let e = read_err("d.json", &wrapped, &ColumnMap::default());
+    assert!(e.contains("d.json:5: field `answer`"), "{e}");
+    let nested = "[{\"id\":\"p\",\"problems\":[{\"question\":\"q\"}]}]";
+    let e = read_err("d.json", nested, &ColumnMap::default());
+    assert!(
+        e.contains("`problems` holds a list of records") && e.contains("jq"),
+        "{e}"
+    );
+}
+
+/// Trial 44, D5: a workbook or Parquet file was "column 1 has an invalid UTF-8 name".
+#[test]
+fn spreadsheets_and_parquet_are_named_with_how_to_export() {
+    for (head, kind) in [
+        (&b"PK\x03\x04rest"[..], "Excel workbook"),
+        (
+            &[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1, 0][..],
+            ".xls",
+        ),
+        (&b"PAR1\x15\x04"[..], "Parquet"),
+    ] {
+        for name in ["d.csv", "d.jsonl"] {
+            let (_d, path) = write(name, head);
+            let e = read_dataset(&path, &ColumnMap::default()).unwrap_err();
+            assert!(!e.unreadable);
+            let e = e.to_string();
+            assert!(e.contains(kind) && e.contains("to_csv"), "{e}");
+        }
+    }
+}
+
+/// Trial 44, D7: Excel's cleared columns ("…,Human Accuracy,,,") were "column `` appears
+/// twice", its cleared rows "empty answer". Both are skipped (the rows counted); a value
+/// under a column with no name is an error naming the column.
+#[test]
+fn excel_leftovers_are_skipped_and_a_value_without_a_column_name_is_named() {
+    let body = "question,A,B,C,D,answer,,,\r\nq,a,b,c,d,2,,,\r\n,,,,,,,,\r\nq,a,b,c,d,3,,,\r\n,,,,,,,,\r\n";
+    let (_d, path) = write("x.csv", body.as_bytes());
+    let ds = read_dataset(&path, &ColumnMap::default()).unwrap();
+    assert_eq!(ds.items.len(), 2);
+    // Row ids still count the skipped row, as pandas and lm-eval keep it (a row of NaN).
+    assert_eq!(ds.items[1].id, "2");
+    assert!(ds.items[0].fields.is_empty());
+    assert_eq!(ds.warnings.len(), 1);
+    assert!(ds.warnings[0].contains("skipped 2 rows") && ds.warnings[0].contains("line 3"));
+    let e = read_err(
+        "x.csv",
+        "question,A,B,C,D,answer,,\nq,a,b,c,d,2,,note\n",
+        &ColumnMap::default(),
+    );
+    assert!(e.contains("x.csv:2: column 8 has no name"), "{e}");
+    // TSV, alone and in a folder.
+    let (dir, path) = write("t.tsv", b"question\tA\tB\tanswer\nq\ta\t\"b, c\"\t2\n");
+    let ds = read_dataset(&path, &ColumnMap::default()).unwrap();
+    assert_eq!(
+        ds.items[0].choices.option_text(ds.items[0].gold),
+        Some("b, c")
+    );
+    let ds = read_dataset(dir.path(), &ColumnMap::default()).unwrap();
+    assert_eq!(ds.items[0].id, "t/0");
 }

@@ -101,6 +101,8 @@ pub struct Plan {
     pub single_ordering: BTreeMap<String, usize>,
     /// Dataset rows skipped because their id was already used by an earlier row.
     pub duplicate_ids: usize,
+    /// What reading the dataset skipped or assumed (see `Dataset::warnings`).
+    pub dataset_warnings: Vec<String>,
     pub template: String,
     pub api: Api,
     pub model: String,
@@ -191,6 +193,7 @@ pub fn plan(opts: &GenerateOptions) -> Result<Plan, GenerateError> {
         items: seen.len(),
         single_ordering,
         duplicate_ids,
+        dataset_warnings: dataset.warnings.clone(),
         template: template.name,
         api: opts.api,
         model: opts.model.clone(),

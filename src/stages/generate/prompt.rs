@@ -69,7 +69,7 @@ impl PromptTemplate {
             env,
             name: name.to_string(),
             source,
-            kmmlu: format == DatasetFormat::Kmmlu,
+            kmmlu: matches!(format, DatasetFormat::Kmmlu | DatasetFormat::Listed),
         })
     }
 
@@ -84,10 +84,14 @@ impl PromptTemplate {
             .map(|(label, text)| minijinja::context! { label => label, text => text })
             .collect();
         let stem = if self.kmmlu {
-            let block: String = options
+            // As the dataset reader appends them: `(1) …` for numbers, `A. …` otherwise.
+            let block: String = labels
                 .iter()
-                .enumerate()
-                .map(|(i, o)| format!("\n({}) {o}", i + 1))
+                .zip(&options)
+                .map(|(label, o)| match set.notation() {
+                    crate::verify::Notation::Number => format!("\n({label}) {o}"),
+                    _ => format!("\n{label}. {o}"),
+                })
                 .collect();
             item.question.strip_suffix(&block).unwrap_or(&item.question)
         } else {

@@ -1,0 +1,174 @@
+//! Where a dataset's options are, found from its columns and first row: option columns
+//! (`A`–`D` as KMMLU has them, `a`–`d`, `보기1`…, `선택지1`…, `option1`/`option_1`/`opt1`…,
+//! `choice1`/`choice_1`…, or `1`…`N` when no other set is there), one column holding a list
+//! (`choices`/`options`, as Hugging Face's MMLU and CLIcK write it), or the question's text.
+//! Not for reading a row: [`super::item`] does.
+
+use super::{get, ColumnMap, DatasetFormat};
+
+/// How a dataset file's rows are laid out.
+pub(super) struct Layout {
+    pub format: DatasetFormat,
+    pub options: OptionSource,
+    /// Option-like columns not read as options (`보기2`–`보기4` with no `보기1`, a `choices`
+    /// that holds no list), named when a row shows no options.
+    pub unused: Vec<String>,
+}
+
+/// Where a row's options are.
+pub(super) enum OptionSource {
+    /// In the question's text (the verifier finds them), or as `--choices` fixes them.
+    Inline,
+    /// One column per option, in order (how many a row has: [`option_count`]).
+    Columns(Vec<String>),
+    /// One column holding the options as a JSON list.
+    List(String),
+}
+
+/// The names a column holding a list of options goes by.
+const LIST_COLUMNS: [&str; 2] = ["choices", "options"];
+
+/// The option family a column name belongs to and its 0-based place in it: `C` is
+/// (`A`, 2), `보기3` and `보기_3` are (`보기`, 2), `option 2` is (`option`, 1), `4` is (`#`, 3).
+fn option_family(name: &str) -> Option<(&'static str, usize)> {
+    let mut chars = name.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        if c.is_ascii_uppercase() {
+            return Some(("A", (c as u8 - b'A') as usize));
+        }
+        if c.is_ascii_lowercase() {
+            return Some(("a", (c as u8 - b'a') as usize));
+        }
+    }
+    let lower = name.to_lowercase();
+    let at = lower.find(|c: char| c.is_ascii_digit())?;
+    let (prefix, number) = lower.split_at(at);
+    if number.len() > 2 || !number.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: usize = number.parse().ok().filter(|&n| n > 0)?;
+    let family = match prefix.trim_end_matches([' ', '_', '-', '.']) {
+        "" => "#",
+        "보기" => "보기",
+        "선택지" => "선택지",
+        "선지" => "선지",
+        "option" | "options" | "opt" => "option",
+        "choice" | "choices" => "choice",
+        _ => return None,
+    };
+    Some((family, n - 1))
+}
+
+/// The layout of a file whose first row is `record` (its columns in order, with values).
+pub(super) fn detect_layout(
+    record: &[(String, String)],
+    columns: &ColumnMap,
+) -> Result<Layout, String> {
+    let taken = [
+        columns.question_col(),
+        columns.answer_col(),
+        columns.id_col(),
+    ];
+    let mut members: Vec<(&str, usize, &str)> = Vec::new();
+    for (name, _) in record {
+        if taken.contains(&name.as_str()) {
+            continue;
+        }
+        if let Some((family, place)) = option_family(name) {
+            members.push((family, place, name));
+        }
+    }
+    let mut runs: Vec<(&str, Vec<String>)> = Vec::new();
+    let mut families: Vec<&str> = members.iter().map(|m| m.0).collect();
+    families.dedup();
+    families.sort_unstable();
+    families.dedup();
+    for family in families {
+        let named = |place: usize| {
+            members
+                .iter()
+                .find(|m| m.0 == family && m.1 == place)
+                .map(|m| m.2.to_string())
+        };
+        let mut run: Vec<String> = Vec::new();
+        if family == "A" || family == "a" {
+            // KMMLU's shape with a column missing is still its shape: the missing column is
+            // then named ("field `D`: missing column"), not "no options found".
+            if (0..4).filter(|&p| named(p).is_some()).count() >= 3 {
+                let base = family.as_bytes()[0];
+                run = (0..4)
+                    .map(|p| named(p).unwrap_or_else(|| char::from(base + p as u8).to_string()))
+                    .collect();
+            }
+        }
+        while let Some(name) = named(run.len()) {
+            run.push(name);
+        }
+        if run.len() >= 2 {
+            runs.push((family, run));
+        }
+    }
+    // Columns named 1, 2, … are options only when no other set is there.
+    if runs.len() > 1 {
+        runs.retain(|(family, _)| *family != "#");
+    }
+    if runs.len() > 1 {
+        let sets: Vec<String> = runs
+            .iter()
+            .map(|(_, run)| format!("`{}`–`{}`", run[0], run[run.len() - 1]))
+            .collect();
+        return Err(format!(
+            "two sets of option columns ({}): rename or drop the one that does not hold the options",
+            sets.join(" and ")
+        ));
+    }
+    let list = LIST_COLUMNS.iter().find(|name| {
+        !taken.contains(name) && get(record, name).is_some_and(|v| v.trim_start().starts_with('['))
+    });
+    let options = match (runs.pop(), list) {
+        (Some((_, run)), _) => OptionSource::Columns(run),
+        (None, Some(name)) => OptionSource::List(name.to_string()),
+        (None, None) => OptionSource::Inline,
+    };
+    let used = |name: &str| match &options {
+        OptionSource::Columns(run) => run.iter().any(|c| c == name),
+        OptionSource::List(list) => list == name,
+        OptionSource::Inline => false,
+    };
+    let unused = record
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .filter(|name| !taken.contains(name) && !used(name))
+        .filter(|name| LIST_COLUMNS.contains(name) || members.iter().any(|m| m.2 == *name))
+        .map(str::to_string)
+        .collect();
+    let has = |name: &str| get(record, name).is_some();
+    let format = match options {
+        OptionSource::Columns(_) => DatasetFormat::Kmmlu,
+        OptionSource::List(_) => DatasetFormat::Listed,
+        OptionSource::Inline if columns.question.is_some() || columns.answer.is_some() => {
+            DatasetFormat::Generic
+        }
+        OptionSource::Inline if has("question") && has("answer") && has("domain") => {
+            DatasetFormat::DomainEval
+        }
+        OptionSource::Inline => DatasetFormat::Generic,
+    };
+    Ok(Layout {
+        format,
+        options,
+        unused,
+    })
+}
+
+/// How many options a row with option columns `run` has: the first four (a missing one is
+/// named as missing), then each further column in turn while it is filled (an empty cell
+/// past them ends the row's options, as a shorter item's).
+pub(super) fn option_count(run: &[String], record: &[(String, String)]) -> usize {
+    let required = run.len().min(4);
+    required
+        + run[required..]
+            .iter()
+            .take_while(|c| get(record, c).is_some_and(|v| !v.trim().is_empty()))
+            .count()
+}

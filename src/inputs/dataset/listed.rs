@@ -1,0 +1,159 @@
+//! Options given as a list in one column (`choices`/`options`: Hugging Face's MMLU, CLIcK,
+//! Inspect's samples) and the gold answer beside them: an index into the list, a letter, or
+//! one option's text. An index's base (0 as Python, Hugging Face and lm-eval's
+//! `doc_to_target` read it, or 1) is decided by the whole file, never guessed silently.
+//! Not for option columns (`A`–`D`): [`super::item`] reads those.
+
+use crate::types::Item;
+use crate::verify::Choice;
+
+/// The options of a list cell: a JSON list of texts (or numbers), as JSON lines hold it.
+pub(super) fn parse_list(cell: &str, column: &str) -> Result<Vec<String>, String> {
+    let values: Vec<serde_json::Value> = serde_json::from_str(cell.trim()).map_err(|_| {
+        let shown: String = cell.chars().take(60).collect();
+        format!(
+            "`{shown}` is not a JSON list of options (a Python or NumPy list, as pandas' and Hugging Face's to_csv write a list column, is not read): write the dataset as JSON lines, e.g. `ds.to_json(\"ds.jsonl\", force_ascii=False)`, or give the options as columns (`{column}` → `A`, `B`, …)"
+        )
+    })?;
+    values
+        .into_iter()
+        .map(|v| match v {
+            serde_json::Value::String(s) => Ok(s.trim().replace('\n', " ")),
+            serde_json::Value::Number(n) => Ok(n.to_string()),
+            other => Err(format!("an option that is not text: {other}")),
+        })
+        .collect()
+}
+
+/// A gold answer beside a list of options.
+pub(super) enum ListGold {
+    /// The option it names.
+    Choice(Choice),
+    /// An integer index whose base the file decides ([`resolve_indexes`]).
+    Index(usize),
+}
+
+/// Read `answer` against `options`: an integer is an index (base decided later), a letter
+/// A–Z the option at its place, else the text of exactly one option.
+pub(super) fn list_gold(answer: &str, options: &[String], list: &str) -> Result<ListGold, String> {
+    let answer = answer.trim();
+    if !answer.is_empty() && answer.bytes().all(|b| b.is_ascii_digit()) {
+        return answer
+            .parse()
+            .map(ListGold::Index)
+            .map_err(|_| format!("{answer:?} is not an index into `{list}`"));
+    }
+    let letter = answer
+        .strip_prefix('(')
+        .and_then(|a| a.strip_suffix(')'))
+        .unwrap_or(answer);
+    if let [b @ b'A'..=b'Z'] = letter.as_bytes() {
+        let index = (b - b'A') as usize;
+        if let Some(choice) = Choice::from_index(index).filter(|_| index < options.len()) {
+            return Ok(ListGold::Choice(choice));
+        }
+    }
+    let same: Vec<usize> = (0..options.len())
+        .filter(|&i| options[i] == answer)
+        .collect();
+    match same.as_slice() {
+        [i] => Choice::from_index(*i)
+            .map(ListGold::Choice)
+            .ok_or_else(|| format!("{answer:?} is option {} of `{list}`, too far", i + 1)),
+        [] => Err(format!(
+            "{answer:?} is neither an index into `{list}` (0–{}), a letter (A–{}), nor the text of one of its {} options",
+            options.len() - 1,
+            char::from(b'A' + (options.len() - 1).min(25) as u8),
+            options.len()
+        )),
+        _ => Err(format!(
+            "{answer:?} is the text of {} options of `{list}`: which one is meant?",
+            same.len()
+        )),
+    }
+}
+
+/// An item whose gold is an integer index into its list, waiting for the file's base.
+pub(super) struct Pending {
+    /// The item's place in the file's items.
+    pub item: usize,
+    pub value: usize,
+    /// How many options the item's list has.
+    pub count: usize,
+    /// The line the answer is on.
+    pub line: u64,
+}
+
+/// Set the gold of every pending item once the whole file is read. The base is 1 when some
+/// answer equals its row's number of options and none is 0; 0 otherwise (an index into the
+/// list, as Python, Hugging Face and lm-eval read it). Both 0 and the count present is an
+/// error naming a line of each. Returns what to tell the user about the base chosen, when
+/// no answer showed it. An error is the line and the message.
+pub(super) fn resolve_indexes(
+    items: &mut [Item],
+    pending: &[Pending],
+    list: &str,
+    answer: &str,
+) -> Result<Option<String>, (u64, String)> {
+    let len = |p: &Pending| p.count;
+    let zero = pending.iter().find(|p| p.value == 0);
+    let count = pending.iter().find(|p| p.value == len(p));
+    let base = match (zero, count) {
+        (Some(z), Some(c)) => {
+            return Err((
+                z.line,
+                format!(
+                    "the integer answers beside `{list}` count both from 0 (this line: 0) and from 1 (line {}: {} with {} options): which is meant?",
+                    c.line,
+                    c.value,
+                    len(c)
+                ),
+            ))
+        }
+        (None, Some(_)) => 1,
+        _ => 0,
+    };
+    for p in pending {
+        let n = len(p);
+        let index = p.value.checked_sub(base).filter(|&i| i < n);
+        let choice = index.and_then(Choice::from_index).ok_or_else(|| {
+            (
+                p.line,
+                format!(
+                    "{} is past the {n} options of `{list}` (the file's answers read as {base}-based)",
+                    p.value
+                ),
+            )
+        })?;
+        let Some(item) = items.get_mut(p.item) else {
+            continue;
+        };
+        if item
+            .choices
+            .option_text(choice)
+            .is_some_and(|t| t.trim().is_empty())
+        {
+            return Err((
+                p.line,
+                format!(
+                    "{} names option {}, whose text is empty",
+                    p.value,
+                    item.choices.label(choice)
+                ),
+            ));
+        }
+        item.gold = choice;
+    }
+    Ok(match (zero, count) {
+        (None, Some(c)) => Some(format!(
+            "the integer `{answer}`s beside `{list}` are read as 1-based: line {} has {} with {} options, and no answer is 0",
+            c.line,
+            c.value,
+            len(c)
+        )),
+        (None, None) if !pending.is_empty() => Some(format!(
+            "the integer `{answer}`s beside `{list}` are read as 0-based, an index into the list (as Hugging Face datasets and lm-eval's `doc_to_target` read them): no answer is 0 or its row's number of options, which would settle it"
+        )),
+        _ => None,
+    })
+}
