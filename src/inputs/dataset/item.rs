@@ -2,7 +2,7 @@
 //! option columns or a list of options) and gold answer, its other columns as grouping
 //! fields. Not for reading files: [`super::csv_file`] and [`super::json`] give the rows.
 
-use super::layout::{option_count, Layout, OptionSource};
+use super::layout::{is_list_cell, option_count, Layout, OptionSource};
 use super::listed::{list_gold, parse_list, ListGold};
 use super::{get, ColumnMap, DatasetError, DatasetFormat, RowSource, UNCLASSIFIED};
 use crate::types::Item;
@@ -97,7 +97,7 @@ pub(super) fn build_item(
             ),
         ));
     }
-    let excluded = |k: &str| {
+    let excluded = |k: &str, v: &str| {
         k == question_col
             || k == answer_col
             || k == id_col
@@ -107,12 +107,13 @@ pub(super) fn build_item(
                         || (layout.format == DatasetFormat::Kmmlu && k == "Human Accuracy")
                 }
                 OptionSource::List(list) => list == k,
-                OptionSource::Inline => false,
+                // A copy of the options the question shows is no group either.
+                OptionSource::Inline => is_list_cell(k, v),
             }
     };
     let fields = record
         .iter()
-        .filter(|(k, _)| !excluded(k))
+        .filter(|(k, v)| !excluded(k, v))
         .map(|(k, v)| {
             let v = v.trim();
             let v = if v.is_empty() && k == "sub_domain" {

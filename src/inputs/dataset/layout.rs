@@ -122,8 +122,17 @@ pub(super) fn detect_layout(
             sets.join(" and ")
         ));
     }
+    // A list that is not JSON (a Python repr, as HAE-RAE's `options` string) beside a
+    // question that shows its options is only a copy of them; without them it is refused
+    // at its field as the options that cannot be read.
+    let shows_options = get(record, columns.question_col())
+        .is_some_and(|q| crate::verify::ChoiceSet::detect(q).is_some());
     let list = LIST_COLUMNS.iter().find(|name| {
-        !taken.contains(name) && get(record, name).is_some_and(|v| v.trim_start().starts_with('['))
+        !taken.contains(name)
+            && get(record, name).is_some_and(|v| {
+                is_list(v)
+                    && (!shows_options || serde_json::from_str::<Vec<serde_json::Value>>(v).is_ok())
+            })
     });
     let options = match (runs.pop(), list) {
         (Some((_, run)), _) => OptionSource::Columns(run),
@@ -159,6 +168,15 @@ pub(super) fn detect_layout(
         options,
         unused,
     })
+}
+
+/// Does a cell of a `choices`/`options` column hold a list (JSON, or a Python repr)?
+pub(super) fn is_list_cell(name: &str, value: &str) -> bool {
+    LIST_COLUMNS.contains(&name) && is_list(value)
+}
+
+fn is_list(value: &str) -> bool {
+    value.trim_start().starts_with('[')
 }
 
 /// How many options a row with option columns `run` has: the first four (a missing one is

@@ -284,6 +284,18 @@ fn a_list_s_gold_may_be_a_letter_or_an_option_s_text() {
         e.contains("c.jsonl:1: field `answer`: \"c\" is neither"),
         "{e}"
     );
+    // HAE-RAE: a Python repr of the options the question already shows is neither read
+    // nor a group (trial 44's h02 kept grading while this was refused).
+    let body =
+        "{\"query\":\"q\\n(A) a\\n(B) b\",\"options\":\"['(A) a', '(B) b']\",\"answer\":\"(B)\"}\n";
+    let (_d, path) = write("h.jsonl", body.as_bytes());
+    let cols = ColumnMap {
+        question: Some("query".into()),
+        ..ColumnMap::default()
+    };
+    let ds = read_dataset(&path, &cols).unwrap();
+    assert_eq!(ds.items[0].gold.position(), 2);
+    assert!(ds.items[0].fields.is_empty(), "{:?}", ds.items[0].fields);
     let e = read_err(
         "c.csv",
         "question,choices,answer\nq,['a' 'b'],1\n",
