@@ -802,3 +802,45 @@ fn a_plain_file_appended_to_itself_is_named() {
     let run = read_json(&tmp.path().join("out/run.json"));
     assert_eq!(run["repeated_answers"], 1);
 }
+
+/// Trial 44, D2's remainder: answers naming options by number ("정답은 2번") against a
+/// Hugging Face list of options, which kgrade shows as A–D, were all `invalid`: 0% with no
+/// word. Many answers outside the set are now named, with the way to say the notation.
+#[test]
+fn many_answers_outside_the_set_point_at_the_notation() {
+    let tmp = tempfile::tempdir().unwrap();
+    let rows: String = (0..5)
+        .map(|i| {
+            let line = serde_json::json!({"question": format!("문제 {i}: 옳은 것은?"),
+                "choices": ["가", "나", "다", "라"], "answer": 1});
+            format!("{line}\n")
+        })
+        .collect();
+    let data = write(tmp.path(), "d.jsonl", &rows);
+    let gens: String = (0..5)
+        .map(|i| {
+            format!(
+                "{}\n",
+                serde_json::json!({"id": i, "response": "정답은 2번입니다."})
+            )
+        })
+        .collect();
+    let gens = write(tmp.path(), "g.jsonl", &gens);
+    grade(&[], &data, &gens, &tmp.path().join("o1"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "5 of 5 answers name a label outside their item's choice set",
+        ))
+        .stderr(predicate::str::contains("give --choices"));
+    grade(
+        &["--choices", "number:4"],
+        &data,
+        &gens,
+        &tmp.path().join("o2"),
+    )
+    .assert()
+    .success()
+    .stdout(predicate::str::contains("accuracy 100.0% (5/5"))
+    .stderr(predicate::str::contains("outside").not());
+}

@@ -337,11 +337,25 @@ pub fn run_grade(
     }
     let mut warnings = dataset.warnings.clone();
     warnings.extend(join_warnings(&join));
+    warnings.extend(outside_the_set(&built.metrics));
     Ok(GradeOutcome {
         join,
         built,
         judged,
         warnings,
+    })
+}
+
+/// Many answers naming a label outside their item's choice set (`invalid`) mean the model
+/// was shown the options in another notation than kgrade reads them in: "정답은 2번" on a
+/// Hugging Face list of options, which kgrade shows as A–D (trial 44: 0% with no word).
+fn outside_the_set(m: &crate::report::metrics::Metrics) -> Option<String> {
+    let invalid = m.statuses.get("invalid").copied().unwrap_or(0);
+    let n = m.overall.n;
+    (invalid >= 3 && invalid * 5 >= n).then(|| {
+        format!(
+            "{invalid} of {n} answers name a label outside their item's choice set (status invalid, counted wrong): if the model was shown the options in another notation than kgrade reads (numbers where it reads letters, or the reverse), give --choices with the notation the model saw (number:4, letter:4, circled:4 …)"
+        )
     })
 }
 
