@@ -409,6 +409,16 @@ impl<'a> Rows<'a> {
                 self.dataset.warnings.push(note);
             }
         }
+        if let Some(Layout {
+            options: OptionSource::Columns(_),
+            ..
+        }) = &self.layout
+        {
+            if let Some(note) = last_option_never_gold(&self.dataset.items) {
+                let note = format!("{}: {note}", self.path.display());
+                self.dataset.warnings.push(note);
+            }
+        }
         if let Some(first) = self.empty_rows.first() {
             let n = self.empty_rows.len();
             self.dataset.warnings.push(format!(
@@ -442,3 +452,24 @@ fn get<'a>(record: &'a [(String, String)], name: &str) -> Option<&'a str> {
 }
 #[cfg(test)]
 mod tests;
+
+/// Option columns whose answers never name the last option, over enough rows that a key
+/// drawn at random would have: answers counting from 0 (0–3 for A–D) with no 0 among these
+/// rows read as 1–4 shifted by one, every gold the option before the right one, and nothing
+/// else shows it (trial 44: 0/15 for answers 10/15 right). A 0 is refused as it is read; a
+/// file never reaching the last option is said.
+fn last_option_never_gold(items: &[crate::types::Item]) -> Option<String> {
+    const ENOUGH: usize = 12;
+    let n = items.first()?.choices.len();
+    if items.len() < ENOUGH || items.iter().any(|i| i.choices.len() != n) {
+        return None;
+    }
+    if items.iter().any(|i| i.gold.position() == n) {
+        return None;
+    }
+    Some(format!(
+        "no row's answer is the last option ({n}) in {} rows: if the answers count from 0 (0–{}), each gold is read as the option before the right one; KMMLU's, as lm-eval reads them, count from 1",
+        items.len(),
+        n - 1
+    ))
+}

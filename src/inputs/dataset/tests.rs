@@ -431,3 +431,36 @@ fn excel_leftovers_are_skipped_and_a_value_without_a_column_name_is_named() {
     let ds = read_dataset(dir.path(), &ColumnMap::default()).unwrap();
     assert_eq!(ds.items[0].id, "t/0");
 }
+
+#[test]
+fn option_columns_never_keyed_to_the_last_option_are_said() {
+    let kmmlu = |answers: &[u8]| {
+        let mut s = String::from("question,answer,A,B,C,D\n");
+        for a in answers {
+            s.push_str(&format!("q{a},{a},w,x,y,z\n"));
+        }
+        s
+    };
+    // Twelve rows with answers 1–3 only: answers counting from 0 would look like this.
+    let (_d, path) = write(
+        "k.csv",
+        kmmlu(&[1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3]).as_bytes(),
+    );
+    let ds = read_dataset(&path, &ColumnMap::default()).unwrap();
+    assert_eq!(ds.warnings.len(), 1, "{:?}", ds.warnings);
+    assert!(ds.warnings[0].contains("no row's answer is the last option (4) in 12 rows"));
+    // One 4 settles it; so do too few rows to tell.
+    let (_d, path) = write(
+        "k.csv",
+        kmmlu(&[1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 4]).as_bytes(),
+    );
+    assert!(read_dataset(&path, &ColumnMap::default())
+        .unwrap()
+        .warnings
+        .is_empty());
+    let (_d, path) = write("k.csv", kmmlu(&[1, 2, 3]).as_bytes());
+    assert!(read_dataset(&path, &ColumnMap::default())
+        .unwrap()
+        .warnings
+        .is_empty());
+}
