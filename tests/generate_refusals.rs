@@ -179,3 +179,58 @@ fn provider_errors_inside_a_200_are_failed_requests_with_their_words() {
     run().success();
     assert_eq!(requests.load(Ordering::SeqCst), before + 2);
 }
+
+/// Trial 43, D6: a gateway that gzips its replies (the OpenAI SDK asks for and decodes gzip)
+/// gave "reply is not JSON" with the compressed bytes in every message and file, and every
+/// item retried. The reply is decoded now.
+#[test]
+fn a_gzipped_reply_is_read() {
+    use std::io::Write;
+    let tmp = tempfile::tempdir().unwrap();
+    let data = write(
+        tmp.path(),
+        "d.csv",
+        "id,question,answer,domain\nok,\"관할 기관은? ① 금융위 ② 기재부\",①,x\n",
+    );
+    let app = Router::new().route(
+        "/v1/chat/completions",
+        post(|| async {
+            let body = json!({"id": "c", "object": "chat.completion", "model": "m",
+                "choices": [{"index": 0, "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": "정답은 ①"}}]});
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            gz.write_all(body.to_string().as_bytes()).unwrap();
+            (
+                [
+                    (axum::http::header::CONTENT_TYPE, "application/json"),
+                    (axum::http::header::CONTENT_ENCODING, "gzip"),
+                ],
+                gz.finish().unwrap(),
+            )
+        }),
+    );
+    let endpoint = format!("http://{}/v1", support::serve(app, 1));
+    let out = tmp.path().join("gen.jsonl");
+    kgrade()
+        .arg("generate")
+        .arg("--dataset")
+        .arg(&data)
+        .args(["--model", "m", "--max-retries", "0"])
+        .args(["--endpoint", &endpoint])
+        .arg("--out")
+        .arg(&out)
+        .arg("--cache")
+        .arg(tmp.path().join("cache"))
+        .env_remove("OPENAI_API_KEY")
+        .assert()
+        .success();
+    let line: Value = serde_json::from_str(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(line["response"], "정답은 ①");
+}
