@@ -234,3 +234,79 @@ fn a_gzipped_reply_is_read() {
     .unwrap();
     assert_eq!(line["response"], "정답은 ①");
 }
+
+/// Trial 43, D7: Azure's prompt filter answers 400 with the code `content_filter`: it was a
+/// request error, asked again on every rerun, so `generate` could never exit 0. It is a
+/// refusal now, recorded once and graded as no answer; other 400s stay failures.
+#[test]
+fn a_prompt_the_provider_filters_is_a_refusal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = write(
+        tmp.path(),
+        "d.csv",
+        "id,question,answer,domain\nok,\"관할 기관은? ① 금융위 ② 기재부\",①,x\nfilter,\"차단될 질문? ① 예 ② 아니오\",②,x\n",
+    );
+    let requests = Arc::new(AtomicU64::new(0));
+    let counted = requests.clone();
+    let app = Router::new().route(
+        "/v1/chat/completions",
+        post(move |Json(body): Json<Value>| {
+            let counted = counted.clone();
+            async move {
+                counted.fetch_add(1, Ordering::SeqCst);
+                if body["messages"].to_string().contains("차단될") {
+                    let error = json!({"error": {"message": "The response was filtered due to the prompt triggering Azure OpenAI's content management policy.",
+                        "type": null, "param": "prompt", "code": "content_filter", "status": 400,
+                        "innererror": {"code": "ResponsibleAIPolicyViolation"}}});
+                    return (axum::http::StatusCode::BAD_REQUEST, Json(error));
+                }
+                (axum::http::StatusCode::OK, Json(json!({"id": "c", "object": "chat.completion", "model": "m",
+                    "choices": [{"index": 0, "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": "정답은 ①"}}]})))
+            }
+        }),
+    );
+    let endpoint = format!("http://{}/v1", support::serve(app, 1));
+    let out = tmp.path().join("gen.jsonl");
+    let run = || {
+        kgrade()
+            .arg("generate")
+            .arg("--dataset")
+            .arg(&data)
+            .args(["--model", "m", "--max-retries", "2", "--backoff-ms", "5"])
+            .args(["--endpoint", &endpoint])
+            .arg("--out")
+            .arg(&out)
+            .arg("--cache")
+            .arg(tmp.path().join("cache"))
+            .env_remove("OPENAI_API_KEY")
+            .assert()
+            .success();
+    };
+    run();
+    assert_eq!(requests.load(Ordering::SeqCst), 2, "one request each");
+    let filtered: Value = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|l| l["id"] == "filter")
+        .unwrap();
+    assert_eq!(filtered["response"], "");
+    assert!(filtered["refusal"]
+        .as_str()
+        .unwrap()
+        .contains("content_filter: The response was filtered"));
+    run();
+    assert_eq!(requests.load(Ordering::SeqCst), 2, "a rerun asks nothing");
+    let graded = tmp.path().join("graded");
+    support::grade(&[], &data, &out, &graded).assert().success();
+    let verdicts = std::fs::read_to_string(graded.join("verdicts.jsonl")).unwrap();
+    let v: Value = (verdicts.lines())
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|v| v["id"] == "filter")
+        .unwrap();
+    assert_eq!(
+        (v["status"].as_str(), v["rule"].as_str()),
+        (Some("no_answer"), Some("refusal"))
+    );
+}

@@ -10,7 +10,9 @@ pub mod interrupt;
 pub mod pool;
 pub mod redact;
 mod retry_after;
+mod server_text;
 pub use retry_after::{retry_after, RETRY_AFTER_CAP};
+use server_text::{not_json, with_server_message};
 
 pub use interrupt::Interrupt;
 
@@ -503,113 +505,4 @@ fn secrets(key: Option<&str>, url: &str) -> Vec<String> {
     let mut out: Vec<String> = key.map(str::to_string).into_iter().collect();
     out.extend(redact::url_secrets(url));
     out
-}
-
-/// How many characters of a reply that is not JSON an error shows.
-const BODY_SHOWN: usize = 200;
-
-/// Why a successful reply could not be read, with what came instead: the status, the content
-/// type and the start of the body (already scrubbed of keys), so that a proxy's HTML page or a
-/// streamed (SSE) reply is recognisable at a glance.
-fn not_json(
-    status: reqwest::StatusCode,
-    content_type: &str,
-    body: &str,
-    error: &serde_json::Error,
-) -> String {
-    let trimmed = body.trim();
-    let start = if trimmed.is_empty() {
-        "an empty body".to_string()
-    } else {
-        let mut shown: String = trimmed.chars().take(BODY_SHOWN).collect();
-        if shown.len() < trimmed.len() {
-            shown = format!("{}…", shown.trim_end());
-        }
-        format!("body: {}", shown.replace(['\n', '\r'], " "))
-    };
-    format!("reply is not JSON (HTTP {status}, {content_type}; {error}); {start}")
-}
-
-/// `what`, followed by the server's own explanation when its error body gives one
-/// (`{"error": {"message": …}}`, `{"error": "…"}`, `{"message": …}` or short plain text), so
-/// that a user sees why a server refused, not only its status.
-fn with_server_message(what: &str, body: &str) -> String {
-    let message = match serde_json::from_str::<Value>(body) {
-        Ok(v) => v
-            .get("error")
-            .and_then(|e| e.get("message").or(Some(e)))
-            .or_else(|| v.get("message"))
-            .or_else(|| v.get("detail"))
-            .and_then(|m| m.as_str().map(str::to_string)),
-        Err(_) => Some(body.trim().to_string()),
-    };
-    match message.filter(|m| !m.trim().is_empty()) {
-        Some(m) => {
-            let m: String = m.chars().take(300).collect();
-            let lower = m.to_lowercase();
-            // llama.cpp: "request (3031 tokens) exceeds the available context size";
-            // OpenAI and vLLM: "maximum context length is 8192 tokens".
-            let overflow = lower.contains("context")
-                && (lower.contains("exceed") || lower.contains("maximum context length"));
-            let what = if overflow {
-                format!("{what}: the prompt does not fit the server's context")
-            } else {
-                what.to_string()
-            };
-            format!("{what}: {}", m.replace(['\n', '\r'], " "))
-        }
-        None => what.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn replies_that_are_not_json_show_what_they_are() {
-        let error = serde_json::from_str::<Value>("<html>").unwrap_err();
-        let page = format!(
-            "<html><body>502 Bad Gateway{}</body></html>",
-            " x".repeat(150)
-        );
-        let reason = not_json(reqwest::StatusCode::OK, "text/html", &page, &error);
-        assert!(
-            reason.starts_with("reply is not JSON (HTTP 200 OK, text/html; expected value at line 1 column 1); body: <html><body>502 Bad Gateway x x"),
-            "{reason}"
-        );
-        assert!(reason.ends_with(" x…"), "{reason}");
-        assert!(
-            not_json(reqwest::StatusCode::OK, "no content type", " ", &error)
-                .ends_with("; an empty body")
-        );
-    }
-
-    #[test]
-    fn server_messages_are_kept() {
-        assert_eq!(
-            with_server_message(
-                "HTTP 500",
-                r#"{"error":{"code":500,"message":"response_format type must be one of \"text\" or \"json_object\""}}"#
-            ),
-            "HTTP 500: response_format type must be one of \"text\" or \"json_object\""
-        );
-        assert_eq!(
-            with_server_message("HTTP 400", r#"{"error":"bad"}"#),
-            "HTTP 400: bad"
-        );
-        assert_eq!(with_server_message("HTTP 502", ""), "HTTP 502");
-        assert_eq!(
-            with_server_message("HTTP 502", "Bad Gateway"),
-            "HTTP 502: Bad Gateway"
-        );
-        // llama.cpp's own words, as its server answers an over-long prompt.
-        assert_eq!(
-            with_server_message(
-                "HTTP 400",
-                r#"{"error":{"code":400,"message":"request (3031 tokens) exceeds the available context size (2048 tokens), try increasing it","type":"exceed_context_size_error"}}"#
-            ),
-            "HTTP 400: the prompt does not fit the server's context: request (3031 tokens) exceeds the available context size (2048 tokens), try increasing it"
-        );
-    }
 }

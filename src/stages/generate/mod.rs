@@ -546,6 +546,14 @@ async fn ask(
     let mut tried = Vec::new();
     let mut notes = Vec::new();
     let mut last = "no endpoint left in rotation".to_string();
+    // Azure's prompt filter answers 400 with the code `content_filter`: the provider declines
+    // this prompt and always will, so it is a refusal, a final answer, as a filtered reply
+    // is (Inspect reads it so; trial 43: a request error, asked again on every rerun, exit 4).
+    let filtered = |status: u16, reason: &str| status == 400 && reason.contains("content_filter");
+    let rules = CallRules {
+        refused: Some(&filtered),
+        ..CallRules::default()
+    };
     while let Some(lease) = pool.acquire(&tried) {
         let url = crate::client::join_path(lease.base(), api.path());
         let called = client
@@ -554,15 +562,22 @@ async fn ask(
                 &task.body,
                 task.estimated_tokens,
                 retries,
-                CallRules::default(),
+                rules,
                 |reply| request::answer(api, reply, model),
             )
-            .await;
+            .await
+            .map(|called| (called.value, called.latency))
+            .or_else(|e| match e {
+                CallError::Refused(reason) => {
+                    Ok((request::prompt_refused(reason, model), Default::default()))
+                }
+                e => Err(e),
+            });
         match called {
-            Ok(called) => {
+            Ok((value, latency)) => {
                 pool.succeeded(&lease);
-                let mut g = called.value;
-                g.latency_ms = called.latency.as_millis() as u64;
+                let mut g = value;
+                g.latency_ms = latency.as_millis() as u64;
                 g.time = now_secs();
                 // Flushed before the answer counts as done.
                 let result = cache

@@ -157,6 +157,22 @@ pub fn answer(api: Api, reply: &Value, model: &str) -> Result<CachedGeneration, 
     })
 }
 
+/// The reply recorded when the provider refused the prompt itself (Azure's 400
+/// `content_filter`): no content, the provider's words as the refusal.
+pub fn prompt_refused(reason: String, model: &str) -> CachedGeneration {
+    CachedGeneration {
+        response: String::new(),
+        reasoning_content: None,
+        finish_reason: Some("content_filter".to_string()),
+        refusal: Some(reason),
+        prompt_tokens: None,
+        completion_tokens: None,
+        model: model.to_string(),
+        latency_ms: 0,
+        time: 0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
