@@ -246,6 +246,10 @@ const CASES: &[(&str, &str, &str)] = &[
     ("circled:4", "정답은 ②입니다.<|eot_id|><|start_header_id|>user<|end_header_id|>\n\n다시 풀어보세요.<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n다시 보니 정답은 ③입니다.", "answer ② statement"),
     ("letter:4", "The answer is B.<end_of_turn>\n<start_of_turn>user\nAre you sure?<end_of_turn>\n<start_of_turn>model\nSorry, it is D.", "answer B statement"),
     ("number:4", "정답: 3<|eot_id|>", "answer 3 statement"),
+    // A token the answer talks about ends nothing (trial 45: ③ was committed from the text
+    // before it).
+    ("circled:4", "③ [SEP]은 BERT의 구분 토큰입니다. 문서 끝은 `<|endoftext|>`이므로 정답은 ②.", "answer ② statement"),
+    ("circled:4", "① <s>는 시작 토큰입니다. GPT-2는 <|endoftext|>를 씁니다. 정답: ②", "answer ② statement"),
     // `</s>` is not cut at: it also ends HTML's strikethrough, which is not read either.
     ("circled:4", "<s>②</s> ③", "no_answer - not_found"),
     ("circled:5", "<|channel|>final<|message|>④", "answer ④ bare"),

@@ -79,10 +79,38 @@ pub(crate) fn cut(response: &str) -> Cut {
     let tail = &bytes[start..end];
     let stop = END_TOKENS
         .iter()
-        .filter_map(|t| memmem::find(tail, t))
+        .filter_map(|t| first_leaked(tail, t))
         .min()
         .unwrap_or(tail.len());
     Cut::Final(start, start + stop)
+}
+
+/// The first place `token` ends the model's turn in `text`: where the text ends after it,
+/// another turn's template follows it (`<|im_start|>user`, `<|start_header_id|>`,
+/// `<start_of_turn>`, gpt-oss's `<|start|>assistant`, a role's name on its own), or it is glued
+/// to the end of a sentence ("입니다.<|endoftext|>다시 보니 …", a new document invented after
+/// the end of text). A token the answer talks about ("GPT-2는 <|endoftext|> 토큰을 씁니다", in
+/// backticks) ends nothing (trial 45: cutting there committed the option named before it).
+fn first_leaked(text: &[u8], token: &[u8]) -> Option<usize> {
+    memmem::find_iter(text, token).find(|&at| {
+        let glued = text[..at]
+            .last()
+            .is_some_and(|b| matches!(b, b'.' | b'!' | b'?' | b'\n'))
+            || text[..at].ends_with("。".as_bytes());
+        let rest = text[at + token.len()..].trim_ascii_start();
+        let role = ["user", "assistant", "system", "model", "developer"]
+            .iter()
+            .find(|r| rest.starts_with(r.as_bytes()))
+            .map(|r| rest[r.len()..].trim_ascii_start());
+        glued
+            || rest.is_empty()
+            || rest.starts_with(b"<|")
+            || rest.starts_with(b"<start_of_turn>")
+            || rest.starts_with(b"<end_of_turn>")
+            || rest.starts_with(b"<s>")
+            || role.is_some_and(|after| after.is_empty() || after.starts_with(b"<|"))
+            || (token == b"<|start|>" && role.is_some())
+    })
 }
 
 #[cfg(test)]
@@ -114,6 +142,14 @@ mod tests {
         ] {
             let s = format!("정답은 ②입니다.{end}다시 보니 정답은 ③입니다.");
             assert_eq!(final_of(&s), Some("정답은 ②입니다."), "{end}");
+        }
+        // A token the answer talks about ends nothing.
+        for s in [
+            "③ [SEP]은 BERT의 토큰입니다. 문서 끝은 `<|endoftext|>`이므로 정답은 ②.",
+            "GPT-2는 문서 끝에 <|endoftext|> 토큰을 씁니다. 따라서 정답은 ②입니다.",
+            "ChatML은 <|im_end|>로 턴을 닫습니다. 정답: ②",
+        ] {
+            assert_eq!(final_of(s), Some(s), "{s}");
         }
         // Not HTML's strikethrough, and not a token before any text.
         assert_eq!(final_of("<s>②</s> ③"), Some("<s>②</s> ③"));
