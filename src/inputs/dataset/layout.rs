@@ -69,8 +69,17 @@ pub(super) fn detect_layout(
         columns.answer_col(),
         columns.id_col(),
     ];
+    // A question that shows its options (①–④, `A. …`) is read as it shows them, whatever
+    // columns beside it look like options: selection rates in columns `1`–`4`, rater flags
+    // `A`/`B`, or a list or option columns repeating the texts (trial 45: they replaced the
+    // options the model was shown, 0% for a model right everywhere).
+    let shows_options = get(record, columns.question_col())
+        .is_some_and(|q| crate::verify::ChoiceSet::detect(q).is_some());
     let mut members: Vec<(&str, usize, &str)> = Vec::new();
     for (name, _) in record {
+        if shows_options {
+            break;
+        }
         if taken.contains(&name.as_str()) {
             continue;
         }
@@ -104,7 +113,21 @@ pub(super) fn detect_layout(
         while let Some(name) = named(run.len()) {
             run.push(name);
         }
-        if run.len() >= 2 {
+        // `보기1`, `보기2`, `보기4`: a gap is a missing option, not a shorter item (trial 45:
+        // two-option items, `보기4` a grouping field). Numbered columns with a gap are no
+        // options at all.
+        let past: Vec<&str> = (members.iter())
+            .filter(|m| m.0 == family && m.1 > run.len())
+            .map(|m| m.2)
+            .collect();
+        if let (Some(first), true) = (past.first(), family != "#" && run.len() >= 2) {
+            return Err(format!(
+                "option columns `{}`–`{}` then `{first}`: the option between is missing (add its column, or rename the columns in order)",
+                run[0],
+                run[run.len() - 1]
+            ));
+        }
+        if run.len() >= 2 && (past.is_empty() || family != "#") {
             runs.push((family, run));
         }
     }
@@ -122,17 +145,11 @@ pub(super) fn detect_layout(
             sets.join(" and ")
         ));
     }
-    // A list that is not JSON (a Python repr, as HAE-RAE's `options` string) beside a
-    // question that shows its options is only a copy of them; without them it is refused
-    // at its field as the options that cannot be read.
-    let shows_options = get(record, columns.question_col())
-        .is_some_and(|q| crate::verify::ChoiceSet::detect(q).is_some());
+    // A list beside a question that shows its options is only a copy of them (HAE-RAE's
+    // `options` string; a JSON list of the same texts); without them a list that is not
+    // JSON is refused at its field as the options that cannot be read.
     let list = LIST_COLUMNS.iter().find(|name| {
-        !taken.contains(name)
-            && get(record, name).is_some_and(|v| {
-                is_list(v)
-                    && (!shows_options || serde_json::from_str::<Vec<serde_json::Value>>(v).is_ok())
-            })
+        !shows_options && !taken.contains(name) && get(record, name).is_some_and(is_list)
     });
     let options = match (runs.pop(), list) {
         (Some((_, run)), _) => OptionSource::Columns(run),

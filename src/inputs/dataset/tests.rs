@@ -464,3 +464,53 @@ fn option_columns_never_keyed_to_the_last_option_are_said() {
         .warnings
         .is_empty());
 }
+
+/// Trial 45, D1, D2 and D7: columns that look like options (selection rates in `1`–`4`,
+/// rater flags `A`/`B`, a JSON list or `option1`… repeating the texts) replaced the options
+/// a question shows: 0% for a model right everywhere, or a refusal blaming the answer. The
+/// question's own options are read; the columns stay grouping fields, a list is dropped.
+#[test]
+fn a_question_showing_its_options_is_read_as_it_shows_them() {
+    let rates = "id,question,answer,domain,1,2,3,4\nq0,\"기관은?\n① 서울\n② 부산\n③ 대구\n④ 광주\",①,공공,12%,30%,41%,17%\n";
+    let (_d, path) = write("r.csv", rates.as_bytes());
+    let ds = read_dataset(&path, &ColumnMap::default()).unwrap();
+    assert_eq!(ds.format, DatasetFormat::DomainEval);
+    let item = &ds.items[0];
+    assert_eq!(item.choices.options()[0], "서울");
+    assert_eq!(item.gold.position(), 1);
+    assert!(item.fields.contains(&("1".to_string(), "12%".to_string())));
+    let flags = "id,question,answer,domain,A,B\nq0,\"기관은? ① 서울 ② 부산\",②,공공,y,n\n";
+    let (_d, path) = write("f.csv", flags.as_bytes());
+    assert_eq!(
+        read_dataset(&path, &ColumnMap::default()).unwrap().items[0]
+            .gold
+            .position(),
+        2
+    );
+    let list = "{\"id\":\"q0\",\"question\":\"옳은 것은?\\n① 서울\\n② 부산\\n③ 대구\\n④ 광주\",\"choices\":[\"서울\",\"부산\",\"대구\",\"광주\"],\"answer\":1}\n";
+    let (_d, path) = write("l.jsonl", list.as_bytes());
+    let ds = read_dataset(&path, &ColumnMap::default()).unwrap();
+    let item = &ds.items[0];
+    assert_eq!(
+        (item.choices.notation(), item.gold.position()),
+        (Notation::Circled, 1)
+    );
+    assert!(ds.warnings.is_empty(), "{:?}", ds.warnings);
+    assert!(item.fields.iter().all(|(k, _)| k != "choices"));
+}
+
+/// Trial 45, D11: `보기1`, `보기2`, `보기4` read as two-option items with `보기4` a grouping
+/// field. The missing option is named.
+#[test]
+fn a_gap_in_option_columns_is_named() {
+    let e = read_err(
+        "g.csv",
+        "문제,정답,보기1,보기2,보기4\n수도는?,1,서울,부산,광주\n",
+        &ColumnMap {
+            question: Some("문제".into()),
+            answer: Some("정답".into()),
+            ..ColumnMap::default()
+        },
+    );
+    assert!(e.contains("`보기1`–`보기2` then `보기4`"), "{e}");
+}
