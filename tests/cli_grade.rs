@@ -687,7 +687,7 @@ fn answers_that_do_not_line_up_with_row_numbers_are_named() {
             .success()
             .stdout(predicate::str::contains("accuracy 100.0% (30/30"));
     }
-    // The same lines with their questions are refused: they belong to other rows.
+    // The same lines with their questions are refused: they belong to other rows, one off.
     let with_question: String = (rows.iter().enumerate())
         .map(|(i, r)| {
             format!(
@@ -700,7 +700,9 @@ fn answers_that_do_not_line_up_with_row_numbers_are_named() {
     grade(&[], &data, &gens, &tmp.path().join("o2"))
         .assert()
         .code(3)
-        .stderr(predicate::str::contains("do not belong to the dataset"));
+        .stderr(predicate::str::contains(
+            "each answer names the row after its own",
+        ));
     // Numbered from 0, with one row missing from the dataset: the id past the rows is named.
     let mut w = csv::Writer::from_path(tmp.path().join("short.csv")).unwrap();
     w.write_record(["question", "answer", "A", "B", "C", "D"])
@@ -843,4 +845,57 @@ fn many_answers_outside_the_set_point_at_the_notation() {
     .success()
     .stdout(predicate::str::contains("accuracy 100.0% (5/5"))
     .stderr(predicate::str::contains("outside").not());
+}
+
+/// Trial 45, D3, D6 and D8: the shift was refused only with nothing else missing (one failed
+/// request or a `--limit` let it grade 17% for a model at 76%); answers keyed right but with
+/// one failed item and one stray id were refused although their questions matched; and
+/// lm-eval's doc_ids against an id column counting from 1 had no way to join by row.
+#[test]
+fn a_shift_is_refused_whatever_else_is_missing_and_rows_can_be_asked_for() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut ds = String::from("id,question,answer,A,B,C,D\n");
+    for i in 1..=20 {
+        ds.push_str(&format!(
+            "{i},문제 {i}번: 옳은 것은?,1,가{i},나{i},다{i},라{i}\n"
+        ));
+    }
+    let data = write(tmp.path(), "d.csv", &ds);
+    // Keyed from 0 by enumerate; the request for row 5 failed.
+    let keyed: String = (0..20)
+        .filter(|&i| i != 5)
+        .map(|i| {
+            format!(
+                "{}\n",
+                serde_json::json!({"id": i, "response": "정답은 (1)입니다."})
+            )
+        })
+        .collect();
+    let gens = write(tmp.path(), "g.jsonl", &keyed);
+    grade(&[], &data, &gens, &tmp.path().join("o1"))
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "the generations name ids 0–19 and the dataset has ids 1–20",
+        ))
+        .stderr(predicate::str::contains("give --id-col @row"));
+    // Joined by row number, as asked: every answer right.
+    grade(&["--id-col", "@row"], &data, &gens, &tmp.path().join("o2"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("accuracy 100.0% (19/19"));
+    // Keyed right, with their questions: row 1 failed and a stray id 21 came from a longer
+    // run. The questions match their rows, so the run is graded.
+    let right: String = (2..=21)
+        .map(|i| {
+            let line = serde_json::json!({"id": i, "question": format!("문제 {i}번: 옳은 것은?"),
+                "response": "정답은 (1)입니다."});
+            format!("{line}\n")
+        })
+        .collect();
+    let gens = write(tmp.path(), "r.jsonl", &right);
+    grade(&[], &data, &gens, &tmp.path().join("o3"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("accuracy 100.0% (19/19"));
 }

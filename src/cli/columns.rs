@@ -8,7 +8,8 @@ use kgrade::verify::ChoiceSet;
 
 #[derive(Args, Clone)]
 pub struct ColumnArgs {
-    /// Dataset id column (default: `id` if present, else the 0-based row index).
+    /// Dataset id column (default: `id` if present, else the 0-based row index; `@row` for the
+    /// row index whatever id column the file has, as lm-eval's doc_id counts).
     #[arg(long)]
     id_col: Option<String>,
     /// Dataset question column (default: `question`).

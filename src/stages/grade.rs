@@ -305,7 +305,7 @@ pub fn run_grade(
     });
     // Generations of another dataset are refused before anything is written: their reports
     // would only replace a good run in OUT with a meaningless one.
-    if let Some(e) = questions_differ(&join).or_else(|| ids_shifted(&join)) {
+    if let Some(e) = ids_shifted(&join).or_else(|| questions_differ(&join)) {
         return Err(e);
     }
     let nothing = |built: &crate::report::Built| {
@@ -409,29 +409,36 @@ fn questions_differ(join: &JoinReport) -> Option<GradeError> {
 }
 
 /// Generations whose ids are the dataset's shifted by one: the dataset's ids are the whole
-/// numbers lo..=hi, and the only item without an answer is at one end while the only id
-/// the dataset lacks is just past the other (answers keyed 0..N-1 by a pipeline's
-/// `enumerate` against an id column counting 1..N, or the reverse; trial 44). Every answer
-/// would be graded against its neighbour's question: refused before anything is written,
-/// as generations of another dataset are.
+/// numbers lo..=hi, the only id the dataset lacks is just past one end and the item at the
+/// other end has no answer (answers keyed 0..N-1 by a pipeline's `enumerate` against an id
+/// column counting 1..N, or the reverse; trial 44), whatever else is missing (a failed
+/// request, a `--limit`; trial 45). Every answer would be graded against its neighbour's
+/// question: refused before anything is written, as generations of another dataset are, and
+/// before that check, which would say less. Answers that carry their question and mostly
+/// match their rows are keyed right (one failed item and one stray id): graded.
 fn ids_shifted(join: &JoinReport) -> Option<GradeError> {
     let (lo, hi) = join.id_range?;
     if join.answers == 0 || join.unknown_ids_listed.len() >= super::join::LISTED {
         return None;
     }
-    let [missing] = join.items_without_generations.as_slice() else {
+    if join.questions_compared > 0 && join.questions_differing * 2 <= join.questions_compared {
         return None;
-    };
+    }
     let mut unknown: Vec<&str> = join.unknown_ids_listed.iter().map(String::as_str).collect();
     unknown.sort_unstable();
     unknown.dedup();
     let [stray] = unknown.as_slice() else {
         return None;
     };
-    let (missing, stray): (i64, i64) = (missing.parse().ok()?, stray.parse().ok()?);
-    let (from, to, whose) = if missing == lo && stray == hi + 1 {
+    let stray: i64 = stray.parse().ok()?;
+    let missing = |id: i64| {
+        join.items_without_generations
+            .iter()
+            .any(|m| *m == id.to_string())
+    };
+    let (from, to, whose) = if stray == hi + 1 && missing(lo) {
         (lo + 1, hi + 1, "after")
-    } else if missing == hi && stray == lo - 1 {
+    } else if stray == lo - 1 && missing(hi) {
         (lo - 1, hi - 1, "before")
     } else {
         return None;
@@ -445,6 +452,8 @@ fn ids_shifted(join: &JoinReport) -> Option<GradeError> {
         Some(column) if from == lo + 1 => format!(
             "The dataset's column `{column}` counts the rows from 1, as the answers do: give --id-col {column}"
         ),
+        // lm-eval's doc_id and `enumerate` count rows from 0.
+        _ if from == 0 && !join.row_number_ids => "If the answers are keyed by row number from 0 (lm-eval's doc_id, a pipeline's `enumerate`), give --id-col @row to join by row number".to_string(),
         _ => "Renumber the answers' ids to the dataset's (a pipeline that keys answers by `enumerate` counts from 0), or give the dataset an id column that matches them".to_string(),
     };
     Some(GradeError::IdsShifted(format!(

@@ -32,7 +32,7 @@ pub(super) fn header_problem(names: &[String], columns: &ColumnMap) -> Option<St
     ];
     for (default, given, flag) in required {
         let name = given.unwrap_or(default);
-        if name.is_empty() {
+        if name.is_empty() || name == super::ROW_IDS {
             continue;
         }
         if names.iter().any(|n| n == name) {

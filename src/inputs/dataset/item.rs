@@ -28,6 +28,8 @@ pub(super) fn build_item(
         return Err(src.err(Some(answer_col), "empty answer"));
     }
     let id = match get(record, id_col) {
+        // `--id-col @row`: the row numbers, whatever id column the file has.
+        _ if id_col == super::ROW_IDS => row.to_string(),
         Some(v) if !v.trim().is_empty() => v.trim().to_string(),
         Some(_) => return Err(src.err(Some(id_col), "empty id")),
         None if columns.id.is_some() => return Err(src.err(Some(id_col), "missing column")),
@@ -101,6 +103,7 @@ pub(super) fn build_item(
         k == question_col
             || k == answer_col
             || k == id_col
+            || (id_col == super::ROW_IDS && k == "id")
             || match &layout.options {
                 OptionSource::Columns(run) => {
                     run.iter().any(|c| c == k)

@@ -22,6 +22,10 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+/// `--id-col @row`: ids are the 0-based row numbers (lm-eval's `doc_id`), whatever id
+/// column the file has (its `id` is then neither the id nor a grouping field).
+pub const ROW_IDS: &str = "@row";
+
 /// The dataset shapes kgrade knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DatasetFormat {
