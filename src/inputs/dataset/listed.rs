@@ -73,6 +73,48 @@ pub(super) fn list_gold(answer: &str, options: &[String], list: &str) -> Result<
     }
 }
 
+/// Is a gold beside a list written as an option's text, not an index or a letter?
+pub(super) fn is_text_answer(answer: &str) -> bool {
+    let a = answer.trim();
+    let letter = a
+        .strip_prefix('(')
+        .and_then(|a| a.strip_suffix(')'))
+        .unwrap_or(a);
+    !a.bytes().all(|b| b.is_ascii_digit()) && !matches!(letter.as_bytes(), [b'A'..=b'Z'])
+}
+
+/// In a file that gives its answers as option texts (line `text_line`), the integer answers
+/// are texts too: each must be exactly one of its options' text (trial 45: "2" among the
+/// options 1, 2, 3, 12 was read as an index, the option "3").
+fn as_texts(
+    items: &mut [Item],
+    pending: &[Pending],
+    list: &str,
+    text_line: u64,
+) -> Result<(), (u64, String)> {
+    for p in pending {
+        let Some(item) = items.get_mut(p.item) else {
+            continue;
+        };
+        let written = p.value.to_string();
+        let same: Vec<usize> = (0..item.choices.len())
+            .filter(|&i| item.choices.options().get(i).is_some_and(|o| *o == written))
+            .collect();
+        match same.as_slice() {
+            [i] => item.gold = Choice::from_index(*i).unwrap_or(item.gold),
+            _ => {
+                return Err((
+                    p.line,
+                    format!(
+                        "{written} is not the text of one option of `{list}`, while line {text_line} gives its answer as an option's text: does the file give indexes or texts?"
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
 /// An item whose gold is an integer index into its list, waiting for the file's base.
 pub(super) struct Pending {
     /// The item's place in the file's items.
@@ -92,9 +134,12 @@ pub(super) struct Pending {
 pub(super) fn resolve_indexes(
     items: &mut [Item],
     pending: &[Pending],
-    list: &str,
-    answer: &str,
+    (list, answer): (&str, &str),
+    text_line: Option<u64>,
 ) -> Result<Option<String>, (u64, String)> {
+    if let Some(line) = text_line {
+        return as_texts(items, pending, list, line).map(|()| None);
+    }
     let len = |p: &Pending| p.count;
     let zero = pending.iter().find(|p| p.value == 0);
     let count = pending.iter().find(|p| p.value == len(p));

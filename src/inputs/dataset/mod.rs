@@ -337,6 +337,8 @@ struct Rows<'a> {
     empty_rows: Vec<u64>,
     /// Integer answers beside a list of options, whose base (0 or 1) the whole file decides.
     pending: Vec<Pending>,
+    /// The line of the first answer given as an option's text beside a list.
+    first_text_gold: Option<u64>,
 }
 
 impl<'a> Rows<'a> {
@@ -356,6 +358,7 @@ impl<'a> Rows<'a> {
             layout: None,
             empty_rows: Vec::new(),
             pending: Vec::new(),
+            first_text_gold: None,
         }
     }
 
@@ -375,6 +378,15 @@ impl<'a> Rows<'a> {
         };
         let row = self.dataset.items.len() + self.empty_rows.len();
         let (item, index) = item::build_item(src, layout, self.columns, record, row)?;
+        // An answer given as an option's text (CLIcK): then a number in the same file is a
+        // text too ("2" among the options 1, 2, 3, 12), not an index.
+        if index.is_none()
+            && self.first_text_gold.is_none()
+            && matches!(layout.options, OptionSource::List(_))
+            && get(record, self.columns.answer_col()).is_some_and(listed::is_text_answer)
+        {
+            self.first_text_gold = Some(src.field_line(Some(self.columns.answer_col())));
+        }
         if let Some(value) = index {
             self.pending.push(Pending {
                 item: self.dataset.items.len(),
@@ -400,14 +412,19 @@ impl<'a> Rows<'a> {
         }) = &self.layout
         {
             let answer = self.columns.answer_col();
-            let note = resolve_indexes(&mut self.dataset.items, &self.pending, list, answer)
-                .map_err(|(line, message)| DatasetError {
-                    path: self.path.to_path_buf(),
-                    line: Some(line),
-                    field: Some(answer.to_string()),
-                    message,
-                    unreadable: false,
-                })?;
+            let note = resolve_indexes(
+                &mut self.dataset.items,
+                &self.pending,
+                (list, answer),
+                self.first_text_gold,
+            )
+            .map_err(|(line, message)| DatasetError {
+                path: self.path.to_path_buf(),
+                line: Some(line),
+                field: Some(answer.to_string()),
+                message,
+                unreadable: false,
+            })?;
             if let Some(note) = note {
                 let note = format!("{}: {note}", self.path.display());
                 self.dataset.warnings.push(note);
