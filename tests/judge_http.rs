@@ -476,9 +476,9 @@ fn cli_judges_escalations_keeps_keys_secret_and_reruns_from_cache() {
         .partition(|v| v["rule"] == "truncated_reasoning");
     assert!(!cut_off.is_empty());
     assert!(
-        cut_off
-            .iter()
-            .all(|v| v["source"] == "unresolved" && v.get("judge").is_none()),
+        cut_off.iter().all(|v| v["source"] == "unresolved"
+            && v.get("judge").is_none()
+            && v["note"] == "not sent to the judge (its outcome is not in --escalate)"),
         "{cut_off:?}"
     );
     assert!(

@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 const WINDOW: usize = 4096;
 
 /// Verdicts on their way to the verdicts file and the report.
+/// The note of an abstention a configured judge was not sent (see `--escalate`).
+const NOT_SENT: &str = "not sent to the judge (its outcome is not in --escalate)";
+
 pub struct VerdictStream {
     out: io::BufWriter<std::fs::File>,
     out_path: PathBuf,
@@ -50,7 +53,7 @@ impl VerdictStream {
 
     /// Take one verdict, with the item and answer it is about. After Ctrl-C, take none:
     /// the run ends with [`GradeError::Interrupted`].
-    pub fn push(&mut self, v: Verdict, item: &Item, answer: String) -> Result<(), GradeError> {
+    pub fn push(&mut self, mut v: Verdict, item: &Item, answer: String) -> Result<(), GradeError> {
         if let Some(stopped) = self.interrupted() {
             return Err(stopped);
         }
@@ -61,6 +64,11 @@ impl VerdictStream {
             Some(e) => {
                 let kept = answer.clone();
                 let judging = e.submit(&v, item, answer);
+                // A judge is configured: an abstention it was not sent says so, not "no
+                // judge configured" (trial 45).
+                if judging.is_none() && v.note.as_deref() == Some(crate::types::NOT_JUDGED) {
+                    v.note = Some(NOT_SENT.to_string());
+                }
                 let keep = judging.is_some() || ReportBuilder::wants_answer(&v);
                 (judging, keep.then_some(kept))
             }
