@@ -103,11 +103,35 @@ fn fill_missing_fields(dataset: &mut Dataset) {
     }
 }
 
+/// The option texts of a `choices`/`options` field written as objects with a `text`.
+fn option_texts(key: &str, v: &Value) -> Option<Vec<String>> {
+    if !matches!(key, "choices" | "options") {
+        return None;
+    }
+    let text = |o: &Value| o.get("text").and_then(Value::as_str).map(str::to_string);
+    match v {
+        Value::Array(items) if items.iter().all(Value::is_object) && !items.is_empty() => {
+            items.iter().map(text).collect()
+        }
+        Value::Object(o) => (o.get("text")?.as_array()?.iter())
+            .map(|t| t.as_str().map(str::to_string))
+            .collect(),
+        _ => None,
+    }
+}
+
 /// A JSON record's fields as text: a string as it is, null as empty, anything else (a
 /// number, a list of options) as its JSON. A list of objects is a nested record, refused.
 fn flatten(value: Map<String, Value>, in_document: bool) -> Result<Vec<(String, String)>, String> {
     let mut record = Vec::with_capacity(value.len());
     for (k, v) in value {
+        // Options as objects: `[{"label": "A", "text": …}, …]`, or ARC's
+        // `{"text": […], "label": […]}`: their texts are the list (trial 45: refused as a
+        // nested record, with a jq line that made each option a question).
+        if let Some(texts) = option_texts(&k, &v) {
+            record.push((k, Value::from(texts).to_string()));
+            continue;
+        }
         if is_list_of_objects(&v) {
             let jq = if in_document {
                 format!("jq -c '.[] | .{k}[]' FILE.json > FILE.jsonl")

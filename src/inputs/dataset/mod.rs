@@ -268,6 +268,19 @@ pub fn read_dataset(path: &Path, columns: &ColumnMap) -> Result<Dataset, Dataset
     Ok(all)
 }
 
+/// Does the file's first line hold a tab? A `.tsv` whose header has none is read as
+/// comma-separated (trial 45: a CSV named `.tsv` was refused for a header it read as one
+/// column; a tab-separated `.csv` is said as such where its header is checked).
+fn first_line_has_tab(path: &Path) -> bool {
+    use std::io::{BufRead, Read};
+    let Ok(file) = std::fs::File::open(path) else {
+        return true;
+    };
+    let mut line = Vec::new();
+    let _ = std::io::BufReader::new(file.take(1 << 20)).read_until(b'\n', &mut line);
+    line.contains(&b'\t') || !line.contains(&b',')
+}
+
 /// The dataset files of a folder, in name order.
 fn dataset_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
@@ -292,7 +305,9 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
     let mut rows = Rows::new(path, columns);
     match ext {
         "jsonl" | "json" | "ndjson" => json::read(&mut rows)?,
-        _ => csv_file::read(&mut rows, if ext == "tsv" { b'\t' } else { b',' })?,
+        "tsv" if !first_line_has_tab(path) => csv_file::read(&mut rows, b',')?,
+        "tsv" => csv_file::read(&mut rows, b'\t')?,
+        _ => csv_file::read(&mut rows, b',')?,
     }
     rows.finish()
 }

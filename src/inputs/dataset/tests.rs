@@ -530,3 +530,19 @@ fn numbers_are_texts_in_a_file_that_answers_with_texts() {
     let e = read_err("m.jsonl", mixed, &ColumnMap::default());
     assert!(e.contains("does the file give indexes or texts?"), "{e}");
 }
+
+/// Trial 45, D9 and D10: a comma-separated file named `.tsv` was refused; options written
+/// as objects (`{"label", "text"}`, ARC's `{"text": […], "label": […]}`) were refused as a
+/// nested record. Both are read.
+#[test]
+fn a_csv_named_tsv_and_options_as_objects() {
+    let (_d, path) = write("k.tsv", b"question,answer,A,B,C,D\nq,2,w,x,y,z\n");
+    let ds = read_dataset(&path, &ColumnMap::default()).unwrap();
+    assert_eq!(ds.items[0].gold.position(), 2);
+    let rows = "{\"question\":\"q\",\"choices\":[{\"label\":\"A\",\"text\":\"서울\"},{\"label\":\"B\",\"text\":\"부산\"}],\"answer\":\"B\"}\n{\"question\":\"r\",\"choices\":{\"text\":[\"사과\",\"배\"],\"label\":[\"A\",\"B\"]},\"answer\":\"A\"}\n";
+    let (_d, path) = write("o.jsonl", rows.as_bytes());
+    let ds = read_dataset(&path, &ColumnMap::default()).unwrap();
+    assert_eq!(ds.items[0].choices.options(), ["서울", "부산"]);
+    assert_eq!(ds.items[0].gold.position(), 2);
+    assert_eq!(ds.items[1].choices.options(), ["사과", "배"]);
+}
