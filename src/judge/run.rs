@@ -104,6 +104,50 @@ pub fn estimated_tokens(messages: &[Message], max_tokens: u32) -> u32 {
         .saturating_add(max_tokens)
 }
 
+/// Why a judge reply has no text, in the words that say what to do (trial 43: all of these
+/// were "response has no reply text"): the provider's error, the judge's refusal, a content
+/// filter, or a reasoning judge that spent its whole token budget thinking.
+fn no_reply_text(response: &Value, max_tokens: u32) -> String {
+    let choice = response.get("choices").and_then(|c| c.get(0));
+    let said = |v: Option<&Value>| {
+        v.and_then(|e| e.get("message").or(Some(e)))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    let message = choice.and_then(|c| c.get("message"));
+    let finish = choice
+        .and_then(|c| c.get("finish_reason"))
+        .and_then(Value::as_str);
+    let reasoned = message.is_some_and(|m| {
+        ["reasoning_content", "reasoning", "thinking"]
+            .iter()
+            .any(|k| {
+                m.get(*k)
+                    .and_then(Value::as_str)
+                    .is_some_and(|r| !r.trim().is_empty())
+            })
+    });
+    let why = if let Some(m) = said(response.get("error")) {
+        format!("the server says {m}")
+    } else if let Some(m) = said(choice.and_then(|c| c.get("error"))) {
+        format!("the provider failed mid-reply: {m}")
+    } else if let Some(r) = message
+        .and_then(|m| m.get("refusal"))
+        .and_then(Value::as_str)
+    {
+        format!("the judge declined: {r}")
+    } else if finish == Some("content_filter") {
+        "the provider's content filter stopped the reply".to_string()
+    } else if finish == Some("length") && reasoned {
+        format!(
+            "the judge spent its whole token budget reasoning and gave no reply (finish reason `length`): raise --judge-max-tokens (now {max_tokens})"
+        )
+    } else {
+        return "response has no reply text".to_string();
+    };
+    format!("response has no reply text: {why}")
+}
+
 /// The follow-up message after a reply that could not be used.
 fn follow_up(reason: &str, choices: &ChoiceSet) -> String {
     let labels: Vec<String> = choices.choices().map(|c| choices.label(c)).collect();
@@ -325,18 +369,9 @@ impl Judge {
                     |response| {
                         // A 200 whose body is an error (`{"error": {"message": "quota
                         // exceeded"}}`) says why in the provider's words.
-                        let text = spec.reply_text(response).ok_or_else(|| {
-                            let error = response.get("error");
-                            let said = error
-                                .and_then(|e| e.get("message").or(Some(e)))
-                                .and_then(serde_json::Value::as_str);
-                            match said {
-                                Some(m) => {
-                                    format!("response has no reply text: the server says {m}")
-                                }
-                                None => "response has no reply text".to_string(),
-                            }
-                        })?;
+                        let text = spec
+                            .reply_text(response)
+                            .ok_or_else(|| no_reply_text(response, self.max_tokens))?;
                         raw = text.to_string();
                         let max_tokens = self.max_tokens;
                         let (reply, verdict) = parse_reply(kind, text, Some(&task.choices))
@@ -467,4 +502,31 @@ fn cut_at_token_limit(response: &Value) -> bool {
         .or_else(|| response.get("done_reason"))
         .and_then(Value::as_str)
         == Some("length")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::no_reply_text;
+    use serde_json::json;
+
+    #[test]
+    fn a_reply_without_text_says_why() {
+        let thinking = json!({"choices": [{"finish_reason": "length",
+            "message": {"content": null, "reasoning_content": "Let me think about option"}}]});
+        assert!(no_reply_text(&thinking, 256).contains("raise --judge-max-tokens (now 256)"));
+        let declined = json!({"choices": [{"finish_reason": "stop",
+            "message": {"content": null, "refusal": "I can't help with that."}}]});
+        assert!(
+            no_reply_text(&declined, 256).ends_with("the judge declined: I can't help with that.")
+        );
+        let filtered =
+            json!({"choices": [{"finish_reason": "content_filter", "message": {"content": null}}]});
+        assert!(no_reply_text(&filtered, 256).contains("content filter"));
+        let upstream = json!({"choices": [{"finish_reason": "error", "message": {"content": ""},
+            "error": {"code": 502, "message": "Upstream idle timeout"}}]});
+        assert!(no_reply_text(&upstream, 256).ends_with("mid-reply: Upstream idle timeout"));
+        let quota = json!({"error": {"message": "quota exceeded"}});
+        assert!(no_reply_text(&quota, 256).ends_with("the server says quota exceeded"));
+        assert_eq!(no_reply_text(&json!({}), 256), "response has no reply text");
+    }
 }
