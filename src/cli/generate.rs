@@ -241,7 +241,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     }
     if let Some(reason) = &done.gave_up {
         say!(
-            "kgrade: stopped: the first {} answers all failed alike and none arrived ({reason}); check --endpoint, --model and the API key, then run the same command again ({} of {} asked for)",
+            "kgrade: stopped: the first {} answers all failed alike and none arrived ({reason}); check --endpoint, --model and the API key, then run the same command again ({} of {} failed; requests under way were cancelled)",
             kgrade::stages::generate::GIVE_UP_AFTER,
             thousands(done.failed.len() as u64),
             thousands(done.total)
@@ -265,8 +265,11 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     }
     if !done.failed.is_empty() {
         say!(
-            "kgrade: {} answers failed (a server error or rate limit after every retry, any other refusal such as 401 at once; the reasons are above); {} has each as an `error` line, which grade counts as a request_error (wrong, counted apart); run the same command again to ask only for them",
-            done.failed.len(),
+            "kgrade: {} failed (a server error or rate limit after every retry, any other refusal such as 401 at once; the reasons are above); {} has each as an `error` line, which grade counts as a request_error (wrong, counted apart); run the same command again to ask only for them",
+            match done.failed.len() {
+                1 => "1 answer".to_string(),
+                n => format!("{n} answers"),
+            },
             out.display()
         );
         return Ok(ExitCode::from(4));
