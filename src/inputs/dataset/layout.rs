@@ -73,8 +73,19 @@ pub(super) fn detect_layout(
     // columns beside it look like options: selection rates in columns `1`–`4`, rater flags
     // `A`/`B`, or a list or option columns repeating the texts (trial 45: they replaced the
     // options the model was shown, 0% for a model right everywhere).
-    let shows_options = get(record, columns.question_col())
-        .is_some_and(|q| crate::verify::ChoiceSet::detect(q).is_some());
+    // A list of option texts, that is: KMMLU's "옳은 것(○)과 옳지 않은 것(×)을 바르게 연결한
+    // 것은?" reads as an O/X question but lists no options, and its A–D columns are its options.
+    let shows_options = get(record, columns.question_col()).is_some_and(|q| {
+        crate::verify::ChoiceSet::detect(q).is_some_and(|set| {
+            set.notation() != crate::verify::Notation::Ox
+                && set
+                    .options()
+                    .iter()
+                    .filter(|t| !t.trim().is_empty())
+                    .count()
+                    >= 2
+        })
+    });
     let mut members: Vec<(&str, usize, &str)> = Vec::new();
     for (name, _) in record {
         if shows_options {

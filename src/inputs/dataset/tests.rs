@@ -497,6 +497,11 @@ fn a_question_showing_its_options_is_read_as_it_shows_them() {
     );
     assert!(ds.warnings.is_empty(), "{:?}", ds.warnings);
     assert!(item.fields.iter().all(|(k, _)| k != "choices"));
+    // KMMLU's O/X-pairing stem lists no options: its A–D columns are still read.
+    let ox = "question,answer,A,B,C,D\n\"옳은 것(○)과 옳지 않은 것(×)을 바르게 연결한 것은?\",3,ㄱ(○),ㄴ(×),ㄷ(○),ㄹ(×)\n";
+    let (_d, path) = write("k.csv", ox.as_bytes());
+    let item = &read_dataset(&path, &ColumnMap::default()).unwrap().items[0];
+    assert_eq!((item.choices.len(), item.gold.position()), (4, 3));
 }
 
 /// Trial 45, D11: `보기1`, `보기2`, `보기4` read as two-option items with `보기4` a grouping
