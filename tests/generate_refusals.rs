@@ -14,6 +14,35 @@ use support::{kgrade, write};
 
 const DATASET: &str = "id,question,answer,domain\nok,\"관할 기관은? ① 금융위 ② 기재부\",①,x\nrefuse,\"위험한 질문? ① 예 ② 아니오\",①,x\nfilter,\"차단될 질문? ① 예 ② 아니오\",②,x\n";
 
+/// `kgrade generate` of `data` against `endpoint` into `dir/gen.jsonl`, with its cache in
+/// `dir`, `retries` retries 5 ms apart, and no API key.
+fn generate(
+    data: &std::path::Path,
+    endpoint: &str,
+    dir: &std::path::Path,
+    retries: &str,
+) -> assert_cmd::Command {
+    let mut cmd = kgrade();
+    cmd.arg("generate")
+        .arg("--dataset")
+        .arg(data)
+        .args([
+            "--model",
+            "m",
+            "--max-retries",
+            retries,
+            "--backoff-ms",
+            "5",
+        ])
+        .args(["--endpoint", endpoint])
+        .arg("--out")
+        .arg(dir.join("gen.jsonl"))
+        .arg("--cache")
+        .arg(dir.join("cache"))
+        .env_remove("OPENAI_API_KEY");
+    cmd
+}
+
 /// Answers `①` unless the question is one it declines.
 fn serve(requests: Arc<AtomicU64>) -> String {
     let app = Router::new().route(
@@ -48,17 +77,7 @@ fn refusals_are_recorded_once_and_graded_as_no_answer() {
     let endpoint = serve(requests.clone());
     let out = tmp.path().join("gen.jsonl");
     let run = || {
-        kgrade()
-            .arg("generate")
-            .arg("--dataset")
-            .arg(&data)
-            .args(["--model", "m", "--max-retries", "3", "--backoff-ms", "5"])
-            .args(["--endpoint", &endpoint])
-            .arg("--out")
-            .arg(&out)
-            .arg("--cache")
-            .arg(tmp.path().join("cache"))
-            .env_remove("OPENAI_API_KEY")
+        generate(&data, &endpoint, tmp.path(), "3")
             .assert()
             .success();
     };
@@ -140,20 +159,7 @@ fn provider_errors_inside_a_200_are_failed_requests_with_their_words() {
     );
     let endpoint = format!("http://{}/v1", support::serve(app, 1));
     let out = tmp.path().join("gen.jsonl");
-    let run = || {
-        kgrade()
-            .arg("generate")
-            .arg("--dataset")
-            .arg(&data)
-            .args(["--model", "m", "--max-retries", "0"])
-            .args(["--endpoint", &endpoint])
-            .arg("--out")
-            .arg(&out)
-            .arg("--cache")
-            .arg(tmp.path().join("cache"))
-            .env_remove("OPENAI_API_KEY")
-            .assert()
-    };
+    let run = || generate(&data, &endpoint, tmp.path(), "0").assert();
     run()
         .code(4)
         .stderr(predicates::str::contains("Upstream idle timeout"))
@@ -211,17 +217,7 @@ fn a_gzipped_reply_is_read() {
     );
     let endpoint = format!("http://{}/v1", support::serve(app, 1));
     let out = tmp.path().join("gen.jsonl");
-    kgrade()
-        .arg("generate")
-        .arg("--dataset")
-        .arg(&data)
-        .args(["--model", "m", "--max-retries", "0"])
-        .args(["--endpoint", &endpoint])
-        .arg("--out")
-        .arg(&out)
-        .arg("--cache")
-        .arg(tmp.path().join("cache"))
-        .env_remove("OPENAI_API_KEY")
+    generate(&data, &endpoint, tmp.path(), "0")
         .assert()
         .success();
     let line: Value = serde_json::from_str(
@@ -269,17 +265,7 @@ fn a_prompt_the_provider_filters_is_a_refusal() {
     let endpoint = format!("http://{}/v1", support::serve(app, 1));
     let out = tmp.path().join("gen.jsonl");
     let run = || {
-        kgrade()
-            .arg("generate")
-            .arg("--dataset")
-            .arg(&data)
-            .args(["--model", "m", "--max-retries", "2", "--backoff-ms", "5"])
-            .args(["--endpoint", &endpoint])
-            .arg("--out")
-            .arg(&out)
-            .arg("--cache")
-            .arg(tmp.path().join("cache"))
-            .env_remove("OPENAI_API_KEY")
+        generate(&data, &endpoint, tmp.path(), "2")
             .assert()
             .success();
     };

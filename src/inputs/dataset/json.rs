@@ -13,13 +13,7 @@ use std::io::BufRead;
 /// Read the JSON file of `rows` into `rows`.
 pub(super) fn read(rows: &mut Rows) -> Result<(), DatasetError> {
     let path = rows.path;
-    let unreadable = |message: String| DatasetError {
-        path: path.to_path_buf(),
-        line: None,
-        field: None,
-        message,
-        unreadable: true,
-    };
+    let unreadable = |message: String| DatasetError::unreadable(path, message);
     let file = std::fs::File::open(path).map_err(|e| unreadable(format!("cannot open: {e}")))?;
     let mut reader = std::io::BufReader::new(file);
     let head = reader

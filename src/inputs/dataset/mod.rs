@@ -69,6 +69,19 @@ pub struct Dataset {
 }
 
 impl Dataset {
+    /// A dataset of `path` with no items yet.
+    fn empty(path: &Path) -> Dataset {
+        Dataset {
+            path: path.to_path_buf(),
+            format: DatasetFormat::Generic,
+            items: Vec::new(),
+            index: HashMap::new(),
+            duplicate_ids: Vec::new(),
+            subjects: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
     /// The item an answer is for: by its id, and for a folder of datasets by the subject its
     /// task names (`kmmlu_direct_public_safety` → `public_safety`, the longest subject the
     /// task name ends with).
@@ -137,6 +150,19 @@ pub struct DatasetError {
     /// The file or folder could not be read at all (missing, a folder without datasets, an
     /// I/O error): the command could not run (exit 2), which is not bad data (exit 3).
     pub unreadable: bool,
+}
+
+impl DatasetError {
+    /// The file could not be read at all: exit 2, not bad data.
+    pub(super) fn unreadable(path: &Path, message: String) -> DatasetError {
+        DatasetError {
+            path: path.to_path_buf(),
+            line: None,
+            field: None,
+            message,
+            unreadable: true,
+        }
+    }
 }
 
 impl fmt::Display for DatasetError {
@@ -230,15 +256,7 @@ pub fn read_dataset(path: &Path, columns: &ColumnMap) -> Result<Dataset, Dataset
             sniff::folder_hint(path)
         )));
     }
-    let mut all = Dataset {
-        path: path.to_path_buf(),
-        format: DatasetFormat::Generic,
-        items: Vec::new(),
-        index: HashMap::new(),
-        duplicate_ids: Vec::new(),
-        subjects: Vec::new(),
-        warnings: Vec::new(),
-    };
+    let mut all = Dataset::empty(path);
     for file in files {
         let one = read_dataset_file(&file, columns)?;
         let stem = file
@@ -315,13 +333,7 @@ fn read_dataset_file(path: &Path, columns: &ColumnMap) -> Result<Dataset, Datase
 /// A dataset file's whole bytes, at most [`MAX_DATASET`], refused when they are a
 /// spreadsheet or Parquet file rather than text.
 fn read_whole(path: &Path) -> Result<Vec<u8>, DatasetError> {
-    let unreadable = |message: String| DatasetError {
-        path: path.to_path_buf(),
-        line: None,
-        field: None,
-        message,
-        unreadable: true,
-    };
+    let unreadable = |message: String| DatasetError::unreadable(path, message);
     let file = std::fs::File::open(path).map_err(|e| unreadable(format!("cannot open: {e}")))?;
     let mut bytes = Vec::new();
     // At most MAX_DATASET bytes: a device or a file far past any dataset is refused, not
@@ -361,15 +373,7 @@ impl<'a> Rows<'a> {
         Rows {
             path,
             columns,
-            dataset: Dataset {
-                path: path.to_path_buf(),
-                format: DatasetFormat::Generic,
-                items: Vec::new(),
-                index: HashMap::new(),
-                duplicate_ids: Vec::new(),
-                subjects: Vec::new(),
-                warnings: Vec::new(),
-            },
+            dataset: Dataset::empty(path),
             layout: None,
             empty_rows: Vec::new(),
             pending: Vec::new(),
