@@ -93,22 +93,46 @@ pub(crate) fn cut(response: &str) -> Cut {
 /// backticks) ends nothing (trial 45: cutting there committed the option named before it).
 fn first_leaked(text: &[u8], token: &[u8]) -> Option<usize> {
     memmem::find_iter(text, token).find(|&at| {
-        let glued = text[..at]
-            .last()
-            .is_some_and(|b| matches!(b, b'.' | b'!' | b'?' | b'\n'))
-            || text[..at].ends_with("。".as_bytes());
-        let rest = text[at + token.len()..].trim_ascii_start();
+        let after = &text[at + token.len()..];
+        // Talked about: a particle or a quote right after it ("<|endoftext|>를", "`").
+        // `text` is a str and the token ASCII: what follows starts on a character boundary.
+        let next = std::str::from_utf8(after).ok().and_then(|s| {
+            let mut chars = s.trim_start_matches(' ').chars();
+            chars.next().map(|c| (c, chars.next()))
+        });
+        let talked_about = next.is_some_and(|(c, then)| {
+            matches!(c, '`' | '"' | '\'' | ')' | ']' | '’' | '”')
+                || ("를을는은이가와과로의에도만".contains(c)
+                    && then.is_none_or(|t| !t.is_alphanumeric()))
+        });
+        if talked_about {
+            return false;
+        }
+        // Glued on both sides: "입니다.<|endoftext|>다시 보니 …", a new document invented
+        // after the end of text (or a new line); with a space after it, the sentence may go on
+        // about the token.
+        let glued = (text[..at].last()).is_some_and(|b| matches!(b, b'.' | b'!' | b'?' | b'\n'))
+            && after.first().is_some_and(|b| !matches!(b, b' ' | b'\t'));
+        let rest = after.trim_ascii_start();
+        // A role opening a turn: "user" on its own line, "user:", "<|im_start|>user".
         let role = ["user", "assistant", "system", "model", "developer"]
             .iter()
             .find(|r| rest.starts_with(r.as_bytes()))
-            .map(|r| rest[r.len()..].trim_ascii_start());
+            .map(|r| &rest[r.len()..]);
         glued
             || rest.is_empty()
             || rest.starts_with(b"<|")
             || rest.starts_with(b"<start_of_turn>")
             || rest.starts_with(b"<end_of_turn>")
             || rest.starts_with(b"<s>")
-            || role.is_some_and(|after| after.is_empty() || after.starts_with(b"<|"))
+            || role.is_some_and(|r| {
+                r.is_empty()
+                    || r.starts_with(b"<|")
+                    || r.starts_with(b":")
+                    || r.trim_ascii_start().is_empty()
+                    || r.starts_with(b"\n")
+                    || r.starts_with(b"\r\n")
+            })
             || (token == b"<|start|>" && role.is_some())
     })
 }
@@ -151,6 +175,24 @@ mod tests {
         ] {
             assert_eq!(final_of(s), Some(s), "{s}");
         }
+        // Trial 46: glued to a sentence's end but talked about; a role with a colon or on its
+        // own line opens a turn.
+        for s in [
+            "정답은 ②입니다.<|endoftext|>를 쓰는 GPT-2라면 다시 확인하면 정답은 ①",
+            "문서 끝 토큰은 `.<|endoftext|>`처럼 붙습니다. 정답: ①",
+            "토큰 설명입니다.<|endoftext|> 는 문서 끝을 뜻합니다. 따라서 정답은 ③입니다.",
+            "처음엔 ②라고 생각했습니다.<|endoftext|> 토큰 처리를 다시 보면, 정답은 ③입니다.",
+        ] {
+            assert_eq!(final_of(s), Some(s), "{s}");
+        }
+        assert_eq!(
+            final_of("정답은 ①<|im_end|> user: 다시 보니 정답은 ③"),
+            Some("정답은 ①")
+        );
+        assert_eq!(
+            final_of("정답은 ①<|im_end|>\nuser\n다시 풀어봐"),
+            Some("정답은 ①")
+        );
         // Not HTML's strikethrough, and not a token before any text.
         assert_eq!(final_of("<s>②</s> ③"), Some("<s>②</s> ③"));
         assert_eq!(final_of("<|im_end|>\n정답: ③"), Some("\n정답: ③"));
