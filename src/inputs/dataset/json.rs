@@ -97,21 +97,43 @@ fn fill_missing_fields(dataset: &mut Dataset) {
     }
 }
 
-/// The option texts of a `choices`/`options` field written as objects with a `text`.
-fn option_texts(key: &str, v: &Value) -> Option<Vec<String>> {
+/// The option texts of a `choices`/`options` field written as objects with a `text`. Their
+/// labels must be the letters A, B, … in order, as the texts' places are read: ARC's labels
+/// `1`–`4` beside an `answerKey` of `1`–`4` would be read as 0-based indexes (trial 46: 0/9
+/// for 9/9), so they are refused.
+fn option_texts(key: &str, v: &Value) -> Option<Result<Vec<String>, String>> {
     if !matches!(key, "choices" | "options") {
         return None;
     }
     let text = |o: &Value| o.get("text").and_then(Value::as_str).map(str::to_string);
-    match v {
-        Value::Array(items) if items.iter().all(Value::is_object) && !items.is_empty() => {
-            items.iter().map(text).collect()
-        }
-        Value::Object(o) => (o.get("text")?.as_array()?.iter())
-            .map(|t| t.as_str().map(str::to_string))
-            .collect(),
-        _ => None,
-    }
+    let (texts, labels): (Option<Vec<String>>, Vec<Value>) = match v {
+        Value::Array(items) if items.iter().all(Value::is_object) && !items.is_empty() => (
+            items.iter().map(text).collect(),
+            items
+                .iter()
+                .filter_map(|o| o.get("label").cloned())
+                .collect(),
+        ),
+        Value::Object(o) => (
+            (o.get("text")?.as_array()?.iter())
+                .map(|t| t.as_str().map(str::to_string))
+                .collect(),
+            (o.get("label").and_then(Value::as_array))
+                .cloned()
+                .unwrap_or_default(),
+        ),
+        _ => return None,
+    };
+    let texts = texts?;
+    let letters = (labels.iter().enumerate())
+        .all(|(i, l)| l.as_str() == Some(char::from(b'A' + (i as u8 % 26)).to_string().as_str()));
+    Some(match letters {
+        true => Ok(texts),
+        false => Err(format!(
+            "field `{key}`: options labelled {} rather than A, B, …: kgrade reads an answer beside a list as a letter, a 0-based index or an option's text, so relabel them A, B, … with the answers, or give the answers as the options' texts",
+            labels.iter().take(4).map(Value::to_string).collect::<Vec<_>>().join(", ")
+        )),
+    })
 }
 
 /// A JSON record's fields as text: a string as it is, null as empty, anything else (a
@@ -123,7 +145,7 @@ fn flatten(value: Map<String, Value>, in_document: bool) -> Result<Vec<(String, 
         // `{"text": […], "label": […]}`: their texts are the list (trial 45: refused as a
         // nested record, with a jq line that made each option a question).
         if let Some(texts) = option_texts(&k, &v) {
-            record.push((k, Value::from(texts).to_string()));
+            record.push((k, Value::from(texts?).to_string()));
             continue;
         }
         if is_list_of_objects(&v) {

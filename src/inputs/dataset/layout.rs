@@ -69,28 +69,25 @@ pub(super) fn detect_layout(
         columns.answer_col(),
         columns.id_col(),
     ];
-    // A question that shows its options (①–④, `A. …`) is read as it shows them, whatever
-    // columns beside it look like options: selection rates in columns `1`–`4`, rater flags
-    // `A`/`B`, or a list or option columns repeating the texts (trial 45: they replaced the
-    // options the model was shown, 0% for a model right everywhere).
-    // A list of option texts, that is: KMMLU's "옳은 것(○)과 옳지 않은 것(×)을 바르게 연결한
-    // 것은?" reads as an O/X question but lists no options, and its A–D columns are its options.
-    let shows_options = get(record, columns.question_col()).is_some_and(|q| {
-        crate::verify::ChoiceSet::detect(q).is_some_and(|set| {
-            set.notation() != crate::verify::Notation::Ox
-                && set
-                    .options()
-                    .iter()
-                    .filter(|t| !t.trim().is_empty())
-                    .count()
-                    >= 2
-        })
+    // The options a first row's question shows itself (①–④, `A. …`), a list of option texts:
+    // KMMLU's "옳은 것(○)과 옳지 않은 것(×)을 바르게 연결한 것은?" reads as an O/X question
+    // but lists no options, and its A–D columns are its options.
+    let shown: Option<Vec<String>> = get(record, columns.question_col()).and_then(|q| {
+        crate::verify::ChoiceSet::detect(q)
+            .filter(|set| {
+                set.notation() != crate::verify::Notation::Ox
+                    && set
+                        .options()
+                        .iter()
+                        .filter(|t| !t.trim().is_empty())
+                        .count()
+                        >= 2
+            })
+            .map(|set| set.options().to_vec())
     });
+    let shows_options = shown.is_some();
     let mut members: Vec<(&str, usize, &str)> = Vec::new();
     for (name, _) in record {
-        if shows_options {
-            break;
-        }
         if taken.contains(&name.as_str()) {
             continue;
         }
@@ -124,14 +121,17 @@ pub(super) fn detect_layout(
         while let Some(name) = named(run.len()) {
             run.push(name);
         }
-        // `보기1`, `보기2`, `보기4`: a gap is a missing option, not a shorter item (trial 45:
-        // two-option items, `보기4` a grouping field). Numbered columns with a gap are no
-        // options at all.
+        // `보기1`, `보기2`, `보기4`: one option missing, not a shorter item (trial 45: two-option
+        // items, `보기4` a grouping field). A column further on (`보기10` after `보기1`–`보기4`,
+        // a flag `X` after `A`–`D`) is another column, and numbered columns with a gap are
+        // no options at all (trial 46).
         let past: Vec<&str> = (members.iter())
             .filter(|m| m.0 == family && m.1 > run.len())
             .map(|m| m.2)
             .collect();
-        if let (Some(first), true) = (past.first(), family != "#" && run.len() >= 2) {
+        let one_missing = (members.iter()).any(|m| m.0 == family && m.1 == run.len() + 1);
+        let named_family = !matches!(family, "#" | "A" | "a");
+        if let (Some(first), true) = (past.first(), named_family && one_missing && run.len() >= 2) {
             return Err(format!(
                 "option columns `{}`–`{}` then `{first}`: the option between is missing (add its column, or rename the columns in order)",
                 run[0],
@@ -141,6 +141,23 @@ pub(super) fn detect_layout(
         if run.len() >= 2 && (past.is_empty() || family != "#") {
             runs.push((family, run));
         }
+    }
+    // Beside a question that shows its options, columns that merely look like options are
+    // not them (trial 45: selection rates in `1`–`4`, rater flags `A`/`B`, option columns
+    // repeating the shown texts replaced the options the model was shown): numbered columns,
+    // runs shorter than three and runs holding the shown texts give way to the question. A
+    // full set of other texts (A–D beside a stem that lists `1. 2. 3.`) is still the options
+    // (trial 46).
+    if let Some(shown) = &shown {
+        runs.retain(|(family, run)| {
+            let texts: Vec<&str> = run
+                .iter()
+                .map(|c| get(record, c).unwrap_or("").trim())
+                .collect();
+            let repeats =
+                texts.len() == shown.len() && texts.iter().zip(shown).all(|(t, s)| *t == s.trim());
+            *family != "#" && run.len() >= 3 && !repeats
+        });
     }
     // Columns named 1, 2, … are options only when no other set is there.
     if runs.len() > 1 {

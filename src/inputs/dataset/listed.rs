@@ -83,36 +83,27 @@ pub(super) fn is_text_answer(answer: &str) -> bool {
     !a.bytes().all(|b| b.is_ascii_digit()) && !matches!(letter.as_bytes(), [b'A'..=b'Z'])
 }
 
-/// In a file that gives its answers as option texts (line `text_line`), the integer answers
-/// are texts too: each must be exactly one of its options' text (trial 45: "2" among the
-/// options 1, 2, 3, 12 was read as an index, the option "3").
+/// A file that gives some answers as option texts (line `text_line`) and others as integers
+/// is refused: an integer there may be an index or an option's text ("2" among the options
+/// 1, 2, 3, 12), and either reading grades some file wrong without a word (trial 45 read
+/// them as indexes, 50% for 100%; reading them as texts made trial 46's 0-based indexes one
+/// off, 10% for 100%).
 fn as_texts(
-    items: &mut [Item],
+    _items: &mut [Item],
     pending: &[Pending],
     list: &str,
     text_line: u64,
 ) -> Result<(), (u64, String)> {
-    for p in pending {
-        let Some(item) = items.get_mut(p.item) else {
-            continue;
-        };
-        let written = p.value.to_string();
-        let same: Vec<usize> = (0..item.choices.len())
-            .filter(|&i| item.choices.options().get(i).is_some_and(|o| *o == written))
-            .collect();
-        match same.as_slice() {
-            [i] => item.gold = Choice::from_index(*i).unwrap_or(item.gold),
-            _ => {
-                return Err((
-                    p.line,
-                    format!(
-                        "{written} is not the text of one option of `{list}`, while line {text_line} gives its answer as an option's text: does the file give indexes or texts?"
-                    ),
-                ))
-            }
-        }
+    match pending.first() {
+        None => Ok(()),
+        Some(p) => Err((
+            p.line,
+            format!(
+                "{} is an integer, while line {text_line} gives its answer as the text of an option of `{list}`: an integer may be an index or an option's text, so give every answer one way (the option's text, or its letter)",
+                p.value
+            ),
+        )),
     }
-    Ok(())
 }
 
 /// An item whose gold is an integer index into its list, waiting for the file's base.

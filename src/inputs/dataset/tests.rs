@@ -520,20 +520,25 @@ fn a_gap_in_option_columns_is_named() {
     assert!(e.contains("`보기1`–`보기2` then `보기4`"), "{e}");
 }
 
-/// Trial 45, D4: in a file that gives answers as option texts (CLIcK), a text that is a
-/// number ("2" among the options 1, 2, 3, 12) was read as an index. It is a text there; a
-/// number that is no option's text in such a file is refused.
+/// Trial 45, D4 and trial 46: in a file that gives answers as option texts (CLIcK), a number
+/// may be an index or an option's text ("2" among the options 1, 2, 3, 12); either reading
+/// grades some file wrong without a word, so such a file is refused.
 #[test]
-fn numbers_are_texts_in_a_file_that_answers_with_texts() {
-    let rows = "{\"question\":\"수도는?\",\"choices\":[\"서울\",\"부산\",\"대구\",\"광주\"],\"answer\":\"서울\"}\n{\"question\":\"설날은 몇 월?\",\"choices\":[\"1\",\"2\",\"3\",\"12\"],\"answer\":\"1\"}\n{\"question\":\"획 수는?\",\"choices\":[\"1\",\"2\",\"3\",\"4\"],\"answer\":\"2\"}\n";
-    let (_d, path) = write("c.jsonl", rows.as_bytes());
-    let ds = read_dataset(&path, &ColumnMap::default()).unwrap();
-    let golds: Vec<usize> = ds.items.iter().map(|i| i.gold.position()).collect();
-    assert_eq!(golds, [1, 1, 2]);
-    assert!(ds.warnings.is_empty(), "{:?}", ds.warnings);
-    let mixed = "{\"question\":\"수도는?\",\"choices\":[\"서울\",\"부산\"],\"answer\":\"서울\"}\n{\"question\":\"몇 월?\",\"choices\":[\"봄\",\"여름\"],\"answer\":1}\n";
-    let e = read_err("m.jsonl", mixed, &ColumnMap::default());
-    assert!(e.contains("does the file give indexes or texts?"), "{e}");
+fn a_file_mixing_text_and_integer_answers_is_refused() {
+    let rows = "{\"question\":\"수도는?\",\"choices\":[\"서울\",\"부산\",\"대구\",\"광주\"],\"answer\":\"서울\"}\n{\"question\":\"설날은 몇 월?\",\"choices\":[\"1\",\"2\",\"3\",\"12\"],\"answer\":\"1\"}\n";
+    let e = read_err("c.jsonl", rows, &ColumnMap::default());
+    assert!(
+        e.contains("an integer may be an index or an option's text"),
+        "{e}"
+    );
+    let texts = "{\"question\":\"수도는?\",\"choices\":[\"서울\",\"부산\"],\"answer\":\"부산\"}\n";
+    let (_d, path) = write("t.jsonl", texts.as_bytes());
+    assert_eq!(
+        read_dataset(&path, &ColumnMap::default()).unwrap().items[0]
+            .gold
+            .position(),
+        2
+    );
 }
 
 /// Trial 45, D9 and D10: a comma-separated file named `.tsv` was refused; options written
