@@ -28,7 +28,10 @@ const STRIPPED_FINAL: &[u8] = b"assistantfinal";
 /// question) that a server honouring its stop tokens would never have sent. Every template
 /// is cut alike (audit 43: ChatML's cut and Llama 3's was read through, so the same leaked
 /// turn graded differently by model family). `</s>` is not one: it is also HTML's end of
-/// strikethrough (`<s>②</s> ③`).
+/// strikethrough (`<s>②</s> ③`). The first five (gpt-oss's harmony and ChatML's) end the
+/// answer wherever they stand, as they always did; the others are also words an answer may
+/// talk about (GPT-2's `<|endoftext|>`), so they end it only where the turn ended
+/// ([`first_leaked`]).
 const END_TOKENS: [&[u8]; 10] = [
     b"<|end|>",
     b"<|return|>",
@@ -79,7 +82,11 @@ pub(crate) fn cut(response: &str) -> Cut {
     let tail = &bytes[start..end];
     let stop = END_TOKENS
         .iter()
-        .filter_map(|t| first_leaked(tail, t))
+        .enumerate()
+        .filter_map(|(i, t)| match i < 5 {
+            true => memmem::find(tail, t),
+            false => first_leaked(tail, t),
+        })
         .min()
         .unwrap_or(tail.len());
     Cut::Final(start, start + stop)
@@ -171,7 +178,7 @@ mod tests {
         for s in [
             "③ [SEP]은 BERT의 토큰입니다. 문서 끝은 `<|endoftext|>`이므로 정답은 ②.",
             "GPT-2는 문서 끝에 <|endoftext|> 토큰을 씁니다. 따라서 정답은 ②입니다.",
-            "ChatML은 <|im_end|>로 턴을 닫습니다. 정답: ②",
+            "Llama 3은 <|eot_id|>로 턴을 닫습니다. 정답: ②",
         ] {
             assert_eq!(final_of(s), Some(s), "{s}");
         }
@@ -187,6 +194,14 @@ mod tests {
         }
         assert_eq!(
             final_of("정답은 ①<|im_end|> user: 다시 보니 정답은 ③"),
+            Some("정답은 ①")
+        );
+        assert_eq!(
+            final_of("정답은 ①<|eot_id|> user: 다시 보니 정답은 ③"),
+            Some("정답은 ①")
+        );
+        assert_eq!(
+            final_of("정답은 ①<|eot_id|>\nuser\n다시 풀어봐"),
             Some("정답은 ①")
         );
         assert_eq!(
