@@ -43,6 +43,16 @@ fn generate(
     cmd
 }
 
+/// The line of the JSON-lines file `path` whose `id` is `id`.
+fn line_of(path: &std::path::Path, id: &str) -> Value {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|l| l["id"] == id)
+        .unwrap_or_else(|| panic!("no line for {id} in {}", path.display()))
+}
+
 /// Answers `①` unless the question is one it declines.
 fn serve(requests: Arc<AtomicU64>) -> String {
     let app = Router::new().route(
@@ -87,12 +97,7 @@ fn refusals_are_recorded_once_and_graded_as_no_answer() {
         3,
         "one request each, no retry"
     );
-    let lines: Vec<Value> = std::fs::read_to_string(&out)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let line = |id: &str| lines.iter().find(|l| l["id"] == id).unwrap().clone();
+    let line = |id: &str| line_of(&out, id);
     assert_eq!(line("refuse")["response"], "");
     assert_eq!(
         line("refuse")["refusal"],
@@ -164,12 +169,7 @@ fn provider_errors_inside_a_200_are_failed_requests_with_their_words() {
         .code(4)
         .stderr(predicates::str::contains("Upstream idle timeout"))
         .stderr(predicates::str::contains("Model has crashed"));
-    let lines: Vec<Value> = std::fs::read_to_string(&out)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let line = |id: &str| lines.iter().find(|l| l["id"] == id).unwrap().clone();
+    let line = |id: &str| line_of(&out, id);
     assert_eq!(line("parts")["response"], "정답은 ①입니다.");
     assert!(line("upstream")["error"]
         .as_str()
@@ -271,12 +271,7 @@ fn a_prompt_the_provider_filters_is_a_refusal() {
     };
     run();
     assert_eq!(requests.load(Ordering::SeqCst), 2, "one request each");
-    let filtered: Value = std::fs::read_to_string(&out)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .find(|l| l["id"] == "filter")
-        .unwrap();
+    let filtered = line_of(&out, "filter");
     assert_eq!(filtered["response"], "");
     assert!(filtered["refusal"]
         .as_str()
@@ -286,11 +281,7 @@ fn a_prompt_the_provider_filters_is_a_refusal() {
     assert_eq!(requests.load(Ordering::SeqCst), 2, "a rerun asks nothing");
     let graded = tmp.path().join("graded");
     support::grade(&[], &data, &out, &graded).assert().success();
-    let verdicts = std::fs::read_to_string(graded.join("verdicts.jsonl")).unwrap();
-    let v: Value = (verdicts.lines())
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .find(|v| v["id"] == "filter")
-        .unwrap();
+    let v = line_of(&graded.join("verdicts.jsonl"), "filter");
     assert_eq!(
         (v["status"].as_str(), v["rule"].as_str()),
         (Some("no_answer"), Some("refusal"))

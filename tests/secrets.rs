@@ -123,6 +123,21 @@ fn data(name: &str) -> PathBuf {
     support::root().join("data").join(name)
 }
 
+/// `grade` of the bundled domain_eval sample with a judge at `url` (`BASE#MODEL`), into
+/// `out`, with the key in the environment.
+fn judge_bundled(url: &str, out: &Path, dir: &Path) -> std::process::Output {
+    support::grade_with_judge(
+        url,
+        &data("domain_eval_sample.csv"),
+        &data("generations_reasoning.jsonl"),
+        out,
+        dir,
+    )
+    .env("OPENAI_API_KEY", KEY)
+    .output()
+    .unwrap()
+}
+
 /// No credential in `bytes` (named `what` in the failure).
 fn assert_clean(what: &str, bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
@@ -175,16 +190,11 @@ fn a_judge_that_echoes_the_authorization_header_leaks_nothing_into_verdicts_or_r
     let addr = serve(Echo::Headers);
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
-    let output = support::grade_with_judge(
+    let output = judge_bundled(
         &format!("http://user:{URL_PASSWORD}@{addr}/v1#judge-model"),
-        &data("domain_eval_sample.csv"),
-        &data("generations_reasoning.jsonl"),
         &out,
         dir.path(),
-    )
-    .env("OPENAI_API_KEY", KEY)
-    .output()
-    .unwrap();
+    );
     assert!(output.status.success(), "{output:?}");
     let verdicts = std::fs::read_to_string(out.join("verdicts.jsonl")).unwrap();
     // The judge failures are recorded with the server's words, scrubbed.
@@ -222,16 +232,7 @@ fn a_key_echoed_encoded_or_in_fragments_is_redacted_in_stderr_verdicts_and_repor
     assert_nothing_leaked(dir.path(), &generated);
 
     let out = dir.path().join("run");
-    let graded = support::grade_with_judge(
-        &format!("http://{addr}/v1#judge-model"),
-        &data("domain_eval_sample.csv"),
-        &data("generations_reasoning.jsonl"),
-        &out,
-        dir.path(),
-    )
-    .env("OPENAI_API_KEY", KEY)
-    .output()
-    .unwrap();
+    let graded = judge_bundled(&format!("http://{addr}/v1#judge-model"), &out, dir.path());
     assert!(graded.status.success(), "{graded:?}");
     for file in ["verdicts.jsonl", "report.json", "report.html"] {
         let text = std::fs::read_to_string(out.join(file)).unwrap();
@@ -256,16 +257,11 @@ fn a_code_key_in_the_url_is_never_shown() {
     assert_nothing_leaked(dir.path(), &generated);
     let addr = serve(Echo::Headers);
     let out = dir.path().join("run");
-    let graded = support::grade_with_judge(
+    let graded = judge_bundled(
         &format!("http://{addr}/v1?code={URL_PASSWORD}#judge-model"),
-        &data("domain_eval_sample.csv"),
-        &data("generations_reasoning.jsonl"),
         &out,
         dir.path(),
-    )
-    .env("OPENAI_API_KEY", KEY)
-    .output()
-    .unwrap();
+    );
     assert!(graded.status.success(), "{graded:?}");
     let run = std::fs::read_to_string(out.join("run.json")).unwrap();
     assert!(run.contains("?code=[redacted]#judge-model"), "{run}");
