@@ -17,8 +17,9 @@ pub struct GradeArgs {
     #[arg(long)]
     dataset: PathBuf,
     /// Generations JSONL: plain {"id","response"}, lm-eval --log_samples, OpenAI batch output
-    /// (chat, Responses API, error files), Ollama /api/chat lines; or an lm-eval
-    /// --output_path folder (every samples_<task>_<date>.jsonl in it).
+    /// (chat, Responses API, error files), Ollama /api/chat lines; an OpenCompass predictions
+    /// file (predictions/<model>/<dataset>.json); or an lm-eval --output_path folder (every
+    /// samples_<task>_<date>.jsonl in it) or one model's OpenCompass predictions folder.
     #[arg(long)]
     generations: PathBuf,
     /// A regular expression whose first capture group turns a generation id (an OpenAI
@@ -32,7 +33,8 @@ pub struct GradeArgs {
     /// domain, sub_domain, format, lang, Category present.
     #[arg(long, value_delimiter = ',')]
     by: Option<Vec<String>>,
-    /// Generations shape instead of detecting it: plain, lm-eval, openai-batch, ollama.
+    /// Generations shape instead of detecting it: plain, lm-eval, openai-batch, ollama,
+    /// opencompass.
     #[arg(long)]
     generations_format: Option<GenerationsFormat>,
     #[command(flatten)]

@@ -1,19 +1,42 @@
 //! The generations of a run, from one file or a folder. A folder is read as lm-eval's
 //! `--output_path`: every `samples_<task>_<date>.jsonl` below it (model subfolders
 //! included), in name order, each file's answers tagged with its task, since `doc_id`
-//! restarts at 0 in every task's file.
+//! restarts at 0 in every task's file; or, when it holds none, as OpenCompass's work folder:
+//! one model's predictions documents below it, each a task ([`super::opencompass`]).
 
+use super::opencompass;
 use super::{GenerationError, GenerationReader, GenerationsFormat, LmEvalTally};
 use crate::inputs::generations::Generation;
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 type Reader = GenerationReader<Box<dyn BufRead + Send>>;
 
+/// One file to read, with the task its answers belong to.
+pub(super) struct Input {
+    pub path: PathBuf,
+    pub task: Option<String>,
+    /// How its lines are read.
+    pub kind: Kind,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Kind {
+    /// JSON lines.
+    Lines,
+    /// An OpenCompass predictions document, read entry by entry.
+    Document,
+    /// A later part of the document before it (a dataset OpenCompass split into parts):
+    /// its row numbers go on from that one's.
+    NextPart,
+}
+
 /// Every answer of a run, file after file.
 pub struct Generations {
-    pending: VecDeque<(PathBuf, Option<String>)>,
+    pending: VecDeque<Input>,
     current: Option<(PathBuf, Reader)>,
     format: Option<GenerationsFormat>,
     id_pattern: Option<regex::Regex>,
@@ -22,7 +45,12 @@ pub struct Generations {
     total_bytes: u64,
     io_error: Option<(PathBuf, io::Error)>,
     lm_eval: LmEvalTally,
-    /// The tasks of lm-eval samples files, in reading order (empty for other files).
+    /// The first row number of the document being read, and how many entries it has given
+    /// so far (the next part's row numbers start after them).
+    part_offset: u64,
+    part_entries: Arc<AtomicU64>,
+    /// The tasks of lm-eval samples files and OpenCompass documents, in reading order (empty
+    /// for other files).
     pub tasks: Vec<String>,
     /// Other `.jsonl` files in a folder of samples files: not read, and said so.
     pub not_read: Vec<PathBuf>,
@@ -97,8 +125,8 @@ fn samples_files(dir: &Path, out: &mut Vec<PathBuf>, others: &mut Vec<PathBuf>) 
 pub fn content_hash(path: &Path) -> io::Result<String> {
     let files = match path.is_dir() {
         true => {
-            let mut found = Vec::new();
-            samples_files(path, &mut found, &mut Vec::new())?;
+            let (inputs, _) = folder_inputs(path)?;
+            let mut found: Vec<PathBuf> = inputs.into_iter().map(|i| i.path).collect();
             found.sort();
             let named = found.into_iter().map(|f| {
                 let name = f
@@ -115,21 +143,45 @@ pub fn content_hash(path: &Path) -> io::Result<String> {
     crate::inputs::content_hash(path, files)
 }
 
+/// The files a folder's answers are in: lm-eval's samples files (each its task), else
+/// OpenCompass's predictions; and the other `.jsonl` files beside lm-eval's, not read.
+fn folder_inputs(dir: &Path) -> io::Result<(Vec<Input>, Vec<PathBuf>)> {
+    let mut found = Vec::new();
+    let mut not_read = Vec::new();
+    samples_files(dir, &mut found, &mut not_read)?;
+    found.sort();
+    not_read.sort();
+    if found.is_empty() {
+        let predictions = opencompass::folder_inputs(dir)?;
+        if !predictions.is_empty() {
+            return Ok((predictions, Vec::new()));
+        }
+    }
+    let inputs = found
+        .into_iter()
+        .map(|path| Input {
+            task: path.file_name().and_then(|n| n.to_str()).and_then(task_of),
+            path,
+            kind: Kind::Lines,
+        })
+        .collect();
+    Ok((inputs, not_read))
+}
+
 impl Generations {
-    /// The generations at `path`: a JSONL file, or a folder of lm-eval samples files.
+    /// The generations at `path`: a JSONL file, an OpenCompass predictions document, or a
+    /// folder of lm-eval samples files or of one model's OpenCompass predictions.
     pub fn open(
         path: &Path,
         format: Option<GenerationsFormat>,
         id_pattern: Option<regex::Regex>,
     ) -> io::Result<Generations> {
-        let mut files: Vec<(PathBuf, Option<String>)> = Vec::new();
-        let mut tasks = Vec::new();
+        let mut files: Vec<Input> = Vec::new();
+        let mut tasks: Vec<String> = Vec::new();
         let mut not_read = Vec::new();
         if path.is_dir() {
-            let mut found = Vec::new();
-            samples_files(path, &mut found, &mut not_read)?;
-            found.sort();
-            not_read.sort();
+            let (found, others) = folder_inputs(path)?;
+            not_read = others;
             if found.is_empty() {
                 let hint = match not_read.as_slice() {
                     [] => String::new(),
@@ -141,20 +193,19 @@ impl Generations {
                     ),
                 };
                 return Err(io::Error::other(format!(
-                    "a folder with no samples_<task>_<date>.jsonl in it (lm-eval --output_path with --log_samples); give a generations JSONL file or that folder{hint}",
+                    "a folder with no samples_<task>_<date>.jsonl (lm-eval --output_path with --log_samples) and no OpenCompass predictions in it; give a generations JSONL file or such a folder{hint}",
                 )));
             }
             for f in found {
-                let task = f.file_name().and_then(|n| n.to_str()).and_then(task_of);
-                if let Some(t) = &task {
+                if let Some(t) = f.task.as_ref().filter(|_| f.kind != Kind::NextPart) {
                     if tasks.contains(t) {
                         // lm-eval writes a rerun into the same --output_path, each run's files
                         // stamped with its start time: name every file of the task.
                         let same: Vec<String> = files
                             .iter()
-                            .filter(|(_, other)| other.as_ref() == Some(t))
-                            .map(|(p, _)| p.display().to_string())
-                            .chain([f.display().to_string()])
+                            .filter(|other| other.task.as_ref() == Some(t))
+                            .map(|other| other.path.display().to_string())
+                            .chain([f.path.display().to_string()])
                             .collect();
                         return Err(io::Error::other(format!(
                             "holds {} samples files for task `{t}`, from separate lm-eval runs into the same --output_path: {}. Give one of them as --generations, or move the other runs' samples_*.jsonl and results_*.json out of the folder",
@@ -164,8 +215,17 @@ impl Generations {
                     }
                     tasks.push(t.clone());
                 }
-                files.push((f, task));
+                files.push(f);
             }
+        } else if opencompass::is_document_file(path)? {
+            opencompass::lone_part(path)?;
+            let task = opencompass::task_of(path);
+            tasks.extend(task.clone());
+            files.push(Input {
+                path: path.to_path_buf(),
+                task,
+                kind: Kind::Document,
+            });
         } else {
             // Opened now so that a missing file fails before any work.
             let file = std::fs::File::open(path)?;
@@ -173,11 +233,15 @@ impl Generations {
             // A lone lm-eval samples file still names its task.
             let task = path.file_name().and_then(|n| n.to_str()).and_then(task_of);
             tasks.extend(task.clone());
-            files.push((path.to_path_buf(), task));
+            files.push(Input {
+                path: path.to_path_buf(),
+                task,
+                kind: Kind::Lines,
+            });
         }
         let total_bytes = files
             .iter()
-            .map(|(f, _)| std::fs::metadata(f).map_or(0, |m| m.len()))
+            .map(|f| std::fs::metadata(&f.path).map_or(0, |m| m.len()))
             .sum();
         Ok(Generations {
             pending: files.into(),
@@ -188,6 +252,8 @@ impl Generations {
             total_bytes,
             io_error: None,
             lm_eval: LmEvalTally::default(),
+            part_offset: 0,
+            part_entries: Arc::default(),
             tasks,
             not_read,
         })
@@ -211,6 +277,8 @@ impl Generations {
             total_bytes: 0,
             io_error: None,
             lm_eval: LmEvalTally::default(),
+            part_offset: 0,
+            part_entries: Arc::default(),
             tasks: Vec::new(),
             not_read: Vec::new(),
         }
@@ -235,7 +303,7 @@ impl Generations {
                     return None;
                 }
             }
-            let (path, task) = self.pending.pop_front()?;
+            let Input { path, task, kind } = self.pending.pop_front()?;
             let file = match std::fs::File::open(&path) {
                 Ok(f) => f,
                 Err(e) => {
@@ -244,9 +312,28 @@ impl Generations {
                 }
             };
             let name = path.display().to_string();
-            let reader: Box<dyn BufRead + Send> =
-                Box::new(io::BufReader::with_capacity(1 << 16, file));
-            let reader = GenerationReader::new(reader, &name, self.format)
+            let (reader, format): (Box<dyn BufRead + Send>, _) = match kind {
+                Kind::Lines => (
+                    Box::new(io::BufReader::with_capacity(1 << 16, file)),
+                    self.format,
+                ),
+                Kind::Document | Kind::NextPart => {
+                    self.part_offset = match kind {
+                        Kind::NextPart => {
+                            self.part_offset + self.part_entries.load(Ordering::Relaxed)
+                        }
+                        _ => 0,
+                    };
+                    self.part_entries = Arc::default();
+                    let lines = opencompass::document_lines(
+                        file,
+                        self.part_offset,
+                        Arc::clone(&self.part_entries),
+                    );
+                    (lines, Some(opencompass::FORMAT))
+                }
+            };
+            let reader = GenerationReader::new(reader, &name, format)
                 .with_task(task)
                 .with_id_pattern(self.id_pattern.clone());
             self.current = Some((path, reader));

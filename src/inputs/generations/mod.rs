@@ -1,6 +1,7 @@
 //! Reading candidate answers as a stream, one line at a time (memory stays flat). Each file
 //! shape is a [`Shape`] in its own module (kgrade's plain lines, lm-eval `--log_samples`,
-//! OpenAI batch output and error files, Ollama `/api/chat` replies); adding a shape is a new
+//! OpenAI batch output and error files, Ollama `/api/chat` replies, OpenCompass predictions,
+//! whose JSON documents are read as lines entry by entry); adding a shape is a new
 //! file and one entry in [`SHAPES`]. Model replies inside them, whatever API wrote them, are
 //! read by [`replies`]. A path may also be a folder, such as lm-eval's `--output_path`: every
 //! `samples_<task>_<date>.jsonl` inside is read, and the task travels with its answers.
@@ -11,6 +12,7 @@ mod folder;
 mod lm_eval;
 mod ollama;
 mod openai_batch;
+mod opencompass;
 mod plain;
 pub mod replies;
 
@@ -36,14 +38,16 @@ trait Shape: Sync {
 }
 
 /// Every shape, most specific first: detection takes the first that recognises a line.
-static SHAPES: [&dyn Shape; 4] = [
+static SHAPES: [&dyn Shape; 5] = [
     &openai_batch::OpenAiBatch,
     &lm_eval::LmEval,
+    &opencompass::OpenCompass,
     &ollama::Ollama,
     &plain::Plain,
 ];
 
-/// A generations file shape, by name (`plain`, `lm-eval`, `openai-batch`, `ollama`).
+/// A generations file shape, by name (`plain`, `lm-eval`, `openai-batch`, `ollama`,
+/// `opencompass`).
 #[derive(Clone, Copy)]
 pub struct GenerationsFormat(&'static dyn Shape);
 
