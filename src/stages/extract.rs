@@ -478,7 +478,8 @@ mod tests {
             | Rule::LabelTextMismatch
             | Rule::MultipleOptionTexts
             | Rule::OxWordConflict
-            | Rule::VerdictList => r.name(),
+            | Rule::VerdictList
+            | Rule::LeakedTurn => r.name(),
         };
         let reason = |n: NoAnswerReason| match n {
             NoAnswerReason::Empty
@@ -506,6 +507,7 @@ mod tests {
             Rule::MultipleOptionTexts,
             Rule::OxWordConflict,
             Rule::VerdictList,
+            Rule::LeakedTurn,
         ]
         .into_iter()
         .map(rule)

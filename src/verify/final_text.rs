@@ -23,15 +23,15 @@ const THINK_OPEN: &[u8] = b"<think>";
 /// gpt-oss output decoded with its special tokens dropped reads "analysis…assistantfinal…".
 const STRIPPED_FINAL: &[u8] = b"assistantfinal";
 /// Tokens that end a turn in the chat templates models leak as text (gpt-oss's harmony,
-/// ChatML, Llama 3, Gemma, GPT-2's and Qwen's end of text): the model's answer ends there, and
-/// anything after one is a continuation it invented (another user turn, another go at the
-/// question) that a server honouring its stop tokens would never have sent. Every template
-/// is cut alike (audit 43: ChatML's cut and Llama 3's was read through, so the same leaked
-/// turn graded differently by model family). `</s>` is not one: it is also HTML's end of
-/// strikethrough (`<s>②</s> ③`). The first five (gpt-oss's harmony and ChatML's) end the
-/// answer wherever they stand, as they always did; the others are also words an answer may
-/// talk about (GPT-2's `<|endoftext|>`), so they end it only where the turn ended
-/// ([`first_leaked`]).
+/// ChatML, Llama 3, Gemma, GPT-2's and Qwen's end of text). Where the template shows the turn
+/// ended (the text ends, or another turn's template or role follows) the answer ends there:
+/// what follows is a turn the model invented, which a server honouring its stop tokens never
+/// sends (audit 43: ChatML's was cut and Llama 3's read through, so the same leaked turn
+/// graded differently by model family). Anywhere else a token may be talked about (GPT-2's
+/// `<|endoftext|>`, a template in backticks) or may end a turn the model went on from: the
+/// text is read through it, and [`super::verify`] keeps an answer only when the text before
+/// the token states no other ([`first_leak`]; trial 47). `</s>` is not one: it is also
+/// HTML's end of strikethrough (`<s>②</s> ③`).
 const END_TOKENS: [&[u8]; 10] = [
     b"<|end|>",
     b"<|return|>",
@@ -53,7 +53,8 @@ pub(crate) fn cut(response: &str) -> Cut {
     if !bytes.starts_with(b"analysis") && memchr::memchr(b'<', bytes).is_none() {
         return Cut::Final(0, bytes.len());
     }
-    let (start, end) = if let Some(p) = memmem::rfind(bytes, GPT_OSS_FINAL) {
+    let harmony = memmem::rfind(bytes, GPT_OSS_FINAL);
+    let (start, end) = if let Some(p) = harmony {
         (p + GPT_OSS_FINAL.len(), bytes.len())
     } else if memmem::find(bytes, GPT_OSS_CHANNEL).is_some() {
         return Cut::Truncated;
@@ -80,68 +81,108 @@ pub(crate) fn cut(response: &str) -> Cut {
         }
     }
     let tail = &bytes[start..end];
-    let stop = END_TOKENS
-        .iter()
-        .enumerate()
-        .filter_map(|(i, t)| match i < 5 {
-            true => memmem::find(tail, t),
-            false => first_leaked(tail, t),
+    let stop = tokens(tail)
+        .find(|&(at, len)| {
+            // gpt-oss's final message ends at its first harmony token: the model cannot
+            // write one as text, so it is never talked about.
+            (harmony.is_some() && END_TOKENS[..4].contains(&&tail[at..at + len]))
+                || standing(tail, at, len) == Standing::TurnEnd
         })
-        .min()
-        .unwrap_or(tail.len());
+        .map_or(tail.len(), |(at, _)| at);
     Cut::Final(start, start + stop)
 }
 
-/// The first place `token` ends the model's turn in `text`: where the text ends after it,
-/// another turn's template follows it (`<|im_start|>user`, `<|start_header_id|>`,
-/// `<start_of_turn>`, gpt-oss's `<|start|>assistant`, a role's name on its own), or it is glued
-/// to the end of a sentence ("입니다.<|endoftext|>다시 보니 …", a new document invented after
-/// the end of text). A token the answer talks about ("GPT-2는 <|endoftext|> 토큰을 씁니다", in
-/// backticks) ends nothing (trial 45: cutting there committed the option named before it).
-fn first_leaked(text: &[u8], token: &[u8]) -> Option<usize> {
-    memmem::find_iter(text, token).find(|&at| {
-        let after = &text[at + token.len()..];
-        // Talked about: a particle or a quote right after it ("<|endoftext|>를", "`").
-        // `text` is a str and the token ASCII: what follows starts on a character boundary.
-        let next = std::str::from_utf8(after).ok().and_then(|s| {
-            let mut chars = s.trim_start_matches(' ').chars();
-            chars.next().map(|c| (c, chars.next()))
-        });
-        let talked_about = next.is_some_and(|(c, then)| {
-            matches!(c, '`' | '"' | '\'' | ')' | ']' | '’' | '”')
-                || ("를을는은이가와과로의에도만".contains(c)
-                    && then.is_none_or(|t| !t.is_alphanumeric()))
-        });
-        if talked_about {
-            return false;
-        }
-        // Glued on both sides: "입니다.<|endoftext|>다시 보니 …", a new document invented
-        // after the end of text (or a new line); with a space after it, the sentence may go on
-        // about the token.
-        let glued = (text[..at].last()).is_some_and(|b| matches!(b, b'.' | b'!' | b'?' | b'\n'))
-            && after.first().is_some_and(|b| !matches!(b, b' ' | b'\t'));
-        let rest = after.trim_ascii_start();
-        // A role opening a turn: "user" on its own line, "user:", "<|im_start|>user".
-        let role = ["user", "assistant", "system", "model", "developer"]
+/// The first end token in `response[start..stop]` (the final text) that may have ended a turn
+/// the model went on from, neither at a turn's end nor talked about, as a byte range: the
+/// text before it may state another answer than the text read through it.
+pub(crate) fn first_leak(
+    response: &str,
+    start: usize,
+    stop: usize,
+) -> Option<std::ops::Range<usize>> {
+    let text = &response.as_bytes()[start..stop];
+    tokens(text)
+        .find(|&(at, len)| standing(text, at, len) == Standing::Unclear)
+        .map(|(at, len)| start + at..start + at + len)
+}
+
+/// Every end token in `text`, in order, as (position, length).
+fn tokens(text: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut found: Vec<(usize, usize)> = match memchr::memchr(b'<', text) {
+        None => Vec::new(),
+        Some(_) => END_TOKENS
             .iter()
-            .find(|r| rest.starts_with(r.as_bytes()))
-            .map(|r| &rest[r.len()..]);
-        glued
-            || rest.is_empty()
-            || rest.starts_with(b"<|")
-            || rest.starts_with(b"<start_of_turn>")
-            || rest.starts_with(b"<end_of_turn>")
-            || rest.starts_with(b"<s>")
-            || role.is_some_and(|r| {
-                r.is_empty()
-                    || r.starts_with(b"<|")
-                    || r.starts_with(b":")
-                    || r.trim_ascii_start().is_empty()
-                    || r.starts_with(b"\n")
-                    || r.starts_with(b"\r\n")
-            })
-            || (token == b"<|start|>" && role.is_some())
-    })
+            .flat_map(|t| memmem::find_iter(text, t).map(|at| (at, t.len())))
+            .collect(),
+    };
+    found.sort_unstable();
+    found.into_iter()
+}
+
+/// How a leaked end token stands in its text.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Standing {
+    /// The template shows the turn ended: the text ends after it, or another turn's
+    /// template follows it (`<|im_start|>user`, `<|start_header_id|>`, `<start_of_turn>`,
+    /// gpt-oss's `<|start|>assistant`, a role's name on a line of its own).
+    TurnEnd,
+    /// The answer talks about it: in quotes, backticks or a code block, or with a particle
+    /// or a quote right after it ("<|endoftext|>를").
+    TalkedAbout,
+    /// Neither: text goes on after it ("입니다.<|endoftext|>다시 보니 …", "① <|im_end|>는 …").
+    Unclear,
+}
+
+fn standing(text: &[u8], at: usize, len: usize) -> Standing {
+    let before = &text[..at];
+    let after = &text[at + len..];
+    let quoted = before
+        .last()
+        .is_some_and(|b| matches!(b, b'`' | b'"' | b'\''))
+        || memmem::find_iter(before, b"```").count() % 2 == 1;
+    // `text` is a str and the token ASCII: what follows starts on a character boundary.
+    let next = std::str::from_utf8(after).ok().and_then(|s| {
+        let mut chars = s.trim_start_matches(' ').chars();
+        chars.next().map(|c| (c, chars.next()))
+    });
+    let particle = next.is_some_and(|(c, then)| {
+        matches!(c, '`' | '"' | '\'' | ')' | ']' | '’' | '”')
+            // Not 이, which is also "this" (…입니다.<|endoftext|>이 문제를 다시 보면 …).
+            || ("를을는은가와과로의에도만".contains(c)
+                && then.is_none_or(|t| !t.is_alphanumeric()))
+    });
+    if quoted || particle {
+        return Standing::TalkedAbout;
+    }
+    let mut rest = after;
+    loop {
+        rest = rest.trim_ascii_start();
+        // gpt-oss's `<|start|>` opens the next turn: it is the template that follows.
+        match (END_TOKENS.iter())
+            .filter(|t| **t != b"<|start|>")
+            .find(|t| rest.starts_with(t))
+        {
+            Some(t) => rest = &rest[t.len()..],
+            None => break,
+        }
+    }
+    // A role opening a turn on a line of its own: "user\n", "<|im_start|>user".
+    let role = ["user", "assistant", "system", "model", "developer"]
+        .iter()
+        .find(|r| rest.starts_with(r.as_bytes()))
+        .map(|r| &rest[r.len()..]);
+    let turn_end = rest.is_empty()
+        || rest.starts_with(b"<|")
+        || rest.starts_with(b"<start_of_turn>")
+        || rest.starts_with(b"<s>")
+        || role.is_some_and(|r| {
+            r.is_empty() || r.starts_with(b"<|") || r.starts_with(b"\n") || r.starts_with(b"\r\n")
+        })
+        || (&text[at..at + len] == b"<|start|>" && role.is_some());
+    match turn_end {
+        true => Standing::TurnEnd,
+        false => Standing::Unclear,
+    }
 }
 
 #[cfg(test)]
@@ -168,38 +209,12 @@ mod tests {
             "<|im_end|>\n<|im_start|>user\n다시<|im_end|>\n<|im_start|>assistant\n",
             "<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n",
             "<end_of_turn>\n<start_of_turn>model\n",
-            "<|endoftext|>",
-            "<|end_of_text|>",
+            "<|endoftext|>\nuser\n",
+            "<|end|><|start|>assistant",
         ] {
             let s = format!("정답은 ②입니다.{end}다시 보니 정답은 ③입니다.");
             assert_eq!(final_of(&s), Some("정답은 ②입니다."), "{end}");
         }
-        // A token the answer talks about ends nothing.
-        for s in [
-            "③ [SEP]은 BERT의 토큰입니다. 문서 끝은 `<|endoftext|>`이므로 정답은 ②.",
-            "GPT-2는 문서 끝에 <|endoftext|> 토큰을 씁니다. 따라서 정답은 ②입니다.",
-            "Llama 3은 <|eot_id|>로 턴을 닫습니다. 정답: ②",
-        ] {
-            assert_eq!(final_of(s), Some(s), "{s}");
-        }
-        // Trial 46: glued to a sentence's end but talked about; a role with a colon or on its
-        // own line opens a turn.
-        for s in [
-            "정답은 ②입니다.<|endoftext|>를 쓰는 GPT-2라면 다시 확인하면 정답은 ①",
-            "문서 끝 토큰은 `.<|endoftext|>`처럼 붙습니다. 정답: ①",
-            "토큰 설명입니다.<|endoftext|> 는 문서 끝을 뜻합니다. 따라서 정답은 ③입니다.",
-            "처음엔 ②라고 생각했습니다.<|endoftext|> 토큰 처리를 다시 보면, 정답은 ③입니다.",
-        ] {
-            assert_eq!(final_of(s), Some(s), "{s}");
-        }
-        assert_eq!(
-            final_of("정답은 ①<|im_end|> user: 다시 보니 정답은 ③"),
-            Some("정답은 ①")
-        );
-        assert_eq!(
-            final_of("정답은 ①<|eot_id|> user: 다시 보니 정답은 ③"),
-            Some("정답은 ①")
-        );
         assert_eq!(
             final_of("정답은 ①<|eot_id|>\nuser\n다시 풀어봐"),
             Some("정답은 ①")
@@ -208,10 +223,51 @@ mod tests {
             final_of("정답은 ①<|im_end|>\nuser\n다시 풀어봐"),
             Some("정답은 ①")
         );
-        // Not HTML's strikethrough, and not a token before any text.
+        // Not HTML's strikethrough, and not a token before any text or at the end.
         assert_eq!(final_of("<s>②</s> ③"), Some("<s>②</s> ③"));
         assert_eq!(final_of("<|im_end|>\n정답: ③"), Some("\n정답: ③"));
         assert_eq!(final_of("정답: 3<|eot_id|>"), Some("정답: 3"));
+        assert_eq!(
+            final_of("정답: 3<|eot_id|>\n<|end_of_text|>"),
+            Some("정답: 3")
+        );
+    }
+
+    /// Trials 45 to 47: a token with text after it and no template showing the turn ended is
+    /// read through. Where the text before it states another choice the answer is
+    /// `leaked_turn`; where it is talked about, or nothing before it states a choice, the
+    /// answer read through it stands.
+    #[test]
+    fn a_token_with_no_turn_after_it_is_read_through_and_weighed() {
+        use crate::verify::{verify, ChoiceSet, Notation};
+        let set = ChoiceSet::new(Notation::Circled, 4).unwrap();
+        let read = |s: &str| {
+            let e = verify(s, &set);
+            (e.rule_name(), e.choice().map(|c| c.index()))
+        };
+        for s in [
+            "정답은 ②입니다.<|endoftext|>다시 보니 정답은 ③입니다.",
+            "정답은 ②입니다.<|end_of_text|>다시 보니 정답은 ③입니다.",
+            "정답은 ①입니다.<|endoftext|>이 문제를 다시 보면 정답은 ③입니다.",
+            "①번이 정답처럼 보입니다.\n<|eot_id|>(Llama 3 턴 종료)의 역할을 다시 보면, 정답은 ②입니다.",
+            "정답은 ①<|im_end|> user: 다시 보니 정답은 ③",
+            "정답은 ①<|eot_id|> user: 다시 보니 정답은 ③",
+        ] {
+            assert_eq!(final_of(s), Some(s), "{s}");
+            assert_eq!(read(s), ("leaked_turn", None), "{s}");
+        }
+        for (s, want) in [
+            ("③ [SEP]은 BERT의 토큰입니다. 문서 끝은 `<|endoftext|>`이므로 정답은 ②.", 1),
+            ("GPT-2는 문서 끝에 <|endoftext|> 토큰을 씁니다. 따라서 정답은 ②입니다.", 1),
+            ("Llama 3은 <|eot_id|>로 턴을 닫습니다. 정답: ②", 1),
+            ("① <|im_end|>는 ChatML, ② <|eot_id|>는 Llama 3의 것입니다. 따라서 정답은 ②입니다.", 1),
+            ("문서 끝 토큰은 `.<|endoftext|>`처럼 붙습니다. 정답: ①", 0),
+            ("토큰 설명입니다.<|endoftext|> 는 문서 끝을 뜻합니다. 따라서 정답은 ③입니다.", 2),
+            ("정답은 ③입니다.<|endoftext|>\n감사합니다.", 2),
+            ("① `<|eot_id|><|start_header_id|>user<|end_header_id|>`는 Llama 3의 것입니다. 정답은 ③입니다.", 2),
+        ] {
+            assert_eq!(read(s).1, Some(want), "{s}");
+        }
     }
 
     #[test]

@@ -71,6 +71,9 @@ pub enum Rule {
     OxWordConflict,
     /// A list of every option, one marked ✔ and the others ✘.
     VerdictList,
+    /// An end-of-turn token leaked mid-answer, and the text up to it and the text read
+    /// through it state different answers.
+    LeakedTurn,
 }
 
 impl Rule {
@@ -94,6 +97,7 @@ impl Rule {
             Rule::MultipleOptionTexts => "multiple_option_texts",
             Rule::OxWordConflict => "ox_word_conflict",
             Rule::VerdictList => "verdict_list",
+            Rule::LeakedTurn => "leaked_turn",
         }
     }
 }
@@ -208,14 +212,55 @@ pub fn verify(response: &str, set: &ChoiceSet) -> Extraction {
             }
         }
     };
-    let mut extraction = rules::decide(&response[start..end], set);
+    let extraction = decide_in(response, start..end, set);
+    match final_text::first_leak(response, start, end) {
+        Some(token) => weigh_leak(response, start..end, token, extraction, set),
+        None => extraction,
+    }
+}
+
+/// The rules on `response[range]`, with spans in `response`.
+fn decide_in(response: &str, range: Range<usize>, set: &ChoiceSet) -> Extraction {
+    let mut extraction = rules::decide(&response[range.clone()], set);
     match &mut extraction {
         Extraction::Answer { span, .. }
         | Extraction::Ambiguous { span, .. }
         | Extraction::Invalid { span, .. } => {
-            *span = span.start + start..span.end + start;
+            *span = span.start + range.start..span.end + range.start;
         }
         Extraction::NoAnswer { .. } => {}
     }
     extraction
+}
+
+/// An end-of-turn token leaked with text after it, where no template shows the turn ended:
+/// the answer may end there (a server honouring its stop tokens sends nothing after it) or
+/// go on (the turn it invented corrects the answer). The answer read through it stands only
+/// when the text before it states no other choice; otherwise the two readings disagree and
+/// the answer is `leaked_turn`, never a guess between them (trial 47: "정답은 ①입니다.
+/// <|endoftext|>이 문제를 다시 보면 정답은 ③입니다." is ① to a server that stops there and ③
+/// to one that does not).
+fn weigh_leak(
+    response: &str,
+    read: Range<usize>,
+    token: Range<usize>,
+    extraction: Extraction,
+    set: &ChoiceSet,
+) -> Extraction {
+    let Some(chosen) = extraction.choice() else {
+        return extraction;
+    };
+    let before = decide_in(response, read.start..token.start, set).choice();
+    match before {
+        Some(other) if other != chosen => {
+            let mut candidates = vec![chosen, other];
+            candidates.sort_by_key(|c| c.index());
+            Extraction::Ambiguous {
+                candidates,
+                rule: Rule::LeakedTurn,
+                span: token,
+            }
+        }
+        _ => extraction,
+    }
 }
