@@ -288,6 +288,7 @@ impl<'a> Joiner<'a> {
     pub fn finish(mut self, observer: &mut dyn Observer) -> JoinReport {
         observer.bytes_read(self.reader.bytes_read());
         self.join.tasks.clone_from(&self.reader.tasks);
+        self.join.opencompass = self.reader.opencompass;
         self.join.files_not_read = (self.reader.not_read.iter().take(LISTED))
             .map(|p| p.display().to_string())
             .collect();

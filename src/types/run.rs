@@ -28,6 +28,9 @@ pub struct JoinReport {
     /// or an id column counting rows): answers numbered one off from them are seen.
     #[serde(skip)]
     pub id_range: Option<(i64, i64)>,
+    /// The generations were OpenCompass predictions, keyed by row number.
+    #[serde(skip)]
+    pub opencompass: bool,
     /// With row numbers for ids, a column whose values count the rows from 1 (`번호`): the
     /// id column answers numbered from 1 were likely keyed by.
     #[serde(skip)]

@@ -54,6 +54,8 @@ pub struct Generations {
     pub tasks: Vec<String>,
     /// Other `.jsonl` files in a folder of samples files: not read, and said so.
     pub not_read: Vec<PathBuf>,
+    /// Some answers were OpenCompass predictions, keyed by row number.
+    pub opencompass: bool,
 }
 
 /// The task named by an lm-eval samples file name, `samples_<task>_<date>.jsonl`.
@@ -256,6 +258,7 @@ impl Generations {
             part_entries: Arc::default(),
             tasks,
             not_read,
+            opencompass: false,
         })
     }
 
@@ -281,6 +284,7 @@ impl Generations {
             part_entries: Arc::default(),
             tasks: Vec::new(),
             not_read: Vec::new(),
+            opencompass: false,
         }
     }
 
@@ -290,6 +294,7 @@ impl Generations {
         loop {
             if let Some((_, reader)) = &mut self.current {
                 if let Some(line) = reader.next_line() {
+                    self.opencompass |= reader.format == Some(opencompass::FORMAT);
                     return Some(line);
                 }
                 let Some((path, mut reader)) = self.current.take() else {

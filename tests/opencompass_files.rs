@@ -1,0 +1,170 @@
+//! kgrade on prediction files OpenCompass wrote itself. Every file under
+//! `tests/fixtures/opencompass/runs/` was written by OpenCompass 0.5.4's own CLI
+//! (`opencompass CONFIG -w DIR`) with its `OpenAISDK` model class pointed at a fake
+//! OpenAI-compatible server on 127.0.0.1 that gives canned answers, on the bundled
+//! `data/kmmlu_sample.csv` (with a letter answer column added, as OpenCompass's circular
+//! datasets need); `tests/fixtures/opencompass/README.md` says how and
+//! `tests/fixtures/opencompass/recipe/` holds the configs and the script. Only the work
+//! folders' `predictions/` and `summary/` were kept; nothing was edited.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fixture run's work folder (`runs/<run>/<timestamp>`).
+fn work(run: &str) -> PathBuf {
+    let dir = root().join("tests/fixtures/opencompass/runs").join(run);
+    std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.is_dir())
+        .unwrap()
+}
+
+/// The one predictions document of a fixture run.
+fn predictions(run: &str) -> PathBuf {
+    let dir = work(run).join("predictions");
+    let model = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::read_dir(model)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .next()
+        .unwrap()
+}
+
+/// OpenCompass's own accuracy for a run, from its summary CSV (percent).
+fn opencompass_accuracy(run: &str) -> f64 {
+    let dir = work(run).join("summary");
+    let csv = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "csv"))
+        .unwrap();
+    let text = std::fs::read_to_string(csv).unwrap();
+    let row = text.lines().nth(1).unwrap();
+    row.rsplit(',').next().unwrap().parse().unwrap()
+}
+
+fn grade(generations: &Path, out: &Path) -> assert_cmd::assert::Assert {
+    Command::cargo_bin("kgrade")
+        .unwrap()
+        .args(["grade", "--dataset"])
+        .arg(root().join("data/kmmlu_sample.csv"))
+        .arg("--generations")
+        .arg(generations)
+        .arg("--out")
+        .arg(out)
+        .assert()
+}
+
+fn report(out: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap()
+}
+
+/// A plain run's predictions, given as the file, as the model's folder or as the whole work
+/// folder, with the prompt as messages or as a text: every row graded once, with the
+/// accuracy OpenCompass computed itself (its answers, read by kgrade's verifier, happen to be
+/// right on the same rows as OpenCompass's first-option extraction).
+#[test]
+fn a_plain_run_is_graded_as_opencompass_graded_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = predictions("plain");
+    let model = file.parent().unwrap().to_path_buf();
+    for (i, generations) in [file, model, work("plain"), predictions("plain_nometa")]
+        .iter()
+        .enumerate()
+    {
+        let out = dir.path().join(format!("out{i}"));
+        grade(generations, &out).success();
+        let r = report(&out);
+        let m = &r["metrics"]["overall"];
+        assert_eq!(m["n"], 12, "{}", generations.display());
+        let accuracy = m["accuracy"].as_f64().unwrap() * 100.0;
+        assert!(
+            (accuracy - opencompass_accuracy("plain")).abs() < 0.01,
+            "{accuracy} vs OpenCompass's {}",
+            opencompass_accuracy("plain")
+        );
+        let run: Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+        assert_eq!(run["unknown_ids"], 0);
+        assert_eq!(run["unreadable_lines"], 0);
+        // The prompt was carried: every answer's question was checked against its row.
+        assert_eq!(run["questions_compared"], 12);
+        assert_eq!(run["tasks"][0], "kmmlu_sample");
+    }
+}
+
+/// A circular run and a run with three samples per question key their entries past the
+/// dataset's rows; they are refused, saying so, before anything is written (graded as is,
+/// the three-sample run was graded on its first sample only).
+#[test]
+fn circular_and_several_sample_runs_are_refused_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    for run in ["n3", "circular"] {
+        let out = dir.path().join(run);
+        let a = grade(&predictions(run), &out).code(3);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+        assert!(err.contains("keyed past the dataset's rows"), "{err}");
+        assert!(err.contains("circular") && err.contains("n > 1"), "{err}");
+        assert!(!out.join("report.json").exists());
+    }
+}
+
+/// A dataset OpenCompass split into parts is read as one, its parts in order, each part's
+/// keys moved on past the ones before; a part given alone and a folder of two models'
+/// predictions are refused. (The parts here are the plain run's document split where
+/// OpenCompass would split it, at the half, and renumbered from 0 as it numbers them.)
+#[test]
+fn parts_are_read_in_order_and_mixtures_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc: serde_json::Map<String, Value> =
+        serde_json::from_str(&std::fs::read_to_string(predictions("plain")).unwrap()).unwrap();
+    let parts = dir.path().join("predictions/m");
+    std::fs::create_dir_all(&parts).unwrap();
+    for part in 0..2 {
+        let half: serde_json::Map<String, Value> = (0..6)
+            .map(|k| (k.to_string(), doc[&(part * 6 + k).to_string()].clone()))
+            .collect();
+        let text = serde_json::to_string_pretty(&half).unwrap();
+        std::fs::write(parts.join(format!("kmmlu_sample_{part}.json")), text).unwrap();
+    }
+    let out = dir.path().join("out");
+    grade(&parts, &out).success();
+    let whole = dir.path().join("whole");
+    grade(&predictions("plain"), &whole).success();
+    let verdicts = |out: &Path| {
+        std::fs::read_to_string(out.join("verdicts.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let v: Value = serde_json::from_str(l).unwrap();
+                (v["id"].clone(), v["chosen"].clone(), v["correct"].clone())
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(verdicts(&out), verdicts(&whole));
+
+    let a = grade(&parts.join("kmmlu_sample_1.json"), &dir.path().join("lone")).code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(
+        err.contains("part 1 of the predictions for `kmmlu_sample`"),
+        "{err}"
+    );
+
+    let other = dir.path().join("predictions/other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::copy(predictions("plain"), other.join("kmmlu_sample.json")).unwrap();
+    let a = grade(&dir.path().join("predictions"), &dir.path().join("two")).code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(err.contains("OpenCompass predictions of 2 models"), "{err}");
+}
