@@ -10,8 +10,14 @@ use memchr::memmem;
 /// Where the final answer text lies in a response.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Cut {
-    /// The byte range of the final text in the response.
-    Final(usize, usize),
+    /// The byte range of the final text in the response, and the first end token in it
+    /// that may have ended a turn the model went on from (neither at a turn's end nor talked
+    /// about): the text before it may state another answer than the text read through it.
+    Final {
+        start: usize,
+        end: usize,
+        leak: Option<std::ops::Range<usize>>,
+    },
     /// Reasoning started and never reached a final answer.
     Truncated,
 }
@@ -30,7 +36,7 @@ const STRIPPED_FINAL: &[u8] = b"assistantfinal";
 /// graded differently by model family). Anywhere else a token may be talked about (GPT-2's
 /// `<|endoftext|>`, a template in backticks) or may end a turn the model went on from: the
 /// text is read through it, and [`super::verify`] keeps an answer only when the text before
-/// the token states no other ([`first_leak`]; trial 47). `</s>` is not one: it is also
+/// the token states no other (the cut's `leak`; trial 47). `</s>` is not one: it is also
 /// HTML's end of strikethrough (`<s>②</s> ③`).
 const END_TOKENS: [&[u8]; 10] = [
     b"<|end|>",
@@ -51,7 +57,11 @@ pub(crate) fn cut(response: &str) -> Cut {
     // Every marker but gpt-oss's stripped form starts with '<': one memchr pass settles
     // most answers, instead of nine substring searches over every byte.
     if !bytes.starts_with(b"analysis") && memchr::memchr(b'<', bytes).is_none() {
-        return Cut::Final(0, bytes.len());
+        return Cut::Final {
+            start: 0,
+            end: bytes.len(),
+            leak: None,
+        };
     }
     let harmony = memmem::rfind(bytes, GPT_OSS_FINAL);
     let (start, end) = if let Some(p) = harmony {
@@ -81,29 +91,29 @@ pub(crate) fn cut(response: &str) -> Cut {
         }
     }
     let tail = &bytes[start..end];
-    let stop = tokens(tail)
-        .find(|&(at, len)| {
-            // gpt-oss's final message ends at its first harmony token: the model cannot
-            // write one as text, so it is never talked about.
-            (harmony.is_some() && END_TOKENS[..4].contains(&&tail[at..at + len]))
-                || standing(tail, at, len) == Standing::TurnEnd
-        })
-        .map_or(tail.len(), |(at, _)| at);
-    Cut::Final(start, start + stop)
-}
-
-/// The first end token in `response[start..stop]` (the final text) that may have ended a turn
-/// the model went on from, neither at a turn's end nor talked about, as a byte range: the
-/// text before it may state another answer than the text read through it.
-pub(crate) fn first_leak(
-    response: &str,
-    start: usize,
-    stop: usize,
-) -> Option<std::ops::Range<usize>> {
-    let text = &response.as_bytes()[start..stop];
-    tokens(text)
-        .find(|&(at, len)| standing(text, at, len) == Standing::Unclear)
-        .map(|(at, len)| start + at..start + at + len)
+    let mut leak = None;
+    let mut stop = tail.len();
+    for (at, len) in tokens(tail) {
+        // gpt-oss's final message ends at its first harmony token: the model cannot write
+        // one as text, so it is never talked about.
+        let standing = match harmony.is_some() && END_TOKENS[..4].contains(&&tail[at..at + len]) {
+            true => Standing::TurnEnd,
+            false => standing(tail, at, len),
+        };
+        match standing {
+            Standing::TurnEnd => {
+                stop = at;
+                break;
+            }
+            Standing::Unclear if leak.is_none() => leak = Some(start + at..start + at + len),
+            _ => {}
+        }
+    }
+    Cut::Final {
+        start,
+        end: start + stop,
+        leak,
+    }
 }
 
 /// Every end token in `text`, in order, as (position, length).
@@ -191,7 +201,7 @@ mod tests {
 
     fn final_of(s: &str) -> Option<&str> {
         match cut(s) {
-            Cut::Final(a, b) => Some(&s[a..b]),
+            Cut::Final { start, end, .. } => Some(&s[start..end]),
             Cut::Truncated => None,
         }
     }

@@ -204,8 +204,8 @@ impl Extraction {
 ///
 /// Deterministic and total: any UTF-8 input yields an extraction, never a panic.
 pub fn verify(response: &str, set: &ChoiceSet) -> Extraction {
-    let (start, end) = match final_text::cut(response) {
-        final_text::Cut::Final(start, end) => (start, end),
+    let (start, end, leak) = match final_text::cut(response) {
+        final_text::Cut::Final { start, end, leak } => (start, end, leak),
         final_text::Cut::Truncated => {
             return Extraction::NoAnswer {
                 reason: NoAnswerReason::TruncatedReasoning,
@@ -213,7 +213,7 @@ pub fn verify(response: &str, set: &ChoiceSet) -> Extraction {
         }
     };
     let extraction = decide_in(response, start..end, set);
-    match final_text::first_leak(response, start, end) {
+    match leak {
         Some(token) => weigh_leak(response, start..end, token, extraction, set),
         None => extraction,
     }
