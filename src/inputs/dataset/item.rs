@@ -170,10 +170,13 @@ fn column_gold(
     run: &[String],
 ) -> Result<Choice, DatasetError> {
     let letters = set.notation() == Notation::Letter;
+    // Columns numbered from 0 (`option0`–`option3`): the answer is the right column's
+    // number (trial 47: read 1-based, `option0` was dropped and every gold shifted, 0/9).
+    let from_zero = super::layout::numbered_from_zero(run);
     let gold = answer
         .parse::<usize>()
         .ok()
-        .and_then(|p| set.at_position(p))
+        .and_then(|p| set.at_position(p + usize::from(from_zero)))
         .or_else(|| {
             (letters && answer.len() == 1)
                 .then(|| set.parse_label(answer))
@@ -193,9 +196,13 @@ fn column_gold(
             } else {
                 format!("; the options are the columns `{}`–`{last}`", run[0])
             };
+            let (base, from) = match from_zero {
+                true => ("0-based", 0),
+                false => ("1-based", 1),
+            };
             format!(
-                "{answer:?} is not an option's 1-based position (1–{}){which}{}",
-                set.len(),
+                "{answer:?} is not an option's {base} position ({from}–{}){which}{}",
+                set.len() - 1 + from,
                 if run[..set.len()].iter().any(|c| c == answer) {
                     format!("; for letter answers give --choices letter:{}", set.len())
                 } else {

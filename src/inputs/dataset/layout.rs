@@ -28,8 +28,10 @@ pub(super) enum OptionSource {
 /// The names a column holding a list of options goes by.
 const LIST_COLUMNS: [&str; 2] = ["choices", "options"];
 
-/// The option family a column name belongs to and its 0-based place in it: `C` is
-/// (`A`, 2), `보기3` and `보기_3` are (`보기`, 2), `option 2` is (`option`, 1), `4` is (`#`, 3).
+/// The option family a column name belongs to and its number in it: `C` is (`A`, 2), `보기3`
+/// and `보기_3` are (`보기`, 3), `option 2` is (`option`, 2), `4` is (`#`, 4). Letters count
+/// from 0; a numbered family counts from 0 when it has a column 0 (`option0`–`option3`, as
+/// pandas' `add_prefix` names a list's columns), else from 1 ([`first_number`]).
 fn option_family(name: &str) -> Option<(&'static str, usize)> {
     let mut chars = name.chars();
     if let (Some(c), None) = (chars.next(), chars.next()) {
@@ -46,7 +48,7 @@ fn option_family(name: &str) -> Option<(&'static str, usize)> {
     if number.len() > 2 || !number.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let n: usize = number.parse().ok().filter(|&n| n > 0)?;
+    let n: usize = number.parse().ok()?;
     let family = match prefix.trim_end_matches([' ', '_', '-', '.']) {
         "" => "#",
         "보기" => "보기",
@@ -56,7 +58,24 @@ fn option_family(name: &str) -> Option<(&'static str, usize)> {
         "choice" | "choices" => "choice",
         _ => return None,
     };
-    Some((family, n - 1))
+    Some((family, n))
+}
+
+/// The number a numbered option column's family starts from: 0 for `option0`–`option3`,
+/// else 1; letters' places are already 0-based.
+fn first_number(family: &str, numbers: impl Iterator<Item = usize>) -> usize {
+    match family {
+        "A" | "a" => 0,
+        _ => numbers.min().map_or(1, |n| n.min(1)),
+    }
+}
+
+/// Whether option columns `run` are numbered from 0 (`option0`, …): an integer answer then
+/// names its column's number, a 0-based index.
+pub(super) fn numbered_from_zero(run: &[String]) -> bool {
+    run.first()
+        .and_then(|c| option_family(c))
+        .is_some_and(|(family, n)| family != "A" && family != "a" && n == 0)
 }
 
 /// The layout of a file whose first row is `record` (its columns in order, with values).
@@ -91,9 +110,20 @@ pub(super) fn detect_layout(
         if taken.contains(&name.as_str()) {
             continue;
         }
-        if let Some((family, place)) = option_family(name) {
-            members.push((family, place, name));
+        if let Some((family, number)) = option_family(name) {
+            members.push((family, number, name));
         }
+    }
+    // Numbers to 0-based places, each family from its first number.
+    let firsts: Vec<(&str, usize)> = members
+        .iter()
+        .map(|m| {
+            let numbers = members.iter().filter(|o| o.0 == m.0).map(|o| o.1);
+            (m.0, first_number(m.0, numbers))
+        })
+        .collect();
+    for (m, (_, first)) in members.iter_mut().zip(firsts) {
+        m.1 -= first.min(m.1);
     }
     let mut runs: Vec<(&str, Vec<String>)> = Vec::new();
     let mut families: Vec<&str> = members.iter().map(|m| m.0).collect();
@@ -147,16 +177,23 @@ pub(super) fn detect_layout(
     // repeating the shown texts replaced the options the model was shown): numbered columns,
     // runs shorter than three and runs holding the shown texts give way to the question. A
     // full set of other texts (A–D beside a stem that lists `1. 2. 3.`) is still the options
-    // (trial 46).
+    // (trial 46), but not a set with a column missing (rater flags `A`–`C`) nor one of
+    // figures no option list holds, as many as the options shown: decimals or repeated
+    // numbers (selection rates, 0/1 flags; trial 47: read as the options, 3/6 for 6/6).
+    // Counts `1`–`4` (옳은 것의 개수) stay options.
     if let Some(shown) = &shown {
         runs.retain(|(family, run)| {
-            let texts: Vec<&str> = run
-                .iter()
-                .map(|c| get(record, c).unwrap_or("").trim())
-                .collect();
+            let texts: Option<Vec<&str>> =
+                run.iter().map(|c| get(record, c).map(str::trim)).collect();
+            let Some(texts) = texts else {
+                return false;
+            };
             let repeats =
                 texts.len() == shown.len() && texts.iter().zip(shown).all(|(t, s)| *t == s.trim());
-            *family != "#" && run.len() >= 3 && !repeats
+            *family != "#"
+                && run.len() >= 3
+                && !repeats
+                && !(texts.len() == shown.len() && figures(&texts))
         });
     }
     // Columns named 1, 2, … are options only when no other set is there.
@@ -213,6 +250,19 @@ pub(super) fn detect_layout(
         options,
         unused,
     })
+}
+
+/// Are these cells figures rather than option texts: every one a number, and some a decimal
+/// or two the same (selection rates, 0/1 flags), which distinct whole numbers (counts) are
+/// not?
+fn figures(cells: &[&str]) -> bool {
+    let numbers: Option<Vec<f64>> = cells.iter().map(|c| c.parse::<f64>().ok()).collect();
+    let Some(numbers) = numbers else {
+        return false;
+    };
+    let decimal = numbers.iter().any(|n| n.fract() != 0.0);
+    let repeated = (1..numbers.len()).any(|i| numbers[..i].contains(&numbers[i]));
+    decimal || repeated
 }
 
 /// Does a cell of a `choices`/`options` column hold a list (JSON, or a Python repr)?

@@ -556,3 +556,54 @@ fn a_csv_named_tsv_and_options_as_objects() {
     assert_eq!(ds.items[0].gold.position(), 2);
     assert_eq!(ds.items[1].choices.options(), ["사과", "배"]);
 }
+
+/// Trial 47 (S3, R3): beside a question showing ①–④, A–D columns of selection rates and
+/// three rater-flag columns `A`–`C` were read as the options (3/6 for 6/6) or refused
+/// ("missing column D"). Figures (decimals, repeated numbers) and a set with a column
+/// missing give way to the question's own options; counts `1`–`4` stay options.
+#[test]
+fn figures_beside_a_question_showing_its_options_are_not_its_options() {
+    let stem = "\"옳은 것은?\n① 서울\n② 부산\n③ 대구\n④ 광주\"";
+    for (header, values) in [
+        ("A,B,C,D", "12.5,40.1,30.2,17.2"),
+        ("A,B,C", "0,1,1"),
+        ("A,B,C,D", "0,1,1,0"),
+    ] {
+        let text = format!("question,answer,{header}\n{stem},2,{values}\n");
+        let (_d, path) = write("s.csv", text.as_bytes());
+        let item = &read_dataset(&path, &ColumnMap::default()).unwrap().items[0];
+        assert_eq!(item.choices.options()[1], "부산", "{header}: {values}");
+        assert_eq!(item.gold.position(), 2);
+    }
+    let counts = format!("question,answer,A,B,C,D\n{stem},2,1,2,3,4\n");
+    let (_d, path) = write("c.csv", counts.as_bytes());
+    let item = &read_dataset(&path, &ColumnMap::default()).unwrap().items[0];
+    assert_eq!(item.choices.options()[1], "2");
+}
+
+/// Trial 47 (S1): columns `option0`–`option3` (pandas' `add_prefix` on a list) lost
+/// `option0`, and their 0-based answers were read as 1-based: 0/9 for 9/9, exit 0. A family
+/// numbered from 0 is four options, and an integer answer names its column.
+#[test]
+fn option_columns_numbered_from_zero_are_all_read_and_answered_by_number() {
+    let text = "question,option0,option1,option2,option3,answer\n옳은 것은?,가,나,다,라,1\n옳은 것은?,마,바,사,아,3\n";
+    let (_d, path) = write("z.csv", text.as_bytes());
+    let ds = read_dataset(&path, &ColumnMap::default()).unwrap();
+    let read: Vec<(usize, String)> = ds
+        .items
+        .iter()
+        .map(|i| {
+            (
+                i.choices.len(),
+                i.choices.options()[i.gold.position() - 1].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(read, [(4, "나".to_string()), (4, "아".to_string())]);
+    let e = read_err(
+        "z4.csv",
+        "question,option0,option1,option2,option3,answer\n옳은 것은?,가,나,다,라,4\n",
+        &ColumnMap::default(),
+    );
+    assert!(e.contains("0-based position (0–3)"), "{e}");
+}
