@@ -899,3 +899,39 @@ fn a_shift_is_refused_whatever_else_is_missing_and_rows_can_be_asked_for() {
         .success()
         .stdout(predicate::str::contains("accuracy 100.0% (19/19"));
 }
+
+/// Trial 47 (S2): answers keyed two rows on (a pipeline counting from 2, or two header
+/// lines skipped) were graded against the rows two after their own: 0/18 for a model right
+/// everywhere, exit 0. A shift by k shows as k stray ids running on from one end and the k
+/// ids at the other end unanswered: refused, as a shift by one is.
+#[test]
+fn a_shift_by_more_than_one_row_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut ds = String::from("question,answer,A,B,C,D\n");
+    for i in 0..20 {
+        ds.push_str(&format!(
+            "문제 {i}번: 옳은 것은?,1,가{i},나{i},다{i},라{i}\n"
+        ));
+    }
+    let data = write(tmp.path(), "d.csv", &ds);
+    for (from, to, says) in [
+        (2, 22, "names the row 2 places after its own"),
+        (-3, 17, "names the row 3 places before its own"),
+    ] {
+        let keyed: String = (from..to)
+            .map(|i| {
+                format!(
+                    "{}\n",
+                    serde_json::json!({"id": i, "response": "정답은 (1)입니다."})
+                )
+            })
+            .collect();
+        let gens = write(tmp.path(), "g.jsonl", &keyed);
+        let out = tmp.path().join(format!("o{from}"));
+        grade(&[], &data, &gens, &out)
+            .assert()
+            .code(3)
+            .stderr(predicate::str::contains(says));
+        assert!(!out.join("report.json").exists());
+    }
+}

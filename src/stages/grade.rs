@@ -447,24 +447,32 @@ fn ids_shifted(join: &JoinReport) -> Option<GradeError> {
     if join.questions_compared > 0 && join.questions_differing * 2 <= join.questions_compared {
         return None;
     }
-    let mut unknown: Vec<&str> = join.unknown_ids_listed.iter().map(String::as_str).collect();
-    unknown.sort_unstable();
-    unknown.dedup();
-    let [stray] = unknown.as_slice() else {
-        return None;
+    // The stray ids, as whole numbers: they must run on from one end of the dataset's range
+    // (a shift by k names k ids past it), and as many ids at the other end have no answer.
+    let mut strays: Vec<i64> = (join.unknown_ids_listed.iter())
+        .map(|id| id.parse().ok())
+        .collect::<Option<_>>()?;
+    strays.sort_unstable();
+    strays.dedup();
+    let k = strays.len() as i64;
+    let runs_on = |from: i64| strays.iter().zip(from..).all(|(s, want)| *s == want);
+    let missing = |ids: std::ops::Range<i64>| {
+        ids.into_iter().all(|id| {
+            join.items_without_generations
+                .iter()
+                .any(|m| *m == id.to_string())
+        })
     };
-    let stray: i64 = stray.parse().ok()?;
-    let missing = |id: i64| {
-        join.items_without_generations
-            .iter()
-            .any(|m| *m == id.to_string())
-    };
-    let (from, to, whose) = if stray == hi + 1 && missing(lo) {
-        (lo + 1, hi + 1, "after")
-    } else if stray == lo - 1 && missing(hi) {
-        (lo - 1, hi - 1, "before")
+    let (from, to, whose) = if k > 0 && runs_on(hi + 1) && missing(lo..lo + k) {
+        (lo + k, hi + k, "after")
+    } else if k > 0 && runs_on(lo - k) && missing(hi - k + 1..hi + 1) {
+        (lo - k, hi - k, "before")
     } else {
         return None;
+    };
+    let whose = match k {
+        1 => format!("the row {whose} its own"),
+        _ => format!("the row {k} places {whose} its own"),
     };
     let ids = if join.row_number_ids {
         "its row numbers: it has no id column, or one counting rows from 0"
@@ -472,7 +480,7 @@ fn ids_shifted(join: &JoinReport) -> Option<GradeError> {
         "its id column's"
     };
     let fix = match &join.counting_column {
-        Some(column) if from == lo + 1 => format!(
+        Some(column) if from == lo + 1 && k == 1 => format!(
             "The dataset's column `{column}` counts the rows from 1, as the answers do: give --id-col {column}"
         ),
         // lm-eval's doc_id and `enumerate` count rows from 0.
@@ -480,7 +488,7 @@ fn ids_shifted(join: &JoinReport) -> Option<GradeError> {
         _ => "Renumber the answers' ids to the dataset's (a pipeline that keys answers by `enumerate` counts from 0), or give the dataset an id column that matches them".to_string(),
     };
     Some(GradeError::IdsShifted(format!(
-        "the generations name ids {from}–{to} and the dataset has ids {lo}–{hi} ({ids}): each answer names the row {whose} its own, so each would be graded against another question; nothing was written. {fix} (generations {}, dataset {})",
+        "the generations name ids {from}–{to} and the dataset has ids {lo}–{hi} ({ids}): each answer names {whose}, so each would be graded against another question; nothing was written. {fix} (generations {}, dataset {})",
         join.generations, join.dataset
     )))
 }
