@@ -87,23 +87,42 @@ pub(super) fn is_text_answer(answer: &str) -> bool {
 /// is refused: an integer there may be an index or an option's text ("2" among the options
 /// 1, 2, 3, 12), and either reading grades some file wrong without a word (trial 45 read
 /// them as indexes, 50% for 100%; reading them as texts made trial 46's 0-based indexes one
-/// off, 10% for 100%).
+/// off, 10% for 100%). An integer that can be no index, past its row's options whichever
+/// base, and is the text of exactly one of them ("1945" among 1919, 1945, 1950, 1988) is
+/// that text (trial 47: such files were refused).
 fn as_texts(
-    _items: &mut [Item],
+    items: &mut [Item],
     pending: &[Pending],
     list: &str,
     text_line: u64,
 ) -> Result<(), (u64, String)> {
-    match pending.first() {
-        None => Ok(()),
-        Some(p) => Err((
-            p.line,
-            format!(
-                "{} is an integer, while line {text_line} gives its answer as the text of an option of `{list}`: an integer may be an index or an option's text, so give every answer one way (the option's text, or its letter)",
-                p.value
-            ),
-        )),
+    for p in pending {
+        let written = p.value.to_string();
+        let text = items
+            .get(p.item)
+            .filter(|_| p.value > p.count)
+            .and_then(|item| {
+                let mut named = item.choices.choices().filter(|&c| {
+                    item.choices
+                        .option_text(c)
+                        .is_some_and(|t| t.trim() == written)
+                });
+                named.next().filter(|_| named.next().is_none())
+            });
+        match (text, items.get_mut(p.item)) {
+            (Some(choice), Some(item)) => item.gold = choice,
+            _ => {
+                return Err((
+                    p.line,
+                    format!(
+                        "{} is a whole number, while line {text_line} gives its answer as the text of an option of `{list}`: an integer may be an index or an option's text, so give every answer one way (the option's text, or its letter)",
+                        p.value
+                    ),
+                ))
+            }
+        }
     }
+    Ok(())
 }
 
 /// An item whose gold is an integer index into its list, waiting for the file's base.

@@ -607,3 +607,18 @@ fn option_columns_numbered_from_zero_are_all_read_and_answered_by_number() {
     );
     assert!(e.contains("0-based position (0–3)"), "{e}");
 }
+
+/// Trial 47 (R1): CLIcK-style text answers that are years were refused as integers mixed
+/// with texts. A number past its row's options, whichever base, that is exactly one
+/// option's text is that text; one that may be an index ("1" among 1, 2, 3, 12) is still
+/// refused.
+#[test]
+fn a_number_that_can_be_no_index_beside_text_answers_is_its_option_s_text() {
+    let years = "{\"question\":\"수도는?\",\"choices\":[\"부산\",\"서울\"],\"answer\":\"서울\"}\n{\"question\":\"광복은?\",\"choices\":[\"1919\",\"1945\",\"1950\"],\"answer\":\"1945\"}\n";
+    let (_d, path) = write("y.jsonl", years.as_bytes());
+    let ds = read_dataset(&path, &ColumnMap::default()).unwrap();
+    assert_eq!(ds.items[1].gold.position(), 2);
+    let small = "{\"question\":\"수도는?\",\"choices\":[\"부산\",\"서울\"],\"answer\":\"서울\"}\n{\"question\":\"설날은?\",\"choices\":[\"1\",\"2\",\"3\",\"12\"],\"answer\":\"1\"}\n";
+    let e = read_err("s.jsonl", small, &ColumnMap::default());
+    assert!(e.contains("may be an index"), "{e}");
+}
