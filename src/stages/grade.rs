@@ -305,10 +305,7 @@ pub fn run_grade(
     });
     // Generations of another dataset are refused before anything is written: their reports
     // would only replace a good run in OUT with a meaningless one.
-    if let Some(e) = (opencompass_past_rows(&join))
-        .or_else(|| ids_shifted(&join))
-        .or_else(|| questions_differ(&join))
-    {
+    if let Some(e) = ids_shifted(&join).or_else(|| questions_differ(&join)) {
         return Err(e);
     }
     let nothing = |built: &crate::report::Built| {
@@ -401,33 +398,19 @@ fn questions_differ(join: &JoinReport) -> Option<GradeError> {
     if join.questions_differing * 2 <= join.questions_compared {
         return None;
     }
+    // OpenCompass keys a circular run one entry per ordering (key g is row g / 4 under the
+    // g % 4-th ordering; `opencompass/datasets/circular.py`), which kgrade does not read.
+    let opencompass = match join.opencompass {
+        true => ". OpenCompass predictions are keyed by the row of the dataset OpenCompass read: give that dataset. A circular run (…-circular: one entry per ordering) is not read by kgrade yet; a run with several samples per question (n) is",
+        false => "",
+    };
     Some(GradeError::QuestionsDiffer(format!(
-        "{}; {} of {} answers that carry their question name another question than the dataset row with their id: the generations {} do not belong to the dataset {} (nothing was written)",
+        "{}; {} of {} answers that carry their question name another question than the dataset row with their id: the generations {} do not belong to the dataset {} (nothing was written){opencompass}",
         join.question_differs_first.as_deref().unwrap_or(""),
         join.questions_differing,
         join.questions_compared,
         join.generations,
         join.dataset
-    )))
-}
-
-/// OpenCompass predictions keyed past the dataset's rows. OpenCompass keys each answer by its
-/// row in the dataset it built: a circular run builds one row per ordering (key `g` is row
-/// `g / 4` under the `g % 4`-th ordering) and several samples per question (`n`) one row per
-/// sample (key `k` is row `k % N`), so those keys are not the dataset's rows (trial 47:
-/// graded as is, a 3-sample run was graded on its first sample only, with a hint to add an
-/// id column). kgrade reads neither layout yet: refused before anything is written.
-fn opencompass_past_rows(join: &JoinReport) -> Option<GradeError> {
-    if !join.opencompass || join.unknown_ids == 0 {
-        return None;
-    }
-    let first = join.unknown_ids_listed.iter().find(|id| {
-        let key = id.rsplit('/').next().unwrap_or(id);
-        key.parse::<u64>().is_ok()
-    })?;
-    Some(GradeError::IdsShifted(format!(
-        "{} OpenCompass predictions are keyed past the dataset's rows (first: `{first}`; the dataset has {} items): OpenCompass keys a circular run (…-circular, one entry per ordering) and a run with several samples per question (n > 1) past the rows of the dataset it read, and kgrade does not read those layouts; give the predictions of a plain run (n = 1, no circular evaluation) with the dataset OpenCompass read (nothing was written)",
-        join.unknown_ids, join.items
     )))
 }
 

@@ -78,6 +78,8 @@ pub struct Joiner<'a> {
     /// Per item, the (sample, ordering) pairs its lines named, hashed: a pair named twice is
     /// an answer given twice (a file concatenated with itself, a retry beside its failure).
     named: Vec<Vec<u64>>,
+    /// The rows of each task's dataset, for OpenCompass's keys.
+    task_rows: std::collections::HashMap<String, u64>,
     lines: u64,
     pub join: JoinReport,
 }
@@ -90,6 +92,7 @@ impl<'a> Joiner<'a> {
             pending: Vec::new().into_iter(),
             samples: vec![0; dataset.items.len()],
             named: vec![Vec::new(); dataset.items.len()],
+            task_rows: std::collections::HashMap::new(),
             lines: 0,
             join: JoinReport {
                 dataset: dataset.path.display().to_string(),
@@ -105,7 +108,10 @@ impl<'a> Joiner<'a> {
     /// The next answer: its item's index, its sample number, and the generation.
     pub fn next(&mut self, observer: &mut dyn Observer) -> Option<(usize, u32, Generation)> {
         loop {
-            for g in self.pending.by_ref() {
+            while let Some(mut g) = self.pending.next() {
+                if self.reader.opencompass {
+                    self.opencompass_row(&mut g);
+                }
                 let Some(index) = self.dataset.find(g.task.as_deref(), &g.id) else {
                     self.join.unknown_ids += 1;
                     if self.join.unknown_ids_listed.len() < LISTED {
@@ -141,6 +147,34 @@ impl<'a> Joiner<'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// OpenCompass keys a run with several samples per question (`n`) one entry per sample
+    /// and row, the samples one after another: key `k` is row `k % N` and sample `k / N`,
+    /// `N` the rows of the dataset it read (`opencompass/openicl/icl_inferencer`: the
+    /// dataset repeated `n` times). A key past the dataset's rows is read so; the question
+    /// each entry's prompt carries is checked against that row as any other's, so another
+    /// layout (a circular run, a longer dataset) is refused, not graded.
+    fn opencompass_row(&mut self, g: &mut Generation) {
+        let Ok(k) = g.id.parse::<u64>() else {
+            return;
+        };
+        let task = g.task.clone().unwrap_or_default();
+        let rows = match self.task_rows.get(&task) {
+            Some(&n) => n,
+            None => {
+                let n = self.dataset.task_items(&task) as u64;
+                self.task_rows.insert(task, n);
+                n
+            }
+        };
+        if rows == 0 || k < rows {
+            return;
+        }
+        g.id = (k % rows).to_string();
+        if g.sample.is_none() {
+            g.sample = u32::try_from(k / rows).ok();
         }
     }
 
