@@ -123,17 +123,70 @@ fn a_run_with_several_samples_per_question_grades_every_sample() {
     );
 }
 
-/// A circular run keys its entries one per ordering (key g is row g / 4): kgrade does not
-/// read that layout yet, and the questions its prompts carry do not fit the rows, so it is
-/// refused, saying so, before anything is written.
+/// OpenCompass's metric values from a run's summary CSV, by metric name (percent).
+fn opencompass_metrics(run: &str) -> std::collections::HashMap<String, f64> {
+    let dir = work(run).join("summary");
+    let csv = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "csv"))
+        .unwrap();
+    std::fs::read_to_string(csv)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[2].to_string(), f[4].parse().unwrap())
+        })
+        .collect()
+}
+
+/// A circular run keys its entries one per ordering (key g is row g / 4, in the ordering its
+/// prompt shows): graded as a circular run, every metric OpenCompass's CircularEvaluator
+/// reports equals kgrade's (before: refused, and before that the first 12 entries were
+/// graded as the 12 rows).
 #[test]
-fn a_circular_run_is_refused_as_such() {
+fn a_circular_run_is_graded_as_opencompass_graded_it() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("circular");
-    let a = grade(&predictions("circular"), &out).code(3);
-    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
-    assert!(err.contains("A circular run"), "{err}");
-    assert!(!out.join("report.json").exists());
+    grade(&predictions("circular"), &out).success();
+    let r = report(&out);
+    let c = &r["metrics"]["circular"]["overall"];
+    assert_eq!(
+        (c["items"].as_u64(), c["answers"].as_u64()),
+        (Some(12), Some(48))
+    );
+    let theirs = opencompass_metrics("circular");
+    for (mine, name) in [
+        (&c["acc_origin"], "acc_origin"),
+        (&c["acc_circular"], "acc_circular"),
+        (&c["perf_circular"], "perf_circular"),
+        (&c["more"]["more_1"], "more_1_circular"),
+        (&c["more"]["more_2"], "more_2_circular"),
+        (&c["more"]["more_3"], "more_3_circular"),
+    ] {
+        let mine = mine.as_f64().unwrap() * 100.0;
+        assert!(
+            (mine - theirs[name]).abs() < 0.01,
+            "{name}: {mine} vs {}",
+            theirs[name]
+        );
+    }
+}
+
+/// A document of one entry (nothing after key 0 to show the layout) is one row.
+#[test]
+fn a_document_of_one_entry_is_one_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc: serde_json::Map<String, Value> =
+        serde_json::from_str(&std::fs::read_to_string(predictions("plain")).unwrap()).unwrap();
+    let one: serde_json::Map<String, Value> = doc.into_iter().take(1).collect();
+    let path = dir.path().join("kmmlu_sample.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&one).unwrap()).unwrap();
+    let out = dir.path().join("out");
+    grade(&path, &out).success();
+    assert_eq!(report(&out)["metrics"]["overall"]["n"], 1);
 }
 
 /// A dataset OpenCompass split into parts is read as one, its parts in order, each part's

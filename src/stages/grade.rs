@@ -398,10 +398,8 @@ fn questions_differ(join: &JoinReport) -> Option<GradeError> {
     if join.questions_differing * 2 <= join.questions_compared {
         return None;
     }
-    // OpenCompass keys a circular run one entry per ordering (key g is row g / 4 under the
-    // g % 4-th ordering; `opencompass/datasets/circular.py`), which kgrade does not read.
     let opencompass = match join.opencompass {
-        true => ". OpenCompass predictions are keyed by the row of the dataset OpenCompass read: give that dataset. A circular run (…-circular: one entry per ordering) is not read by kgrade yet; a run with several samples per question (n) is",
+        true => ". OpenCompass predictions are keyed by the row of the dataset OpenCompass read: give that dataset",
         false => "",
     };
     Some(GradeError::QuestionsDiffer(format!(

@@ -67,6 +67,15 @@ fn question_fits(dataset_question: &str, g: &Generation) -> Option<bool> {
     Some(prompt.contains(&mine))
 }
 
+/// How an OpenCompass task's keys map to its rows ([`Joiner::opencompass_row`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Keys {
+    /// One entry a row, the rows over again for each sample.
+    Rows,
+    /// One entry a row and ordering, `per` entries a row once known.
+    Circular { per: Option<u64> },
+}
+
 /// Generations joined with dataset items, in file order: what `grade` verifies and what
 /// `judge` pairs with the verdicts it re-reads. Unknown ids and unreadable lines are counted
 /// in `join` and skipped.
@@ -78,8 +87,13 @@ pub struct Joiner<'a> {
     /// Per item, the (sample, ordering) pairs its lines named, hashed: a pair named twice is
     /// an answer given twice (a file concatenated with itself, a retry beside its failure).
     named: Vec<Vec<u64>>,
-    /// The rows of each task's dataset, for OpenCompass's keys.
+    /// The rows of each task's dataset, for OpenCompass's keys, and how each task's keys
+    /// map to rows; a task's first entry, held until the next shows that.
     task_rows: std::collections::HashMap<String, u64>,
+    oc_keys: std::collections::HashMap<String, Keys>,
+    held: Option<Generation>,
+    /// Pending entries already mapped to their rows (a held entry and the one after it).
+    premapped: usize,
     lines: u64,
     pub join: JoinReport,
 }
@@ -93,6 +107,9 @@ impl<'a> Joiner<'a> {
             samples: vec![0; dataset.items.len()],
             named: vec![Vec::new(); dataset.items.len()],
             task_rows: std::collections::HashMap::new(),
+            oc_keys: std::collections::HashMap::new(),
+            held: None,
+            premapped: 0,
             lines: 0,
             join: JoinReport {
                 dataset: dataset.path.display().to_string(),
@@ -109,8 +126,28 @@ impl<'a> Joiner<'a> {
     pub fn next(&mut self, observer: &mut dyn Observer) -> Option<(usize, u32, Generation)> {
         loop {
             while let Some(mut g) = self.pending.next() {
-                if self.reader.opencompass {
-                    self.opencompass_row(&mut g);
+                if self.reader.opencompass && self.premapped > 0 {
+                    self.premapped -= 1;
+                } else if self.reader.opencompass {
+                    let ready = self.opencompass_row(&mut g);
+                    // A held first entry goes out before this one, once this one has shown
+                    // the layout (or is another task's first entry: then it is one row).
+                    if let Some(mut held) = self.held.take() {
+                        if !ready || held.task != g.task {
+                            let task = held.task.clone().unwrap_or_default();
+                            self.oc_keys.entry(task).or_insert(Keys::Rows);
+                        }
+                        self.opencompass_row(&mut held);
+                        self.premapped = if ready { 2 } else { 1 };
+                        let rest: Vec<Generation> =
+                            [held, g].into_iter().chain(self.pending.by_ref()).collect();
+                        self.pending = rest.into_iter();
+                        continue;
+                    }
+                    if !ready {
+                        self.held = Some(g);
+                        continue;
+                    }
                 }
                 let Some(index) = self.dataset.find(g.task.as_deref(), &g.id) else {
                     self.join.unknown_ids += 1;
@@ -132,7 +169,16 @@ impl<'a> Joiner<'a> {
                 self.join.request_errors += u64::from(g.error.is_some());
                 return Some((index, sample, g));
             }
-            let result = self.reader.next_line()?;
+            let Some(result) = self.reader.next_line() else {
+                // The end: a held first entry is a task of one entry.
+                let mut held = self.held.take()?;
+                let task = held.task.clone().unwrap_or_default();
+                self.oc_keys.entry(task).or_insert(Keys::Rows);
+                self.opencompass_row(&mut held);
+                self.premapped = 1;
+                self.pending = vec![held].into_iter();
+                continue;
+            };
             self.lines += 1;
             if self.lines.is_multiple_of(1024) {
                 observer.bytes_read(self.reader.bytes_read());
@@ -150,32 +196,107 @@ impl<'a> Joiner<'a> {
         }
     }
 
-    /// OpenCompass keys a run with several samples per question (`n`) one entry per sample
-    /// and row, the samples one after another: key `k` is row `k % N` and sample `k / N`,
-    /// `N` the rows of the dataset it read (`opencompass/openicl/icl_inferencer`: the
-    /// dataset repeated `n` times). A key past the dataset's rows is read so; the question
-    /// each entry's prompt carries is checked against that row as any other's, so another
-    /// layout (a circular run, a longer dataset) is refused, not graded.
-    fn opencompass_row(&mut self, g: &mut Generation) {
+    /// OpenCompass keys each entry by its row in the dataset it built, which repeats the
+    /// dataset's rows in one of two ways, told apart by the first entry past key 0 (the
+    /// question its prompt carries is row 1's or still row 0's):
+    /// - several samples per question (`n`): the dataset over again, key `k` is row `k % N`,
+    ///   sample `k / N` (`N` the dataset's rows);
+    /// - a circular run: each row once per ordering, `per` entries a row (its `n` rotations,
+    ///   or all `n!` orderings, told apart by the entry after the first row's rotations),
+    ///   key `g` is row `g / per`, in the ordering its prompt shows
+    ///   (`opencompass/datasets/circular.py`).
+    ///
+    /// The question each entry carries is then checked against its row as any other's, so a
+    /// layout read wrong is refused, not graded. `false`: the task's first entry, held until
+    /// the next shows the layout.
+    fn opencompass_row(&mut self, g: &mut Generation) -> bool {
         let Ok(k) = g.id.parse::<u64>() else {
-            return;
+            return true;
         };
         let task = g.task.clone().unwrap_or_default();
-        let rows = match self.task_rows.get(&task) {
-            Some(&n) => n,
+        let rows = self.task_rows(&task);
+        if rows == 0 {
+            return true;
+        }
+        let keys = match self.oc_keys.get(&task) {
+            Some(&keys) => keys,
+            None if k == 0 => return false,
             None => {
-                let n = self.dataset.task_items(&task) as u64;
-                self.task_rows.insert(task, n);
-                n
+                let circular = !(k < rows && self.fits(g, k)) && self.fits(g, 0);
+                let keys = match circular {
+                    true => Keys::Circular { per: None },
+                    false => Keys::Rows,
+                };
+                self.oc_keys.insert(task.clone(), keys);
+                keys
             }
         };
-        if rows == 0 || k < rows {
-            return;
+        match keys {
+            Keys::Rows => {
+                if k >= rows {
+                    g.id = (k % rows).to_string();
+                    if g.sample.is_none() {
+                        g.sample = u32::try_from(k / rows).ok();
+                    }
+                }
+            }
+            Keys::Circular { per } => {
+                let n = self.options_of(g, 0).max(1);
+                let all = (1..=n).product::<u64>();
+                let per = match per {
+                    Some(per) => per,
+                    // Row 0 either way until its rotations are past.
+                    None if k < n => n,
+                    None => {
+                        let per = match !self.fits(g, k / n) && self.fits(g, k / all) {
+                            true => all,
+                            false => n,
+                        };
+                        self.oc_keys.insert(task, Keys::Circular { per: Some(per) });
+                        per
+                    }
+                };
+                let row = k / per;
+                g.id = row.to_string();
+                g.sample = Some(0);
+                let shown = (self.dataset.find(g.task.as_deref(), &g.id))
+                    .zip(g.prompt.as_deref())
+                    .and_then(|(i, p)| super::verdict::prompt_ordering(&self.dataset.items[i], p));
+                let mode = match per == n {
+                    true => super::circular::CircularMode::Circular,
+                    false => super::circular::CircularMode::AllPossible,
+                };
+                g.ordering = shown.or_else(|| {
+                    (super::circular::orderings(mode, n as usize).get((k % per) as usize)).cloned()
+                });
+            }
         }
-        g.id = (k % rows).to_string();
-        if g.sample.is_none() {
-            g.sample = u32::try_from(k / rows).ok();
+        true
+    }
+
+    /// The rows of a task's dataset.
+    fn task_rows(&mut self, task: &str) -> u64 {
+        if let Some(&n) = self.task_rows.get(task) {
+            return n;
         }
+        let n = self.dataset.task_items(task) as u64;
+        self.task_rows.insert(task.to_string(), n);
+        n
+    }
+
+    /// Does the question `g`'s prompt carries fit row `row` of its task?
+    fn fits(&self, g: &Generation, row: u64) -> bool {
+        self.dataset
+            .find(g.task.as_deref(), &row.to_string())
+            .and_then(|i| question_fits(&self.dataset.items[i].question, g))
+            .unwrap_or(false)
+    }
+
+    /// How many options row `row` of `g`'s task has.
+    fn options_of(&self, g: &Generation, row: u64) -> u64 {
+        self.dataset
+            .find(g.task.as_deref(), &row.to_string())
+            .map_or(0, |i| self.dataset.items[i].choices.len() as u64)
     }
 
     /// The next answer with its item as the model saw it (in the ordering a circular run

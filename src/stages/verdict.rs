@@ -40,6 +40,12 @@ fn in_notation(item: &Item, notation: crate::verify::Notation) -> Option<ChoiceS
 /// option shown k-th, as a circular run's ordering. `None` when the texts do not all match
 /// (a prompt that shortens or rewords them says nothing sure about their order).
 pub(crate) fn shown_ordering(item: &Item, prompt: &str) -> Option<Vec<u8>> {
+    prompt_ordering(item, prompt).filter(|o| !super::circular::is_identity(o))
+}
+
+/// The order the prompt shows the item's options in, the dataset's own included; `None`
+/// when the texts do not all match.
+pub(crate) fn prompt_ordering(item: &Item, prompt: &str) -> Option<Vec<u8>> {
     let detected = prompt_options(item, prompt)?;
     let n = item.choices.len();
     if detected.len() != n {
@@ -64,7 +70,7 @@ pub(crate) fn shown_ordering(item: &Item, prompt: &str) -> Option<Vec<u8>> {
         }
         ordering.push(first as u8);
     }
-    (!ordering.iter().enumerate().all(|(k, &o)| k == o as usize)).then_some(ordering)
+    Some(ordering)
 }
 
 /// The option list of `prompt` that follows the item's own question (few-shot examples
