@@ -443,7 +443,7 @@ pub fn describe_rule(name: &str) -> &'static str {
         "multiple_option_texts" => "several option texts named and no label",
         "ox_word_conflict" => "O/X words of both kinds with no final one",
         "verdict_list" => "a list of every option, one marked ✔ and the others ✘",
-        "leaked_turn" => "an end-of-turn token leaked mid-answer, and the text before it states another choice than the text read through it",
+        "leaked_turn" => "an end-of-turn token leaked mid-answer, and the text before it states another choice than the text read through it, refuses, or cannot decide",
         "empty" => "nothing but whitespace or markup",
         "truncated_reasoning" => "reasoning that never reached a final answer",
         "refusal" => "the model declined or said it cannot tell",

@@ -10,13 +10,13 @@ use memchr::memmem;
 /// Where the final answer text lies in a response.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Cut {
-    /// The byte range of the final text in the response, and the first end token in it
-    /// that may have ended a turn the model went on from (neither at a turn's end nor talked
-    /// about): the text before it may state another answer than the text read through it.
+    /// The byte range of the final text in the response, and the end tokens in it that may
+    /// have ended a turn the model went on from (neither at a turn's end nor quoted): the
+    /// text before each may state another answer than the text read through it.
     Final {
         start: usize,
         end: usize,
-        leak: Option<std::ops::Range<usize>>,
+        leaks: Vec<std::ops::Range<usize>>,
     },
     /// Reasoning started and never reached a final answer.
     Truncated,
@@ -60,7 +60,7 @@ pub(crate) fn cut(response: &str) -> Cut {
         return Cut::Final {
             start: 0,
             end: bytes.len(),
-            leak: None,
+            leaks: Vec::new(),
         };
     }
     let harmony = memmem::rfind(bytes, GPT_OSS_FINAL);
@@ -91,7 +91,7 @@ pub(crate) fn cut(response: &str) -> Cut {
         }
     }
     let tail = &bytes[start..end];
-    let mut leak = None;
+    let mut leaks = Vec::new();
     let mut stop = tail.len();
     for (at, len) in tokens(tail) {
         // gpt-oss's final message ends at its first harmony token: the model cannot write
@@ -105,14 +105,14 @@ pub(crate) fn cut(response: &str) -> Cut {
                 stop = at;
                 break;
             }
-            Standing::Unclear if leak.is_none() => leak = Some(start + at..start + at + len),
-            _ => {}
+            Standing::Unclear => leaks.push(start + at..start + at + len),
+            Standing::TalkedAbout => {}
         }
     }
     Cut::Final {
         start,
         end: start + stop,
-        leak,
+        leaks,
     }
 }
 
@@ -136,8 +136,7 @@ enum Standing {
     /// template follows it (`<|im_start|>user`, `<|start_header_id|>`, `<start_of_turn>`,
     /// gpt-oss's `<|start|>assistant`, a role's name on a line of its own).
     TurnEnd,
-    /// The answer talks about it: in quotes, backticks or a code block, or with a particle
-    /// or a quote right after it ("<|endoftext|>를").
+    /// The answer quotes it: in quotes, backticks or a code block.
     TalkedAbout,
     /// Neither: text goes on after it ("입니다.<|endoftext|>다시 보니 …", "① <|im_end|>는 …").
     Unclear,
@@ -155,14 +154,20 @@ fn standing(text: &[u8], at: usize, len: usize) -> Standing {
         let mut chars = s.trim_start_matches(' ').chars();
         chars.next().map(|c| (c, chars.next()))
     });
+    // A particle or a closing quote after it says it is talked about, but an invented turn
+    // may open with one too ("<|endoftext|>\"… 정답은 ③\""; trial 48): such a token is read
+    // through and weighed, not passed over.
     let particle = next.is_some_and(|(c, then)| {
         matches!(c, '`' | '"' | '\'' | ')' | ']' | '’' | '”')
             // Not 이, which is also "this" (…입니다.<|endoftext|>이 문제를 다시 보면 …).
             || ("를을는은가와과로의에도만".contains(c)
                 && then.is_none_or(|t| !t.is_alphanumeric()))
     });
-    if quoted || particle {
+    if quoted {
         return Standing::TalkedAbout;
+    }
+    if particle {
+        return Standing::Unclear;
     }
     let mut rest = after;
     loop {
@@ -262,6 +267,14 @@ mod tests {
             "①번이 정답처럼 보입니다.\n<|eot_id|>(Llama 3 턴 종료)의 역할을 다시 보면, 정답은 ②입니다.",
             "정답은 ①<|im_end|> user: 다시 보니 정답은 ③",
             "정답은 ①<|eot_id|> user: 다시 보니 정답은 ③",
+            // Trial 48: every token is weighed, not only the first; a refusal before one is
+            // not "nothing"; a quote after one may open the invented turn. A token quiz that
+            // names an option before a token mentioned with a particle abstains too.
+            "The <|endoftext|> token ends a document. 정답은 ②입니다.<|endoftext|>다시 생각해 보면 정답은 ④입니다.",
+            "먼저 보기를 살펴봅니다.<|im_end|>정답은 ②입니다.<|im_end|>다시 보니 정답은 ④입니다.",
+            "이 문제는 답할 수 없습니다.<|endoftext|>정답은 ③입니다.",
+            "정답은 ①입니다.<|endoftext|>\"다시 보면 정답은 ③입니다.\"",
+            "① <|im_end|>는 ChatML, ② <|eot_id|>는 Llama 3의 것입니다. 따라서 정답은 ②입니다.",
         ] {
             assert_eq!(final_of(s), Some(s), "{s}");
             assert_eq!(read(s), ("leaked_turn", None), "{s}");
@@ -270,7 +283,6 @@ mod tests {
             ("③ [SEP]은 BERT의 토큰입니다. 문서 끝은 `<|endoftext|>`이므로 정답은 ②.", 1),
             ("GPT-2는 문서 끝에 <|endoftext|> 토큰을 씁니다. 따라서 정답은 ②입니다.", 1),
             ("Llama 3은 <|eot_id|>로 턴을 닫습니다. 정답: ②", 1),
-            ("① <|im_end|>는 ChatML, ② <|eot_id|>는 Llama 3의 것입니다. 따라서 정답은 ②입니다.", 1),
             ("문서 끝 토큰은 `.<|endoftext|>`처럼 붙습니다. 정답: ①", 0),
             ("토큰 설명입니다.<|endoftext|> 는 문서 끝을 뜻합니다. 따라서 정답은 ③입니다.", 2),
             ("정답은 ③입니다.<|endoftext|>\n감사합니다.", 2),

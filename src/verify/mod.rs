@@ -204,8 +204,8 @@ impl Extraction {
 ///
 /// Deterministic and total: any UTF-8 input yields an extraction, never a panic.
 pub fn verify(response: &str, set: &ChoiceSet) -> Extraction {
-    let (start, end, leak) = match final_text::cut(response) {
-        final_text::Cut::Final { start, end, leak } => (start, end, leak),
+    let (start, end, leaks) = match final_text::cut(response) {
+        final_text::Cut::Final { start, end, leaks } => (start, end, leaks),
         final_text::Cut::Truncated => {
             return Extraction::NoAnswer {
                 reason: NoAnswerReason::TruncatedReasoning,
@@ -213,10 +213,7 @@ pub fn verify(response: &str, set: &ChoiceSet) -> Extraction {
         }
     };
     let extraction = decide_in(response, start..end, set);
-    match leak {
-        Some(token) => weigh_leak(response, start..end, token, extraction, set),
-        None => extraction,
-    }
+    weigh_leaks(response, start, &leaks, extraction, set)
 }
 
 /// The rules on `response[range]`, with spans in `response`.
@@ -233,34 +230,47 @@ fn decide_in(response: &str, range: Range<usize>, set: &ChoiceSet) -> Extraction
     extraction
 }
 
-/// An end-of-turn token leaked with text after it, where no template shows the turn ended:
-/// the answer may end there (a server honouring its stop tokens sends nothing after it) or
-/// go on (the turn it invented corrects the answer). The answer read through it stands only
-/// when the text before it states no other choice; otherwise the two readings disagree and
-/// the answer is `leaked_turn`, never a guess between them (trial 47: "정답은 ①입니다.
-/// <|endoftext|>이 문제를 다시 보면 정답은 ③입니다." is ① to a server that stops there and ③
-/// to one that does not).
-fn weigh_leak(
+/// End-of-turn tokens leaked with text after them, where no template shows the turn ended:
+/// the answer may end at any of them (a server honouring its stop tokens sends nothing
+/// after it) or go on (the turn it invented corrects the answer). The answer read through
+/// them stands only when the text before each states nothing, or the same choice; where
+/// the text before one states another choice, refuses or cannot decide, the readings
+/// disagree and the answer is `leaked_turn`, never a guess between them (trial 47:
+/// "정답은 ①입니다.<|endoftext|>이 문제를 다시 보면 정답은 ③입니다." is ① to a server that
+/// stops there and ③ to one that does not; trial 48: every token is weighed, not only the
+/// first, and a refusal before one is not "nothing").
+fn weigh_leaks(
     response: &str,
-    read: Range<usize>,
-    token: Range<usize>,
+    start: usize,
+    leaks: &[Range<usize>],
     extraction: Extraction,
     set: &ChoiceSet,
 ) -> Extraction {
     let Some(chosen) = extraction.choice() else {
         return extraction;
     };
-    let before = decide_in(response, read.start..token.start, set).choice();
-    match before {
-        Some(other) if other != chosen => {
-            let mut candidates = vec![chosen, other];
+    for token in leaks {
+        let before = decide_in(response, start..token.start, set);
+        let agrees = match &before {
+            Extraction::Answer { choice, .. } => *choice == chosen,
+            Extraction::NoAnswer { reason } => {
+                matches!(reason, NoAnswerReason::Empty | NoAnswerReason::NotFound)
+            }
+            Extraction::Ambiguous { .. } | Extraction::Invalid { .. } => false,
+        };
+        if !agrees {
+            let mut candidates: Vec<Choice> = [Some(chosen), before.choice()]
+                .into_iter()
+                .flatten()
+                .collect();
             candidates.sort_by_key(|c| c.index());
-            Extraction::Ambiguous {
+            candidates.dedup();
+            return Extraction::Ambiguous {
                 candidates,
                 rule: Rule::LeakedTurn,
-                span: token,
-            }
+                span: token.clone(),
+            };
         }
-        _ => extraction,
     }
+    extraction
 }
