@@ -237,3 +237,32 @@ fn parts_are_read_in_order_and_mixtures_refused() {
     let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
     assert!(err.contains("OpenCompass predictions of 2 models"), "{err}");
 }
+
+/// Trial 48: a predictions document with a byte order mark is read; one that breaks off in
+/// its first entry graded nothing, and leaves the run already in OUT as it was (it had
+/// replaced it with an empty one).
+#[test]
+fn a_bom_is_read_and_a_document_broken_in_its_first_entry_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(predictions("plain")).unwrap();
+    let bom = dir.path().join("kmmlu_sample.json");
+    std::fs::write(&bom, format!("\u{feff}{text}")).unwrap();
+    let out = dir.path().join("out");
+    grade(&bom, &out).success();
+    let before = std::fs::read_to_string(out.join("verdicts.jsonl")).unwrap();
+    assert_eq!(before.lines().count(), 12);
+    let cut = dir.path().join("cut").join("kmmlu_sample.json");
+    std::fs::create_dir_all(cut.parent().unwrap()).unwrap();
+    let at = (0..=200).rev().find(|&i| text.is_char_boundary(i)).unwrap();
+    std::fs::write(&cut, &text[..at]).unwrap();
+    let a = grade(&cut, &out).code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(
+        err.contains("invalid JSON") && err.contains("line"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("verdicts.jsonl")).unwrap(),
+        before
+    );
+}

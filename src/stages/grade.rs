@@ -308,6 +308,15 @@ pub fn run_grade(
     if let Some(e) = ids_shifted(&join).or_else(|| questions_differ(&join)) {
         return Err(e);
     }
+    // A generations file that failed before its first answer graded nothing: the error, and
+    // the run already in OUT left as it was (trial 48: an OpenCompass document that broke off
+    // in its first entry replaced a good run with an empty one).
+    if let (Some((path, error)), 0) = (&io_error, join.answers) {
+        return Err(GradeError::Io {
+            path: path.clone(),
+            error: std::io::Error::new(error.kind(), error.to_string()),
+        });
+    }
     let nothing = |built: &crate::report::Built| {
         // A generations file that failed to read is that error, said below.
         if io_error.is_some() {

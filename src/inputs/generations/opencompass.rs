@@ -183,8 +183,16 @@ pub(super) fn document_lines(
     let (tx, rx) = mpsc::sync_channel::<io::Result<Vec<u8>>>(64);
     std::thread::spawn(move || {
         let line = Rc::new(Cell::new(1u64));
+        let mut inner = io::BufReader::with_capacity(1 << 16, file);
+        // A byte order mark (a Windows editor's) is not JSON.
+        if inner
+            .fill_buf()
+            .is_ok_and(|b| b.starts_with("\u{feff}".as_bytes()))
+        {
+            inner.consume(3);
+        }
         let counting = CountingLines {
-            inner: io::BufReader::with_capacity(1 << 16, file),
+            inner,
             line: Rc::clone(&line),
         };
         let mut de = serde_json::Deserializer::from_reader(counting);
