@@ -266,3 +266,54 @@ fn a_bom_is_read_and_a_document_broken_in_its_first_entry_changes_nothing() {
         before
     );
 }
+
+/// Trial 48: folders that would put answers on the wrong rows are refused, naming why: a
+/// split dataset with a part missing, a dataset's whole document beside an older run's
+/// parts, and two datasets' predictions against one dataset file. (Built from the plain
+/// run's document: split, renamed and copied as OpenCompass would lay them out.)
+#[test]
+fn folders_that_would_misplace_rows_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(predictions("plain")).unwrap();
+    let doc: serde_json::Map<String, Value> = serde_json::from_str(&text).unwrap();
+    let part = |k: usize| {
+        let half: serde_json::Map<String, Value> = (0..4)
+            .map(|i| (i.to_string(), doc[&(k * 4 + i).to_string()].clone()))
+            .collect();
+        serde_json::to_string_pretty(&half).unwrap()
+    };
+    let case = |name: &str, files: &[(&str, String)], says: &str| {
+        let folder = dir.path().join(name).join("predictions/m");
+        std::fs::create_dir_all(&folder).unwrap();
+        for (file, body) in files {
+            std::fs::write(folder.join(file), body).unwrap();
+        }
+        let a = grade(&folder, &dir.path().join(name).join("out")).code(2);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+        assert!(err.contains(says), "{name}: {err}");
+    };
+    case(
+        "gap",
+        &[
+            ("kmmlu_sample_0.json", part(0)),
+            ("kmmlu_sample_2.json", part(2)),
+        ],
+        "but not part 1 of `kmmlu_sample`",
+    );
+    case(
+        "beside",
+        &[
+            ("kmmlu_sample.json", text.clone()),
+            ("kmmlu_sample_0.json", part(0)),
+        ],
+        "which OpenCompass passes over",
+    );
+    case(
+        "two",
+        &[
+            ("kmmlu_sample.json", text.clone()),
+            ("other.json", text.clone()),
+        ],
+        "predictions of 2 datasets",
+    );
+}

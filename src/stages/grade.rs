@@ -258,6 +258,7 @@ pub fn run_grade(
     )
     .map_err(io_at(opts.generations))?;
     let dataset = read_dataset(opts.dataset, &opts.columns)?;
+    several_datasets_one_file(&reader, &dataset, &opts)?;
     // Hashed beside the grading (a second read of a file the first has just brought into
     // the page cache), for `kgrade judge DIR` to tell a changed file.
     let generations_hash = {
@@ -419,6 +420,29 @@ fn questions_differ(join: &JoinReport) -> Option<GradeError> {
         join.generations,
         join.dataset
     )))
+}
+
+/// An OpenCompass work folder holding several datasets' predictions, each keyed from row 0,
+/// against one dataset file: every dataset's answers would be joined to that file's rows
+/// (trial 48: half of them named another question, just short of the refusal, 4/24 at exit
+/// 0). A dataset folder, one file per dataset, joins each to its own.
+fn several_datasets_one_file(
+    reader: &Generations,
+    dataset: &crate::inputs::dataset::Dataset,
+    opts: &GradeOptions,
+) -> Result<(), GradeError> {
+    if !reader.opencompass || reader.tasks.len() < 2 || !dataset.subjects.is_empty() {
+        return Ok(());
+    }
+    Err(GradeError::Io {
+        path: opts.generations.to_path_buf(),
+        error: std::io::Error::other(format!(
+            "holds OpenCompass predictions of {} datasets ({}), each keyed by the rows of its own, and --dataset {} is one file: give a --dataset folder with one file per dataset, named as they are, or one dataset's predictions file",
+            reader.tasks.len(),
+            reader.tasks.join(", "),
+            opts.dataset.display()
+        )),
+    })
 }
 
 /// Generations whose ids are the dataset's shifted by one: the dataset's ids are the whole

@@ -245,6 +245,7 @@ impl Generations {
             .iter()
             .map(|f| std::fs::metadata(&f.path).map_or(0, |m| m.len()))
             .sum();
+        let opencompass = files.iter().any(|f| f.kind != Kind::Lines);
         Ok(Generations {
             pending: files.into(),
             current: None,
@@ -258,7 +259,7 @@ impl Generations {
             part_entries: Arc::default(),
             tasks,
             not_read,
-            opencompass: false,
+            opencompass,
         })
     }
 

@@ -173,7 +173,7 @@ pub(super) fn is_document(head: &[u8]) -> bool {
 /// own so that memory stays flat whatever the document's size. Each entry's line stands at
 /// the line of the file its key is on (empty lines fill the gaps), so that a message about
 /// an entry names the file's own line. Keys that are row numbers are moved on by `offset` (a
-/// later part of a dataset split into parts); `entries` ends as the number of entries read.
+/// later part of a dataset split into parts); `entries` ends as its largest row number + 1.
 /// JSON that breaks off or goes wrong ends the lines with an I/O error naming its line.
 pub(super) fn document_lines(
     file: std::fs::File,
@@ -259,9 +259,10 @@ impl<'de> Visitor<'de> for Entries<'_> {
         while let Some(key) = map.next_key::<String>()? {
             let at = self.line.get();
             let value: Value = map.next_value()?;
-            let idx = match key.parse::<u64>() {
-                Ok(n) => Value::from(n + self.offset),
-                Err(_) => Value::String(key),
+            let key_number = key.parse::<u64>().ok();
+            let idx = match key_number {
+                Some(n) => Value::from(n + self.offset),
+                None => Value::String(key),
             };
             let mut entry = serde_json::Map::new();
             entry.insert("idx".to_string(), idx);
@@ -278,7 +279,11 @@ impl<'de> Visitor<'de> for Entries<'_> {
             serde_json::to_writer(&mut bytes, &entry).map_err(de::Error::custom)?;
             bytes.push(b'\n');
             self.written += gap + 1;
-            self.entries.fetch_add(1, Ordering::Relaxed);
+            // The next part's rows start past this one's largest key (OpenCompass numbers
+            // a part's rows 0..len; a key missing is one row unanswered, not a shift).
+            if let Some(n) = key_number {
+                self.entries.fetch_max(n + 1, Ordering::Relaxed);
+            }
             if self.tx.send(Ok(bytes)).is_err() {
                 // The reader stopped (an early stop): nothing more is wanted.
                 return Err(de::Error::custom("the reader stopped"));
@@ -417,6 +422,32 @@ pub(super) fn folder_inputs(dir: &Path) -> io::Result<Vec<Input>> {
         }
     }
     inputs.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+    // A split dataset's parts are read in turn, each counting on from the last: a part
+    // missing would put every later one on the wrong rows (trial 48: 6/9 for 9/9). Parts
+    // beside the dataset's whole document are an older run's, which OpenCompass passes
+    // over; read with it, they were joined to its first rows as another dataset.
+    for (i, (task, part, path, _)) in inputs.iter().enumerate() {
+        let expected = match i.checked_sub(1).map(|p| &inputs[p]) {
+            Some((before, k, _, _)) if before == task => k + 1,
+            _ => 0,
+        };
+        if *part != expected {
+            return Err(io::Error::other(format!(
+                "holds {} but not part {expected} of `{task}` (OpenCompass splits a dataset into parts {task}_0.json, {task}_1.json, …, each counting its rows from 0): the rows after a missing part cannot be placed; give every part",
+                path.display(),
+            )));
+        }
+    }
+    if let Some((whole, _, path, _)) = inputs.iter().find(|(task, _, path, lines)| {
+        !*lines
+            && task_of(path).as_ref() == Some(task)
+            && stems.iter().any(|s| s == &format!("{task}_0"))
+    }) {
+        return Err(io::Error::other(format!(
+            "holds {} and the parts {whole}_0.json, … of the same dataset, which OpenCompass passes over (an older run's): move the parts out, or the whole file",
+            path.display()
+        )));
+    }
     Ok(inputs
         .into_iter()
         .map(|(task, part, path, lines)| Input {
