@@ -377,7 +377,7 @@ fn nothing_graded(join: &JoinReport, dataset: &crate::inputs::dataset::Dataset) 
         format!("the dataset {} has no rows", join.dataset)
     } else if join.unknown_ids > 0 {
         format!(
-            "none of the {} generations matched a dataset id: the generations name {}, the dataset's ids are {}{} (give --id-col, or check that the files belong together)",
+            "none of the {} generations matched a dataset id: the generations name {}, the dataset's ids are {}{} ({})",
             join.unknown_ids,
             first_ids(&join.unknown_ids_listed),
             first_ids(&dataset_ids),
@@ -385,6 +385,10 @@ fn nothing_graded(join: &JoinReport, dataset: &crate::inputs::dataset::Dataset) 
                 " (row numbers: the dataset has no id column)"
             } else {
                 ""
+            },
+            match join.opencompass {
+                true => "OpenCompass keys its predictions by row number from 0: give --id-col @row to join by row number",
+                false => "give --id-col, or check that the files belong together",
             }
         )
     } else if join.unreadable_lines > 0 {
@@ -409,7 +413,7 @@ fn questions_differ(join: &JoinReport) -> Option<GradeError> {
         return None;
     }
     let opencompass = match join.opencompass {
-        true => ". OpenCompass predictions are keyed by the row of the dataset OpenCompass read: give that dataset",
+        true => ". OpenCompass predictions are keyed by the row of the dataset OpenCompass read, from 0: give that dataset (with an id column, and --id-col @row to join by row number)",
         false => "",
     };
     Some(GradeError::QuestionsDiffer(format!(

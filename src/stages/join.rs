@@ -233,7 +233,11 @@ impl<'a> Joiner<'a> {
         };
         match keys {
             Keys::Rows => {
-                if k >= rows {
+                // A key past the rows is a later sample's only if the entry's question is
+                // that row's (trial 48: a dataset with fewer rows than OpenCompass read
+                // graded its last entries against the first rows); else it stays an id the
+                // dataset does not have.
+                if k >= rows && self.fits_or_cannot_say(g, k % rows) {
                     g.id = (k % rows).to_string();
                     if g.sample.is_none() {
                         g.sample = u32::try_from(k / rows).ok();
@@ -290,6 +294,13 @@ impl<'a> Joiner<'a> {
             .find(g.task.as_deref(), &row.to_string())
             .and_then(|i| question_fits(&self.dataset.items[i].question, g))
             .unwrap_or(false)
+    }
+
+    /// As [`Joiner::fits`], but true also when `g` carries no question to compare.
+    fn fits_or_cannot_say(&self, g: &Generation, row: u64) -> bool {
+        self.dataset
+            .find(g.task.as_deref(), &row.to_string())
+            .is_none_or(|i| question_fits(&self.dataset.items[i].question, g) != Some(false))
     }
 
     /// How many options row `row` of `g`'s task has.

@@ -240,6 +240,10 @@ fn inline_set(
     let set = set.ok_or_else(|| {
         let unused = match layout.unused.as_slice() {
             [] => String::new(),
+            names if layout.gave_way => format!(
+                "; the columns {} were not read as options because the first row's question shows its own (the layout is read from the first row): if they are the options, put first a row whose question shows none",
+                names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+            ),
             names => format!(
                 "; the columns {} look like options but are not read as them (option columns run from the first: `A`–`D`, `a`–`d`, `보기1`…, `선택지1`…, `option1`…, `choice1`…; `choices`/`options` as a JSON list)",
                 names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")

@@ -13,6 +13,8 @@ pub(super) struct Layout {
     /// Option-like columns not read as options (`보기2`–`보기4` with no `보기1`, a `choices`
     /// that holds no list), named when a row shows no options.
     pub unused: Vec<String>,
+    /// Option columns gave way to the options the first row's question shows.
+    pub gave_way: bool,
 }
 
 /// Where a row's options are.
@@ -181,6 +183,7 @@ pub(super) fn detect_layout(
     // figures no option list holds, as many as the options shown: decimals or repeated
     // numbers (selection rates, 0/1 flags; trial 47: read as the options, 3/6 for 6/6).
     // Counts `1`–`4` (옳은 것의 개수) stay options.
+    let before = runs.len();
     if let Some(shown) = &shown {
         runs.retain(|(family, run)| {
             let texts: Option<Vec<&str>> =
@@ -196,6 +199,7 @@ pub(super) fn detect_layout(
                 && !(texts.len() == shown.len() && figures(&texts))
         });
     }
+    let gave_way = runs.len() < before;
     // Columns named 1, 2, … are options only when no other set is there.
     if runs.len() > 1 {
         runs.retain(|(family, _)| *family != "#");
@@ -249,6 +253,7 @@ pub(super) fn detect_layout(
         format,
         options,
         unused,
+        gave_way,
     })
 }
 
