@@ -146,6 +146,103 @@ fn click_jsonl_answers_given_as_option_text() {
     assert_four_of_five(&run);
 }
 
+/// ARC's layout (`choices` {text, label}, `answerKey` naming a label), with rows labelled
+/// 1–4 among rows labelled A–D as ARC's own splits have them: each `answerKey` is the option
+/// its label names, as lm-eval's `arc_challenge_chat` reads it (trial 47 R2: refused; before
+/// that, trial 46: read as 0-based indexes, 0/9), and each row is read in its own labels
+/// unless a prompt or `--choices` says otherwise. Without `--answer-col` the error names it.
+#[test]
+fn arc_answer_keys_name_their_rows_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    let ids = |i: usize| format!("Mercury_{i}");
+    // Rows 1 and 3 are labelled 1–4: a prompt built from the row shows them so.
+    let path = dir.path().join("gens.jsonl");
+    let lines: String = (GOLD.iter().enumerate())
+        .map(|(i, &g)| {
+            let chosen = if i == 4 { (g + 1) % 4 } else { g };
+            let said = if i == 1 || i == 3 {
+                number(chosen)
+            } else {
+                letter(chosen)
+            };
+            let response = format!("풀이를 마쳤습니다.\n정답: {said}");
+            format!(
+                "{}\n",
+                serde_json::json!({"id": ids(i), "response": response})
+            )
+        })
+        .collect();
+    std::fs::write(&path, lines).unwrap();
+    let run = grade(&fixture("arc.jsonl"), &path, &["--answer-col", "answerKey"]);
+    assert_four_of_five(&run);
+    let golds: Vec<&str> = (run.verdicts.iter())
+        .map(|v| v["gold"].as_str().unwrap())
+        .collect();
+    assert_eq!(golds, ["D", "2", "D", "1", "B"]);
+    // `--choices number:4`: every row shown as numbers.
+    let gens = answers(dir.path(), ids, number);
+    let run = grade(
+        &fixture("arc.jsonl"),
+        &gens,
+        &["--answer-col", "answerKey", "--choices", "number:4"],
+    );
+    assert_four_of_five(&run);
+    let run = grade(&fixture("arc.jsonl"), &gens, &[]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("arc.jsonl:1: no column `answer`")
+            && run.stderr.contains("--answer-col answerKey"),
+        "{}",
+        run.stderr
+    );
+    // An answerKey that is none of its row's labels is refused at its line.
+    let text = std::fs::read_to_string(fixture("arc.jsonl")).unwrap();
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(
+        &bad,
+        text.replacen("\"answerKey\":\"1\"", "\"answerKey\":\"5\"", 1),
+    )
+    .unwrap();
+    let run = grade(&bad, &gens, &["--answer-col", "answerKey"]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("bad.jsonl:4: field `answerKey`: \"5\" is none of the labels"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Options labelled ①–④ (trial 47 B6: refused) are read in those labels; labels used twice
+/// are refused.
+#[test]
+fn options_with_circled_labels_are_read_in_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds.jsonl");
+    let row = |label: [&str; 4], key: &str| {
+        let options: Vec<serde_json::Value> = (label.iter().zip(["파랑", "빨강", "노랑", "초록"]))
+            .map(|(l, t)| serde_json::json!({"label": l, "text": t}))
+            .collect();
+        serde_json::json!({"id": "q0", "question": "하늘의 색은?", "choices": options, "answerKey": key})
+            .to_string()
+    };
+    std::fs::write(&ds, row(["①", "②", "③", "④"], "①") + "\n").unwrap();
+    let gens = dir.path().join("g.jsonl");
+    std::fs::write(&gens, "{\"id\": \"q0\", \"response\": \"정답은 ①\"}\n").unwrap();
+    let run = grade(&ds, &gens, &["--answer-col", "answerKey"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.verdicts[0]["correct"], true, "{:?}", run.verdicts);
+    std::fs::write(&ds, row(["①", "①", "③", "④"], "①") + "\n").unwrap();
+    let run = grade(&ds, &gens, &["--answer-col", "answerKey"]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("ds.jsonl:1: field `choices`: 4 options with the labels \"①\", \"①\""),
+        "{}",
+        run.stderr
+    );
+}
+
 /// D2: the same dataset through `datasets`' `to_csv` holds NumPy list reprs: refused at the
 /// field, with how to write it instead.
 #[test]

@@ -42,7 +42,7 @@ pub(super) fn read(rows: &mut Rows, delimiter: u8) -> Result<(), DatasetError> {
         })?;
         names.push(h.trim_start_matches('\u{feff}').trim().to_string());
     }
-    if let Some(message) = header_problem(&names, rows.columns) {
+    if let Some(message) = header_problem(&names, rows.columns, "the header") {
         return Err(at_line(Some(1), message));
     }
     // Columns with no name past the first (the first is pandas' index): a spreadsheet's
@@ -99,7 +99,7 @@ pub(super) fn read(rows: &mut Rows, delimiter: u8) -> Result<(), DatasetError> {
             }
             fields.push((name.clone(), value.to_string()));
         }
-        rows.push(&src, &fields)?;
+        rows.push(&src, &fields, None)?;
         row += 1;
     }
     Ok(())

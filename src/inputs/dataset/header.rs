@@ -5,8 +5,13 @@ use super::ColumnMap;
 
 /// What is wrong with a CSV header, said at line 1 with the columns found: a column named
 /// twice (which one holds the answer?), or a required column missing (a capitalised name, a
-/// TSV or `;`-separated file read as one column).
-pub(super) fn header_problem(names: &[String], columns: &ColumnMap) -> Option<String> {
+/// TSV or `;`-separated file read as one column). `holder` says what has the names: a CSV's
+/// header, a JSON file's first record.
+pub(super) fn header_problem(
+    names: &[String],
+    columns: &ColumnMap,
+    holder: &str,
+) -> Option<String> {
     for (i, n) in names.iter().enumerate() {
         // Columns with no name are a spreadsheet's cleared columns, read apart.
         if n.is_empty() {
@@ -40,15 +45,45 @@ pub(super) fn header_problem(names: &[String], columns: &ColumnMap) -> Option<St
         }
         let hint = if names.len() == 1 && (names[0].contains('\t') || names[0].contains(';')) {
             " (the header reads as one column: the file is read as comma-separated, and this one looks tab- or semicolon-separated)".to_string()
-        } else if let Some(close) = names.iter().find(|n| n.eq_ignore_ascii_case(name)) {
+        } else if let Some(close) = (names.iter().find(|n| n.eq_ignore_ascii_case(name)))
+            .or_else(|| names.iter().find(|n| known_alias(default, given, n)))
+        {
             format!(" (give {flag} {close})")
         } else {
             format!(" (name it with {flag})")
         };
         return Some(format!(
-            "no column `{name}`: the header has {}{hint}",
+            "no column `{name}`: {holder} has {}{hint}",
             found()
         ));
     }
     None
+}
+
+/// Is `name` what a well-known dataset calls the column kgrade calls `default`: ARC's and
+/// OpenBookQA's `answerKey`, Inspect's `target`, lm-eval's `gold`, MMLU-Pro's `answer_index`,
+/// a prompt's `input`? Only said when the column was not named (`given` is none).
+fn known_alias(default: &str, given: Option<&str>, name: &str) -> bool {
+    let aliases: &[&str] = match (default, given) {
+        ("answer", None) => &[
+            "answerKey",
+            "answer_key",
+            "answer_index",
+            "answer_idx",
+            "target",
+            "gold",
+            "label",
+            "correct_answer",
+        ],
+        ("question", None) => &[
+            "question_stem",
+            "input",
+            "prompt",
+            "query",
+            "stem",
+            "problem",
+        ],
+        _ => &[],
+    };
+    aliases.contains(&name)
 }

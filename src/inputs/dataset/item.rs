@@ -16,6 +16,7 @@ pub(super) fn build_item(
     columns: &ColumnMap,
     record: &[(String, String)],
     row: usize,
+    labels: Option<Notation>,
 ) -> Result<(Item, Option<usize>), DatasetError> {
     let question_col = columns.question_col();
     let answer_col = columns.answer_col();
@@ -56,11 +57,11 @@ pub(super) fn build_item(
         OptionSource::List(list) => {
             let options = parse_list(required(list)?, list).map_err(|m| src.err(Some(list), m))?;
             // Letters, as lm-eval, MMLU and Inspect show a list's options, unless --choices
-            // says how the model saw them.
-            let notation = columns
-                .choices
-                .as_ref()
-                .map_or(Notation::Letter, ChoiceSet::notation);
+            // says how the model saw them or the row labels them itself (ARC's `1`–`4`;
+            // a prompt with the answer shows which, and is read first).
+            let notation = (columns.choices.as_ref().map(ChoiceSet::notation))
+                .or(labels)
+                .unwrap_or(Notation::Letter);
             let (question, set) = shown(src, question_raw, notation, options)?;
             let gold = match list_gold(answer, set.options(), list) {
                 Ok(ListGold::Choice(choice)) => choice,

@@ -7,6 +7,7 @@
 
 use super::position::LineCounter;
 use super::{read_whole, sniff, Dataset, DatasetError, RowSource, Rows};
+use crate::verify::{label_in, Notation};
 use serde_json::{Map, Value};
 use std::io::BufRead;
 
@@ -67,8 +68,9 @@ pub(super) fn read(rows: &mut Rows) -> Result<(), DatasetError> {
         if n == 1 && holds_records(&value, rows.columns.question_col()) {
             return read_document(rows);
         }
-        let record = flatten(value, false).map_err(|m| src.err(None, m))?;
-        rows.push(&src, &record)?;
+        let record =
+            flatten(value, false, rows.columns.answer_col()).map_err(|m| src.err(None, m))?;
+        rows.push(&src, &record.fields, record.labels)?;
     }
     fill_missing_fields(&mut rows.dataset);
     Ok(())
@@ -97,11 +99,33 @@ fn fill_missing_fields(dataset: &mut Dataset) {
     }
 }
 
-/// The option texts of a `choices`/`options` field written as objects with a `text`. Their
-/// labels must be the letters A, B, … in order, as the texts' places are read: ARC's labels
-/// `1`–`4` beside an `answerKey` of `1`–`4` would be read as 0-based indexes (trial 46: 0/9
-/// for 9/9), so they are refused.
-fn option_texts(key: &str, v: &Value) -> Option<Result<Vec<String>, String>> {
+/// Options written as objects with a `text` (`[{"label", "text"}, …]`, ARC's
+/// `{"text": […], "label": […]}`): their texts, and their labels unless those are the letters
+/// A, B, … in order (the places the texts are read at anyway).
+struct Labelled {
+    texts: Vec<String>,
+    labels: Option<Vec<String>>,
+}
+
+/// A JSON record's fields as text, and the notation its options' own labels are in (`1`–`4`
+/// numbers, `①`–`④` circled, `a`–`d` letters): the labels a prompt built from the row shows.
+pub(super) struct Record {
+    pub fields: Vec<(String, String)>,
+    pub labels: Option<Notation>,
+}
+
+/// The notation `labels` are, in order from the first option; letters in either case.
+fn labels_notation(labels: &[String]) -> Option<Notation> {
+    [Notation::Letter, Notation::Number, Notation::Circled]
+        .into_iter()
+        .find(|&n| {
+            (labels.iter().enumerate()).all(|(i, l)| l.eq_ignore_ascii_case(&label_in(n, i)))
+        })
+}
+
+/// The option texts of a `choices`/`options` field written as objects, with labels that say
+/// more than their places.
+fn option_texts(key: &str, v: &Value) -> Option<Result<Labelled, String>> {
     if !matches!(key, "choices" | "options") {
         return None;
     }
@@ -125,27 +149,88 @@ fn option_texts(key: &str, v: &Value) -> Option<Result<Vec<String>, String>> {
         _ => return None,
     };
     let texts = texts?;
+    let labels: Vec<String> = labels
+        .iter()
+        .map(|l| match l {
+            Value::String(s) => s.trim().to_string(),
+            other => other.to_string(),
+        })
+        .collect();
     let letters = (labels.iter().enumerate())
-        .all(|(i, l)| l.as_str() == Some(char::from(b'A' + (i as u8 % 26)).to_string().as_str()));
-    Some(match letters {
-        true => Ok(texts),
+        .all(|(i, l)| *l == char::from(b'A' + (i as u8 % 26)).to_string());
+    if letters {
+        return Some(Ok(Labelled {
+            texts,
+            labels: None,
+        }));
+    }
+    let distinct = labels.len() == texts.len()
+        && (labels.iter().enumerate()).all(|(i, l)| !l.is_empty() && !labels[..i].contains(l));
+    Some(match distinct {
+        true => Ok(Labelled {
+            texts,
+            labels: Some(labels),
+        }),
         false => Err(format!(
-            "field `{key}`: options labelled {} rather than A, B, …: kgrade reads an answer beside a list as a letter, a 0-based index or an option's text, so relabel them A, B, … with the answers, or give the answers as the options' texts",
-            labels.iter().take(4).map(Value::to_string).collect::<Vec<_>>().join(", ")
+            "field `{key}`: {} options with the labels {}: each option needs a label of its own, as the answer names one",
+            texts.len(),
+            shown_labels(&labels)
         )),
     })
 }
 
+fn shown_labels(labels: &[String]) -> String {
+    let shown: Vec<String> = labels.iter().take(6).map(|l| format!("{l:?}")).collect();
+    let more = if labels.len() > 6 { ", …" } else { "" };
+    format!("{}{more}", shown.join(", "))
+}
+
+/// The answer beside options with labels of their own (ARC's `1`–`4` on some rows, A–D on
+/// others) names a label, as lm-eval's `choices.label.index(answerKey)` reads it: it becomes
+/// that option's letter. Read as an index it was one off (trial 46: 0/9 for 9/9), and refusing
+/// it refused ARC, whose files mix both (trial 47).
+fn answer_by_label(
+    record: &mut [(String, String)],
+    answer: &str,
+    list: &str,
+    labels: &[String],
+) -> Result<(), String> {
+    let Some((_, value)) = record.iter_mut().find(|(k, _)| k == answer) else {
+        return Ok(());
+    };
+    let named = value.trim();
+    match labels.iter().position(|l| l == named) {
+        Some(i) if i < 26 => {
+            *value = char::from(b'A' + i as u8).to_string();
+            Ok(())
+        }
+        Some(i) => Err(format!(
+            "field `{answer}`: {named:?} labels option {} of `{list}`, past the 26 kgrade reads",
+            i + 1
+        )),
+        None => Err(format!(
+            "field `{answer}`: {named:?} is none of the labels of `{list}` ({}), which the answer names",
+            shown_labels(labels)
+        )),
+    }
+}
+
 /// A JSON record's fields as text: a string as it is, null as empty, anything else (a
 /// number, a list of options) as its JSON. A list of objects is a nested record, refused.
-fn flatten(value: Map<String, Value>, in_document: bool) -> Result<Vec<(String, String)>, String> {
+/// `answer` is the answer's field, read against the options' labels when they have some.
+fn flatten(value: Map<String, Value>, in_document: bool, answer: &str) -> Result<Record, String> {
     let mut record = Vec::with_capacity(value.len());
+    let mut labelled = None;
     for (k, v) in value {
         // Options as objects: `[{"label": "A", "text": …}, …]`, or ARC's
         // `{"text": […], "label": […]}`: their texts are the list (trial 45: refused as a
         // nested record, with a jq line that made each option a question).
-        if let Some(texts) = option_texts(&k, &v) {
-            record.push((k, Value::from(texts?).to_string()));
+        if let Some(options) = option_texts(&k, &v) {
+            let options = options?;
+            if let Some(labels) = options.labels {
+                labelled = Some((k.clone(), labels));
+            }
+            record.push((k, Value::from(options.texts).to_string()));
             continue;
         }
         if is_list_of_objects(&v) {
@@ -165,7 +250,15 @@ fn flatten(value: Map<String, Value>, in_document: bool) -> Result<Vec<(String, 
         };
         record.push((k, v));
     }
-    Ok(record)
+    let mut shown = None;
+    if let Some((list, labels)) = labelled {
+        answer_by_label(&mut record, answer, &list, &labels)?;
+        shown = labels_notation(&labels);
+    }
+    Ok(Record {
+        fields: record,
+        labels: shown,
+    })
 }
 
 /// Read a file that is one JSON document: a records array, or an object holding exactly one.
@@ -201,7 +294,7 @@ fn read_document(rows: &mut Rows) -> Result<(), DatasetError> {
             })?;
             if skip_ws(bytes, end) < bytes.len() {
                 // Several objects: JSON lines whose records hold lists of records.
-                flatten(value, false).map_err(|m| err(start, m))?;
+                flatten(value, false, rows.columns.answer_col()).map_err(|m| err(start, m))?;
                 return Err(err(end, "more than one JSON document".into()));
             }
             let lists: Vec<&String> = value
@@ -284,8 +377,8 @@ fn read_array(
         let Value::Object(map) = value else {
             return Err(src.err(None, "a record that is not a JSON object"));
         };
-        let record = flatten(map, true).map_err(|m| src.err(None, m))?;
-        rows.push(&src, &record)?;
+        let record = flatten(map, true, rows.columns.answer_col()).map_err(|m| src.err(None, m))?;
+        rows.push(&src, &record.fields, record.labels)?;
         i = skip_ws(bytes, next);
         match bytes.get(i) {
             Some(b',') => i = skip_ws(bytes, i + 1),

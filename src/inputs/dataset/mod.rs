@@ -381,13 +381,27 @@ impl<'a> Rows<'a> {
         }
     }
 
-    /// Read one row (its columns and values in order) into an item.
-    fn push(&mut self, src: &RowSource, record: &[(String, String)]) -> Result<(), DatasetError> {
+    /// Read one row (its columns and values in order) into an item; `labels` is the notation
+    /// its options' own labels are in, when a JSON record labels them.
+    fn push(
+        &mut self,
+        src: &RowSource,
+        record: &[(String, String)],
+        labels: Option<crate::verify::Notation>,
+    ) -> Result<(), DatasetError> {
         if record.iter().all(|(_, v)| v.trim().is_empty()) {
             self.empty_rows.push(src.line);
             return Ok(());
         }
         if self.layout.is_none() {
+            // A JSON file's names are its first record's keys, said as a CSV header's are.
+            if src.csv.is_none() {
+                let names: Vec<String> = record.iter().map(|(k, _)| k.clone()).collect();
+                let holder = "the first record";
+                if let Some(message) = header::header_problem(&names, self.columns, holder) {
+                    return Err(src.err(None, message));
+                }
+            }
             let layout = detect_layout(record, self.columns).map_err(|m| src.err(None, m))?;
             self.dataset.format = layout.format;
             self.layout = Some(layout);
@@ -396,7 +410,7 @@ impl<'a> Rows<'a> {
             return Ok(());
         };
         let row = self.dataset.items.len() + self.empty_rows.len();
-        let (item, index) = item::build_item(src, layout, self.columns, record, row)?;
+        let (item, index) = item::build_item(src, layout, self.columns, record, row, labels)?;
         // An answer given as an option's text (CLIcK): then a number in the same file is a
         // text too ("2" among the options 1, 2, 3, 12), not an index.
         if index.is_none()
