@@ -16,6 +16,17 @@
 //! }
 //! ```
 
+/// A substring finder for a fixed needle, built once per process: `memmem::find` builds
+/// its searcher on every call, which cost 2% of verifying long prose (once per answer and
+/// needle).
+macro_rules! finder {
+    ($needle:expr) => {{
+        static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+            std::sync::LazyLock::new(|| memchr::memmem::Finder::new($needle));
+        &*FINDER
+    }};
+}
+
 mod ask;
 mod chars;
 mod choice;

@@ -216,7 +216,12 @@ impl Marks {
 
 /// Does the text hold "Final:" or "Conclusion:" (an English heading, its colon right after)?
 pub(super) fn has_english_heading(bytes: &[u8]) -> bool {
-    ["inal:", "INAL:", "onclusion:", "ONCLUSION:"]
-        .iter()
-        .any(|h| memchr::memmem::find(bytes, h.as_bytes()).is_some())
+    [
+        finder!("inal:"),
+        finder!("INAL:"),
+        finder!("onclusion:"),
+        finder!("ONCLUSION:"),
+    ]
+    .iter()
+    .any(|h| h.find(bytes).is_some())
 }

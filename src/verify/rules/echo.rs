@@ -133,7 +133,7 @@ impl Ctx<'_> {
         // "옳은 것은 ①이고 옳지 않은 것은 ④": with no ask to weigh them, both halves stand,
         // and the text picks no one option.
         let opposite_too = modifier
-            && memchr::memmem::find_iter(self.text.as_bytes(), "것".as_bytes()).any(|at| {
+            && finder!("것").find_iter(self.text.as_bytes()).any(|at| {
                 let q = self.toks.partition_point(|t| (t.end as usize) <= at);
                 q > 0
                     && self.is_hangul(q)

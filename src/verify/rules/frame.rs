@@ -150,7 +150,7 @@ impl Ctx<'_> {
             "예전",
         ];
         // "문" is in 문제, 문항 and 질문.
-        memchr::memmem::find(before.as_bytes(), "문".as_bytes()).is_some()
+        finder!("문").find(before.as_bytes()).is_some()
             // "이번 문항의 답은 (4)", "이번 질문의 답은 3번": this one.
             && !before.contains("이번 문")
             && !before.contains("이번 질문")

@@ -303,7 +303,7 @@ fn read(text: &str, set: &ChoiceSet, toks: Vec<Tok>, cues: Cues) -> Extraction {
     let echo_possible = ask.first().is_some_and(|w| {
         w.is_ascii() || memchr::memmem::find(text.as_bytes(), w.as_bytes()).is_some()
     }) || ((!synonyms.is_empty() || set.asks_nothing())
-        && memchr::memmem::find(text.as_bytes(), "것".as_bytes()).is_some());
+        && finder!("것").find(text.as_bytes()).is_some());
     let ctx = Ctx {
         text,
         toks,

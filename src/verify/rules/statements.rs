@@ -17,6 +17,17 @@ use crate::verify::{Choice, Notation, Rule};
 /// Headings that give the final answer after a colon: "결론: 2번", "최종: ③", "선택: ②".
 const CONCLUSION_HEADS: [&str; 3] = ["결론", "최종", "선택"];
 
+/// A finder for each of [`CONCLUSION_HEADS`], built once.
+fn conclusion_heads() -> &'static [memchr::memmem::Finder<'static>] {
+    static HEADS: std::sync::LazyLock<Vec<memchr::memmem::Finder<'static>>> =
+        std::sync::LazyLock::new(|| {
+            (CONCLUSION_HEADS.iter())
+                .map(memchr::memmem::Finder::new)
+                .collect()
+        });
+    &HEADS
+}
+
 impl Ctx<'_> {
     /// The statement read to the right of a keyword at `k`.
     pub(super) fn right_of_keyword(
@@ -250,19 +261,13 @@ impl Ctx<'_> {
         // "결론: 2번", "■ 최종: ③": a conclusion heading is a final answer marker.
         // Every heading is followed by a colon (ASCII or full-width): without one, no search.
         let bytes = self.text.as_bytes();
-        let colon = memchr::memchr(b':', bytes).is_some()
-            || memchr::memmem::find(bytes, "：".as_bytes()).is_some();
+        let colon = memchr::memchr(b':', bytes).is_some() || finder!("：").find(bytes).is_some();
         // "TL;DR: ③", "**tl;dr:** D": a summary heading over the answer.
-        let tldr = colon
-            && (memchr::memmem::find(bytes, b";DR").is_some()
-                || memchr::memmem::find(bytes, b";dr").is_some());
+        let tldr =
+            colon && (finder!(";DR").find(bytes).is_some() || finder!(";dr").find(bytes).is_some());
         let english_head = colon && has_english_heading(bytes);
         let conclusion = colon
-            && (tldr
-                || english_head
-                || CONCLUSION_HEADS
-                    .iter()
-                    .any(|h| memchr::memmem::find(bytes, h.as_bytes()).is_some()));
+            && (tldr || english_head || conclusion_heads().iter().any(|h| h.find(bytes).is_some()));
         let words = keywords || self.echo_possible || conclusion;
         let korean_ask = self
             .ask
@@ -561,14 +566,14 @@ impl Ctx<'_> {
                 .then_some(k)
         };
         if keywords {
-            for at in memchr::memmem::find_iter(bytes, "답".as_bytes()) {
+            for at in finder!("답").find_iter(bytes) {
                 candidates.extend(hangul_at(at));
             }
         }
         if !self.synonyms.is_empty() && self.echo_possible {
             // An echo with another phrase of the ask's polarity ends right before "것은",
             // "것이" or "것": where such a phrase ends there, it starts a candidate.
-            for at in memchr::memmem::find_iter(bytes, "것".as_bytes()) {
+            for at in finder!("것").find_iter(bytes) {
                 let Some(q) = hangul_at(at).filter(|&q| {
                     toks[q].start as usize == at
                         && matches!(
@@ -587,9 +592,9 @@ impl Ctx<'_> {
         // "옳은 것은 ④" on a question that asks no judgement: the word before "것은".
         // So is "이에 해당하는 것은 ②" on any question: it points back at the question.
         if (self.set.asks_nothing() && self.echo_possible)
-            || memchr::memmem::find(bytes, "에 해당하는 것".as_bytes()).is_some()
+            || finder!("에 해당하는 것").find(bytes).is_some()
         {
-            for at in memchr::memmem::find_iter(bytes, "것".as_bytes()) {
+            for at in finder!("것").find_iter(bytes) {
                 candidates.extend(
                     hangul_at(at)
                         .filter(|&q| q > 0 && toks[q].start as usize == at)
@@ -598,8 +603,8 @@ impl Ctx<'_> {
             }
         }
         if conclusion {
-            for head in CONCLUSION_HEADS {
-                for at in memchr::memmem::find_iter(bytes, head.as_bytes()) {
+            for (&head, finder) in CONCLUSION_HEADS.iter().zip(conclusion_heads()) {
+                for at in finder.find_iter(bytes) {
                     candidates.extend(hangul_at(at).filter(|&k| {
                         self.word(k) == head || (head == "최종" && self.word(k) == "최종선택")
                     }));
