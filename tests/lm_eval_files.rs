@@ -38,10 +38,15 @@ fn samples(run: &str) -> PathBuf {
 
 /// The file of a fixture run whose name starts with `prefix` (`samples_`, `results_`).
 fn fixture_file(run: &str, prefix: &str) -> PathBuf {
+    model_file(run, "canned-kmmlu", prefix)
+}
+
+/// The file in a fixture run's folder for `model` whose name starts with `prefix`.
+fn model_file(run: &str, model: &str, prefix: &str) -> PathBuf {
     let dir = root()
         .join("tests/fixtures/lm_eval/runs")
         .join(run)
-        .join("canned-kmmlu");
+        .join(model);
     std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -577,5 +582,42 @@ fn other_jsonl_files_in_an_output_folder_are_named_as_not_read() {
     assert!(
         err.contains("it holds") && err.contains("my_gens.jsonl"),
         "{err}"
+    );
+}
+
+/// lm-eval's shipped `arc_challenge_chat` on an ARC file whose rows 1 and 3 are labelled 1–4
+/// (run `9_arc_chat_local`, on `tests/fixtures/datasets/arc.jsonl`): lm-eval shows every row
+/// as A–D, in a prompt whose line breaks reach the model as a backslash and an `n` (the
+/// shipped YAML quotes it in single quotes). kgrade read those rows as numbers, 2/5 for
+/// lm-eval's 4/5; it now reads the letters the prompt showed. Keyed by doc_id against a
+/// dataset with ids of its own, the error says to give `--id-col @row`.
+#[test]
+fn arc_chat_rows_labelled_by_number_are_read_in_the_letters_the_prompt_showed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = model_file("9_arc_chat_local", "canned-arc", "samples_");
+    let dataset = root().join("tests/fixtures/datasets/arc.jsonl");
+    let refused = grade_cmd(&dataset, &file, tmp.path())
+        .args(["--answer-col", "answerKey"])
+        .assert()
+        .code(3);
+    let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(stderr.contains("give --id-col @row"), "{stderr}");
+    let r = grade(
+        &dataset,
+        &file,
+        tmp.path(),
+        &["--answer-col", "answerKey", "--id-col", "@row"],
+    );
+    let verdicts = lines(&tmp.path().join("verdicts.jsonl"));
+    assert_eq!(verdicts.len(), 5);
+    for (v, line) in verdicts.iter().zip(lines(&file)) {
+        assert_eq!(v["choices"], "letter:4", "{v}");
+        assert_eq!(v["gold"], line["target"], "{v}");
+        assert_eq!(v["correct"], line["exact_match"] == 1.0, "{v}\n{line}");
+    }
+    assert_eq!(r["metrics"]["overall"]["correct"], 4);
+    assert_eq!(
+        r["join"]["lm_eval"]["arc_challenge_chat_local"]["exact_match,remove_whitespace"],
+        0.8
     );
 }

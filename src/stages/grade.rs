@@ -388,6 +388,9 @@ fn nothing_graded(join: &JoinReport, dataset: &crate::inputs::dataset::Dataset) 
             },
             match join.opencompass {
                 true => "OpenCompass keys its predictions by row number from 0: give --id-col @row to join by row number",
+                // lm-eval's doc_id (`task/3` here) beside a dataset with ids of its own (ARC's
+                // `Mercury_…`).
+                false if row_numbers(&join.unknown_ids_listed) && !row_numbers(&dataset_ids) => "the generations name rows by number, as lm-eval's doc_id counts them from 0: give --id-col @row to join by row number",
                 false => "give --id-col, or check that the files belong together",
             }
         )
@@ -401,6 +404,15 @@ fn nothing_graded(join: &JoinReport, dataset: &crate::inputs::dataset::Dataset) 
         format!("the generations file {} has no answers", join.generations)
     };
     GradeError::NothingGraded(message)
+}
+
+/// Are these ids row numbers (`3`, or lm-eval's `task/3`)?
+fn row_numbers(ids: &[String]) -> bool {
+    !ids.is_empty()
+        && ids.iter().all(|id| {
+            let n = id.rsplit('/').next().unwrap_or("");
+            !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())
+        })
 }
 
 /// Generations joined to the wrong dataset: when most answers that carry their own question

@@ -90,7 +90,14 @@ fn prompt_options(item: &Item, prompt: &str) -> Option<ChoiceSet> {
     } else {
         prompt.rfind(stem.as_str()).unwrap_or(0)
     };
-    ChoiceSet::detect(&prompt[from..])
+    let shown = &prompt[from..];
+    // lm-eval's `arc_challenge_chat` writes its prompt in single quotes in YAML, so its
+    // line breaks reach the model as a backslash and an `n`: a prompt with no line break
+    // of its own lists its options after those (the fixture `9_arc_chat_local`).
+    if !shown.contains('\n') && shown.contains("\\n") {
+        return ChoiceSet::detect(&shown.replace("\\n", "\n"));
+    }
+    ChoiceSet::detect(shown)
 }
 
 /// The most likely option (the first of equals, as numpy's argmax), by `score`.
