@@ -20,6 +20,11 @@
 //!   as in a real run with one generation per item.
 
 use kgrade::verify::{verify, ChoiceSet};
+
+/// The allocator the `kgrade` binary uses (`src/main.rs`), so that `kgrade extract` here is
+/// the binary's; the baselines run under it too.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::HashMap;
