@@ -584,5 +584,28 @@ pub(super) fn asks_negative(ask: &[&str]) -> bool {
 }
 
 pub(super) fn is_negative(w: &str) -> bool {
-    NEGATIVE.iter().any(|n| w.contains(n))
+    // A match starts at a syllable: one test of each syllable against the words' first
+    // syllables, not 17 substring searches per word (2% of verifying long prose).
+    w.char_indices()
+        .any(|(i, c)| NEGATIVE_FIRST.contains(&c) && NEGATIVE.iter().any(|n| w[i..].starts_with(n)))
+}
+
+/// The first syllable of each of [`NEGATIVE`].
+const NEGATIVE_FIRST: [char; 12] = [
+    '않', '아', '틀', '없', '잘', '부', '오', '거', '그', '못', '어', '다',
+];
+
+#[cfg(test)]
+mod tests {
+    /// The syllable filter of `is_negative` holds every word's first syllable, so it finds
+    /// what `contains` found.
+    #[test]
+    fn every_negative_word_starts_with_a_filtered_syllable() {
+        for n in super::NEGATIVE {
+            let first = n.chars().next().unwrap();
+            assert!(super::NEGATIVE_FIRST.contains(&first), "{n}");
+            assert!(super::is_negative(&format!("정답이{n}다")), "{n}");
+        }
+        assert!(!super::is_negative("적절한"));
+    }
 }
