@@ -304,6 +304,30 @@ fn samples_joined_to_another_subjects_dataset_are_refused() {
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
 }
 
+/// Walkthrough 50, F1: lm-eval's group of two subjects (Accounting and Taxation, each from
+/// doc 0) graded against Accounting's file alone joined Taxation's answers to Accounting's
+/// rows as second samples: 5/16 at exit 0, half the questions differing, just short of the
+/// refusal above. Each task is weighed on its own now; the folder of both files grades.
+#[test]
+fn a_run_of_two_subjects_against_one_subject_s_file_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = root().join("tests/fixtures/lm_eval/runs/5_group_accounting_taxation");
+    grade_cmd(&kmmlu("Accounting-test.csv"), &run, tmp.path())
+        .assert()
+        .code(3)
+        .stderr(predicates::str::contains(
+            "8 of 8 answers of task `kmmlu_direct_taxation` that carry their question",
+        ))
+        .stderr(predicates::str::contains(
+            "give a folder holding one file per task",
+        ));
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+    let data = kmmlu_folder(tmp.path(), &["Accounting-test.csv", "Taxation-test.csv"]);
+    let out = tmp.path().join("out");
+    let r = grade(&data, &run, &out, &[]);
+    assert_eq!(r["metrics"]["overall"]["n"], 16, "{r}");
+}
+
 /// A dataset with one of the joined rows edited since the samples were made still grades:
 /// a warning names the row, and `--strict` makes it an error.
 #[test]

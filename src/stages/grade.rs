@@ -420,19 +420,39 @@ fn row_numbers(ids: &[String]) -> bool {
 /// their id, the ids matched by accident. A majority, not any one: a dataset whose few rows
 /// were edited since the generations were made still grades (with a warning), while a
 /// wrong dataset differs on nearly every row.
+///
+/// So for each task of a run of several: lm-eval's group of two subjects graded against one
+/// subject's file joined the other subject's answers to its rows as second samples, exactly
+/// half differing, graded at exit 0 (walkthrough 50: 5/16).
 fn questions_differ(join: &JoinReport) -> Option<GradeError> {
-    if join.questions_differing * 2 <= join.questions_compared {
-        return None;
-    }
-    let opencompass = match join.opencompass {
-        true => ". OpenCompass predictions are keyed by the row of the dataset OpenCompass read, from 0: give that dataset (with an id column, and --id-col @row to join by row number)",
-        false => "",
+    let mostly = |differing: u64, compared: u64| differing * 2 > compared;
+    let several = join.task_questions.len() > 1;
+    let (task, first, differing, compared) = match (join.task_questions.iter())
+        .find(|(_, &(compared, differing, _))| several && mostly(differing, compared))
+    {
+        Some((task, (compared, differing, first))) => {
+            (Some(task), first.as_deref(), *differing, *compared)
+        }
+        None if mostly(join.questions_differing, join.questions_compared) => (
+            None,
+            join.question_differs_first.as_deref(),
+            join.questions_differing,
+            join.questions_compared,
+        ),
+        None => return None,
+    };
+    let whose = match task {
+        Some(task) => format!(" of task `{task}`"),
+        None => String::new(),
+    };
+    let hint = match (join.opencompass, task) {
+        (true, _) => ". OpenCompass predictions are keyed by the row of the dataset OpenCompass read, from 0: give that dataset (with an id column, and --id-col @row to join by row number)",
+        (false, Some(_)) => ". Each task of a run is graded against its own dataset: give a folder holding one file per task's subject (KMMLU's `<Subject>-test.csv`), or grade the task's own samples file against its dataset",
+        (false, None) => "",
     };
     Some(GradeError::QuestionsDiffer(format!(
-        "{}; {} of {} answers that carry their question name another question than the dataset row with their id: the generations {} do not belong to the dataset {} (nothing was written){opencompass}",
-        join.question_differs_first.as_deref().unwrap_or(""),
-        join.questions_differing,
-        join.questions_compared,
+        "{}; {differing} of {compared} answers{whose} that carry their question name another question than the dataset row with their id: the generations {} do not belong to the dataset {} (nothing was written){hint}",
+        first.unwrap_or(""),
         join.generations,
         join.dataset
     )))

@@ -427,20 +427,39 @@ impl<'a> Joiner<'a> {
             return;
         };
         self.join.questions_compared += 1;
+        let task =
+            (g.task.as_ref()).map(|t| self.join.task_questions.entry(t.clone()).or_default());
+        if let Some(task) = task {
+            task.0 += 1;
+            task.1 += u64::from(!fits);
+        }
         if fits {
             return;
         }
         self.join.questions_differing += 1;
-        if self.join.question_differs_first.is_none() {
+        let task_first = g
+            .task
+            .as_ref()
+            .and_then(|t| self.join.task_questions.get(t))
+            .is_some_and(|t| t.2.is_none());
+        if self.join.question_differs_first.is_none() || task_first {
             let theirs = g.question.as_deref().or(g.prompt.as_deref()).unwrap_or("");
-            self.join.question_differs_first = Some(format!(
+            let first = format!(
                 "{}:{}: id `{}`: the line's question \"{}\" is not the dataset's \"{}\"",
                 self.reader.current_name(),
                 g.line,
                 g.id,
                 question_start(theirs),
                 question_start(&item.question)
-            ));
+            );
+            if let Some(task) = g
+                .task
+                .as_ref()
+                .and_then(|t| self.join.task_questions.get_mut(t))
+            {
+                task.2.get_or_insert_with(|| first.clone());
+            }
+            self.join.question_differs_first.get_or_insert(first);
         }
     }
 

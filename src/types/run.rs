@@ -110,6 +110,11 @@ pub struct JoinReport {
     /// The first such answer: `FILE:LINE: id …: "its question…" vs the dataset's "…"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub question_differs_first: Option<String>,
+    /// The same counts per task of a run of several (compared, differing, the first such
+    /// answer), so that one task joined to another's dataset is seen when the other tasks
+    /// match (not written).
+    #[serde(skip)]
+    pub task_questions: BTreeMap<String, (u64, u64, Option<String>)>,
 }
 
 fn is_zero(n: &u64) -> bool {
