@@ -282,6 +282,13 @@ fn the_bundled_kmmlu_sample_is_lm_eval_output_and_results_json_names_groups() {
     );
     assert!(entry["acc_stderr,none"].is_number());
     assert_eq!(results["n-samples"]["kmmlu_sample"]["effective"], 12);
+    // The file is not named samples_<task>_<date>.jsonl: lm-eval's scores are the dataset's
+    // task, as results.json names it, not a blank one (walkthrough 50, F4).
+    assert!(
+        r["join"]["lm_eval"]["kmmlu_sample"]["exact_match,none"].is_number(),
+        "{}",
+        r["join"]
+    );
 }
 
 /// Audit 19, defect 1: lm-eval's Public Safety samples given with the Accounting dataset

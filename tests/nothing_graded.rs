@@ -114,3 +114,28 @@ fn a_run_that_grades_nothing_leaves_an_earlier_run_whole() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// Walkthrough 50, F5: batch ids such as `kmmlu-q0` beside a dataset whose ids are `0`, `1`:
+/// the message said to give --id-col; the fix is --id-pattern, which it now names.
+#[test]
+fn ids_ending_in_the_dataset_s_name_id_pattern() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = write(
+        tmp.path(),
+        "d.csv",
+        "id,question,answer\n0,\"관할 기관은? ① 금융위 ② 기재부\",①\n1,\"관할 기관은? ① 금융위 ② 기재부\",②\n",
+    );
+    let gens = write(
+        tmp.path(),
+        "g.jsonl",
+        "{\"id\":\"kmmlu-ps-0\",\"response\":\"①\"}\n{\"id\":\"kmmlu-ps-1\",\"response\":\"②\"}\n",
+    );
+    let out = tmp.path().join("out");
+    grade(&[], &data, &gens, &out)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("give --id-pattern '(\\d+)$'"));
+    grade(&["--id-pattern", "(\\d+)$"], &data, &gens, &out)
+        .assert()
+        .success();
+}

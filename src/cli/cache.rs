@@ -1,4 +1,4 @@
-//! `kgrade cache`: inspect, export or clear the judge verdict cache.
+//! `kgrade cache`: inspect, export or clear the cache of judge verdicts and generated answers.
 
 use super::out;
 use clap::{Args, Subcommand};
@@ -18,11 +18,12 @@ pub struct CacheArgs {
 
 #[derive(Subcommand)]
 enum CacheAction {
-    /// Entries, size on disk, and entries per judge model and rubric.
+    /// Entries, size on disk, entries per judge model and rubric, and generated answers.
     Stats,
-    /// Every entry as a JSON line on standard output.
+    /// Every judge verdict as a JSON line on standard output (generated answers are not
+    /// exported: the generations file they were written to holds them).
     Export,
-    /// Remove every entry.
+    /// Remove every entry, verdicts and generated answers.
     Clear,
 }
 

@@ -46,7 +46,10 @@ enum Command {
     /// optionally with circular evaluation or as an OpenAI batch file.
     ///
     /// Output lines: {"id", "sample", "ordering"? (circular), "response",
-    /// "reasoning_content"?, "finish_reason", "usage", "model"}, in dataset order.
+    /// "reasoning_content"?, "finish_reason", "usage", "model", "question"} (the start of the
+    /// item's question, which `grade` checks), with "prompt" when a --template shows the
+    /// options in another notation, "refusal" when the provider declined, and "error" for a
+    /// request that failed after every retry; in dataset order.
     ///
     /// Ctrl-C stops new requests and lets those under way finish (a second Ctrl-C cancels
     /// them), writes every answer received to OUT, says how many were saved and exits with
@@ -59,7 +62,7 @@ enum Command {
     /// Judge a graded run again (OUT of `kgrade grade`): escalated answers and an audit
     /// sample go to the judge, verdicts.jsonl and the reports are rewritten.
     Judge(judge::JudgeCommandArgs),
-    /// Inspect or clear the judge verdict cache.
+    /// Inspect, export or clear the cache of judge verdicts and generated answers.
     Cache(cache::CacheArgs),
     /// Rebuild report.json, report.md, report.html and results.json from a verdicts file
     /// without grading again.

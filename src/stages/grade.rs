@@ -391,6 +391,8 @@ fn nothing_graded(join: &JoinReport, dataset: &crate::inputs::dataset::Dataset) 
                 // lm-eval's doc_id (`task/3` here) beside a dataset with ids of its own (ARC's
                 // `Mercury_…`).
                 false if row_numbers(&join.unknown_ids_listed) && !row_numbers(&dataset_ids) => "the generations name rows by number, as lm-eval's doc_id counts them from 0: give --id-col @row to join by row number",
+                // `kmmlu-public-safety-17` beside the dataset's `17`.
+                false if ends_in_dataset_ids(&join.unknown_ids_listed, dataset) => "the generations' ids end in the dataset's: give --id-pattern '(\\d+)$' to join by the number at their end",
                 false => "give --id-col, or check that the files belong together",
             }
         )
@@ -404,6 +406,16 @@ fn nothing_graded(join: &JoinReport, dataset: &crate::inputs::dataset::Dataset) 
         format!("the generations file {} has no answers", join.generations)
     };
     GradeError::NothingGraded(message)
+}
+
+/// Do these ids end in a number (after a non-digit) that is a dataset id, every one of them
+/// (`kmmlu-public-safety-17` beside `17`)?
+fn ends_in_dataset_ids(ids: &[String], dataset: &crate::inputs::dataset::Dataset) -> bool {
+    !ids.is_empty()
+        && ids.iter().all(|id| {
+            let digits = id.len() - id.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+            digits > 0 && digits < id.len() && dataset.index.contains_key(&id[id.len() - digits..])
+        })
 }
 
 /// Are these ids row numbers (`3`, or lm-eval's `task/3`)?

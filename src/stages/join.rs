@@ -481,6 +481,13 @@ impl<'a> Joiner<'a> {
             .map(|t| (t.clone(), self.dataset.task_items(t) as u64))
             .collect();
         self.join.lm_eval = self.reader.lm_eval().means();
+        // A samples file not named `samples_<task>_<date>.jsonl` names no task: its scores
+        // are the dataset's, as results.json names the run (walkthrough 50, F4: a blank task).
+        if let Some(scores) = self.join.lm_eval.remove("") {
+            let stem = std::path::Path::new(&self.join.dataset).file_stem();
+            let task = stem.and_then(|s| s.to_str()).unwrap_or("kgrade");
+            self.join.lm_eval.insert(task.to_string(), scores);
+        }
         if self.join.models.len() == 1 {
             self.join.model = self.join.models.pop();
         }
