@@ -1,6 +1,6 @@
-//! A successful reply that is not JSON (a proxy's HTML error page sent with 200, or a streamed
-//! SSE reply to a request that did not ask for streaming) is reported with its status, content
-//! type and the start of its body, scrubbed of the key, by `generate` and by the judge (audit
+//! A reply that is not JSON (a proxy's HTML error page sent with 200 or with its own 502, or a
+//! streamed SSE reply to a request that did not ask for streaming) is reported with its
+//! status, content type and the start of its body, scrubbed of the key, by `generate` and by the judge (audit
 //! 28, E7: only "expected value at line 1 column 1" was shown). A loopback server (axum on
 //! 127.0.0.1) sends the reply the test names.
 
@@ -35,6 +35,9 @@ fn serve(kind: &'static str) -> String {
                 .to_string();
             if kind == "html" {
                 ([(CONTENT_TYPE, "text/html; charset=utf-8")], page(&auth)).into_response()
+            } else if kind == "html502" {
+                let html = [(CONTENT_TYPE, "text/html")];
+                (axum::http::StatusCode::BAD_GATEWAY, html, page(&auth)).into_response()
             } else {
                 let chunk = r#"{"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"정답"}}]}"#;
                 (
@@ -71,6 +74,17 @@ fn generate_shows_the_status_content_type_and_start_of_an_html_or_sse_reply() {
         .find(|l| l.contains("502 Bad Gateway"))
         .unwrap();
     assert!(line.chars().count() < 400, "the body is cut: {line}");
+
+    // The page with its own status (walkthrough 50, F3: the content type was left out).
+    let dir = tempfile::tempdir().unwrap();
+    let stderr = generate(&serve("html502"), dir.path());
+    assert!(
+        stderr.contains(
+            "HTTP 502 Bad Gateway (text/html): <html> <head><title>502 Bad Gateway</title></head>"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(KEY), "{stderr}");
 
     let dir = tempfile::tempdir().unwrap();
     let stderr = generate(&serve("sse"), dir.path());

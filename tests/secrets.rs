@@ -200,7 +200,7 @@ fn a_judge_that_echoes_the_authorization_header_leaks_nothing_into_verdicts_or_r
     // The judge failures are recorded with the server's words, scrubbed.
     assert!(
         // The URL's user-info goes as `Basic …`, the key as `Bearer …`: both scrubbed.
-        verdicts.contains("HTTP 500 Internal Server Error: internal error; request headers: authorization: Basic [redacted], Bearer [redacted]"),
+        verdicts.contains("HTTP 500 Internal Server Error (text/plain; charset=utf-8): internal error; request headers: authorization: Basic [redacted], Bearer [redacted]"),
         "{verdicts}"
     );
     let run = std::fs::read_to_string(out.join("run.json")).unwrap();

@@ -423,7 +423,13 @@ impl Client {
             }
         };
         if !status.is_success() {
-            let reason = with_server_message(&format!("HTTP {status}"), &text);
+            // A body that is not JSON (a proxy's HTML page) is said with its content type.
+            let json = serde_json::from_str::<serde::de::IgnoredAny>(&text).is_ok();
+            let what = match json || text.trim().is_empty() {
+                true => format!("HTTP {status}"),
+                false => format!("HTTP {status} ({content_type})"),
+            };
+            let reason = with_server_message(&what, &text);
             if rules
                 .refused
                 .is_some_and(|refused| refused(status.as_u16(), &reason))
