@@ -76,8 +76,17 @@ impl Observer for Progress {
     }
 }
 
-/// A bar for judge calls, updated from the live counters until `stop` is set.
+/// How often judging is reported when stderr is not a terminal (a log file, CI).
+const LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// A bar for judge calls, updated from the live counters until `stop` is set; with stderr
+/// not a terminal, where the bar is hidden, a line when judging starts and every
+/// [`LOG_EVERY`] (walkthrough 50, F6: minutes of judging printed nothing until the end).
 fn judge_bar(counters: Arc<Counters>, stop: Arc<AtomicBool>) -> JoinHandle<()> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return std::thread::spawn(move || judge_log(&counters, &stop));
+    }
     std::thread::spawn(move || {
         let bar =
             indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
@@ -101,4 +110,29 @@ fn judge_bar(counters: Arc<Counters>, stop: Arc<AtomicBool>) -> JoinHandle<()> {
         }
         bar.finish_and_clear();
     })
+}
+
+/// Judging said in plain lines: how many answers go to the judge, then where it stands.
+fn judge_log(counters: &Counters, stop: &AtomicBool) {
+    let tick = std::time::Duration::from_millis(100);
+    let mut announced = false;
+    let mut last = std::time::Instant::now();
+    while !stop.load(Relaxed) {
+        let total = counters.total.load(Relaxed);
+        if !announced && total > 0 {
+            say!("kgrade: judging {total} answers");
+            announced = true;
+            last = std::time::Instant::now();
+        } else if announced && last.elapsed() >= LOG_EVERY {
+            say!(
+                "kgrade: judged {} of {total} (cache hits {}, retries {}, failed {})",
+                counters.done.load(Relaxed),
+                counters.cache_hits.load(Relaxed),
+                counters.retries.load(Relaxed),
+                counters.failures.load(Relaxed)
+            );
+            last = std::time::Instant::now();
+        }
+        std::thread::sleep(tick);
+    }
 }
