@@ -213,8 +213,10 @@ fn arc_answer_keys_name_their_rows_labels() {
     );
 }
 
-/// Options labelled ①–④ (trial 47 B6: refused) are read in those labels; labels used twice
-/// are refused.
+/// Options labelled ①–④ (trial 47 B6: refused) are read in those labels. Labels that do not
+/// run in order from the first (used twice, `D`–`A`, `A, B, D, E`, `0`–`3`) are refused:
+/// options are read by place, so their answers would be read by place and their gold by
+/// label (trial 49: 0/4 at exit 0 for a model right on every row).
 #[test]
 fn options_with_circled_labels_are_read_in_them() {
     let dir = tempfile::tempdir().unwrap();
@@ -232,15 +234,43 @@ fn options_with_circled_labels_are_read_in_them() {
     let run = grade(&ds, &gens, &["--answer-col", "answerKey"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.verdicts[0]["correct"], true, "{:?}", run.verdicts);
-    std::fs::write(&ds, row(["①", "①", "③", "④"], "①") + "\n").unwrap();
+    for (labels, shown) in [
+        (["①", "①", "③", "④"], "\"①\", \"①\", \"③\", \"④\""),
+        (["D", "C", "B", "A"], "\"D\", \"C\", \"B\", \"A\""),
+        (["A", "B", "D", "E"], "\"A\", \"B\", \"D\", \"E\""),
+        (["0", "1", "2", "3"], "\"0\", \"1\", \"2\", \"3\""),
+    ] {
+        std::fs::write(&ds, row(labels, labels[0]) + "\n").unwrap();
+        let run = grade(&ds, &gens, &["--answer-col", "answerKey"]);
+        assert_eq!(run.code, 3, "{}", run.stderr);
+        let said = format!("ds.jsonl:1: field `choices`: 4 options labelled {shown}: kgrade reads options by place");
+        assert!(run.stderr.contains(&said), "{}", run.stderr);
+    }
+}
+
+/// A question that lists its options itself, beside `choices` labelled the same way, is
+/// read with its answer in those labels (trial 49 R3: "unknown answer label \"A\"").
+#[test]
+fn a_question_showing_its_labelled_options_reads_the_answer_label() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds.jsonl");
+    let labels = ["①", "②", "③", "④"];
+    let texts = ["파랑", "빨강", "노랑", "초록"];
+    let listed: String = (labels.iter().zip(texts))
+        .map(|(l, t)| format!("\n{l} {t}"))
+        .collect();
+    let row = serde_json::json!({
+        "id": "q0",
+        "question": format!("하늘의 색은?{listed}"),
+        "choices": {"text": texts, "label": labels},
+        "answerKey": "②",
+    });
+    std::fs::write(&ds, row.to_string() + "\n").unwrap();
+    let gens = dir.path().join("g.jsonl");
+    std::fs::write(&gens, "{\"id\": \"q0\", \"response\": \"정답은 ②\"}\n").unwrap();
     let run = grade(&ds, &gens, &["--answer-col", "answerKey"]);
-    assert_eq!(run.code, 3, "{}", run.stderr);
-    assert!(
-        run.stderr
-            .contains("ds.jsonl:1: field `choices`: 4 options with the labels \"①\", \"①\""),
-        "{}",
-        run.stderr
-    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.verdicts[0]["correct"], true, "{:?}", run.verdicts);
 }
 
 /// D2: the same dataset through `datasets`' `to_csv` holds NumPy list reprs: refused at the

@@ -63,7 +63,15 @@ pub(super) fn build_item(
                 .or(labels)
                 .unwrap_or(Notation::Letter);
             let (question, set) = shown(src, question_raw, notation, options)?;
-            let gold = match list_gold(answer, set.options(), list) {
+            // An answer naming its row's own label (checked as the record was read) is read
+            // in that label's notation, whatever the row is shown in.
+            let own = labels
+                .and_then(|n| ChoiceSet::new(n, u8::try_from(set.len()).ok()?).ok())
+                .and_then(|own| own.parse_label(answer))
+                .and_then(|c| set.at_position(c.position()))
+                .map(ListGold::Choice)
+                .ok_or(String::new());
+            let gold = match own.or_else(|_| list_gold(answer, set.options(), list)) {
                 Ok(ListGold::Choice(choice)) => choice,
                 Ok(ListGold::Index(value)) => {
                     index = Some(value);

@@ -100,15 +100,16 @@ fn fill_missing_fields(dataset: &mut Dataset) {
 }
 
 /// Options written as objects with a `text` (`[{"label", "text"}, …]`, ARC's
-/// `{"text": […], "label": […]}`): their texts, and their labels unless those are the letters
-/// A, B, … in order (the places the texts are read at anyway).
+/// `{"text": […], "label": […]}`): their texts, and the notation of their labels unless those
+/// are the letters A, B, … in order (the places the texts are read at anyway).
 struct Labelled {
     texts: Vec<String>,
-    labels: Option<Vec<String>>,
+    labels: Option<(Notation, Vec<String>)>,
 }
 
 /// A JSON record's fields as text, and the notation its options' own labels are in (`1`–`4`
-/// numbers, `①`–`④` circled, `a`–`d` letters): the labels a prompt built from the row shows.
+/// numbers, `①`–`④` circled, `a`–`d` letters): the labels a prompt built from the row shows,
+/// and the ones its answer names (rewritten to the notation's own form: `b` → `B`).
 pub(super) struct Record {
     pub fields: Vec<(String, String)>,
     pub labels: Option<Notation>,
@@ -123,8 +124,11 @@ fn labels_notation(labels: &[String]) -> Option<Notation> {
         })
 }
 
-/// The option texts of a `choices`/`options` field written as objects, with labels that say
-/// more than their places.
+/// The option texts of a `choices`/`options` field written as objects. Labels must run in
+/// order in one notation (A–D, a–d, 1–4, ①–④), as the options are shown and read by place:
+/// labels out of order (`D, C, B, A`), with a gap (`A, B, D, E`) or from 0 (`0`–`3`) would
+/// read a model's answer by place and its gold by label, a wrong grade at exit 0 (trial 49),
+/// so they are refused.
 fn option_texts(key: &str, v: &Value) -> Option<Result<Labelled, String>> {
     if !matches!(key, "choices" | "options") {
         return None;
@@ -164,15 +168,16 @@ fn option_texts(key: &str, v: &Value) -> Option<Result<Labelled, String>> {
             labels: None,
         }));
     }
-    let distinct = labels.len() == texts.len()
-        && (labels.iter().enumerate()).all(|(i, l)| !l.is_empty() && !labels[..i].contains(l));
-    Some(match distinct {
-        true => Ok(Labelled {
+    let notation = (labels.len() == texts.len())
+        .then(|| labels_notation(&labels))
+        .flatten();
+    Some(match notation {
+        Some(n) => Ok(Labelled {
             texts,
-            labels: Some(labels),
+            labels: Some((n, labels)),
         }),
-        false => Err(format!(
-            "field `{key}`: {} options with the labels {}: each option needs a label of its own, as the answer names one",
+        None => Err(format!(
+            "field `{key}`: {} options labelled {}: kgrade reads options by place, so their labels must run in order from the first, as A, B, C, …, 1, 2, 3, … or ①, ②, ③, …; write the options in their labels' order",
             texts.len(),
             shown_labels(&labels)
         )),
@@ -186,28 +191,25 @@ fn shown_labels(labels: &[String]) -> String {
 }
 
 /// The answer beside options with labels of their own (ARC's `1`–`4` on some rows, A–D on
-/// others) names a label, as lm-eval's `choices.label.index(answerKey)` reads it: it becomes
-/// that option's letter. Read as an index it was one off (trial 46: 0/9 for 9/9), and refusing
-/// it refused ARC, whose files mix both (trial 47).
+/// others) names a label, as lm-eval's `choices.label.index(answerKey)` reads it: it is
+/// written in the notation's own form (`b` → `B`), read in that notation whatever the row is
+/// shown in. Read as an index it was one off (trial 46: 0/9 for 9/9), and refusing it refused
+/// ARC, whose files mix both (trial 47).
 fn answer_by_label(
     record: &mut [(String, String)],
     answer: &str,
     list: &str,
-    labels: &[String],
+    (notation, labels): (Notation, &[String]),
 ) -> Result<(), String> {
     let Some((_, value)) = record.iter_mut().find(|(k, _)| k == answer) else {
         return Ok(());
     };
     let named = value.trim();
     match labels.iter().position(|l| l == named) {
-        Some(i) if i < 26 => {
-            *value = char::from(b'A' + i as u8).to_string();
+        Some(i) => {
+            *value = label_in(notation, i);
             Ok(())
         }
-        Some(i) => Err(format!(
-            "field `{answer}`: {named:?} labels option {} of `{list}`, past the 26 kgrade reads",
-            i + 1
-        )),
         None => Err(format!(
             "field `{answer}`: {named:?} is none of the labels of `{list}` ({}), which the answer names",
             shown_labels(labels)
@@ -251,9 +253,9 @@ fn flatten(value: Map<String, Value>, in_document: bool, answer: &str) -> Result
         record.push((k, v));
     }
     let mut shown = None;
-    if let Some((list, labels)) = labelled {
-        answer_by_label(&mut record, answer, &list, &labels)?;
-        shown = labels_notation(&labels);
+    if let Some((list, (notation, labels))) = labelled {
+        answer_by_label(&mut record, answer, &list, (notation, &labels))?;
+        shown = Some(notation);
     }
     Ok(Record {
         fields: record,
