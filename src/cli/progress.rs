@@ -80,8 +80,8 @@ impl Observer for Progress {
 const LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// A bar for judge calls, updated from the live counters until `stop` is set; with stderr
-/// not a terminal, where the bar is hidden, a line when judging starts and every
-/// [`LOG_EVERY`] (walkthrough 50, F6: minutes of judging printed nothing until the end).
+/// not a terminal, where the bar is hidden, a line every [`LOG_EVERY`] (walkthrough 50, F6:
+/// minutes of judging printed nothing until the end).
 fn judge_bar(counters: Arc<Counters>, stop: Arc<AtomicBool>) -> JoinHandle<()> {
     use std::io::IsTerminal;
     if !std::io::stderr().is_terminal() {
@@ -112,20 +112,16 @@ fn judge_bar(counters: Arc<Counters>, stop: Arc<AtomicBool>) -> JoinHandle<()> {
     })
 }
 
-/// Judging said in plain lines: how many answers go to the judge, then where it stands.
+/// Judging said in plain lines, every [`LOG_EVERY`]: how many answers went to the judge so
+/// far (they are sent as the run is read, so the count grows) and how many are judged.
 fn judge_log(counters: &Counters, stop: &AtomicBool) {
     let tick = std::time::Duration::from_millis(100);
-    let mut announced = false;
     let mut last = std::time::Instant::now();
     while !stop.load(Relaxed) {
         let total = counters.total.load(Relaxed);
-        if !announced && total > 0 {
-            say!("kgrade: judging {total} answers");
-            announced = true;
-            last = std::time::Instant::now();
-        } else if announced && last.elapsed() >= LOG_EVERY {
+        if total > 0 && last.elapsed() >= LOG_EVERY {
             say!(
-                "kgrade: judged {} of {total} (cache hits {}, retries {}, failed {})",
+                "kgrade: judged {} of the {total} answers sent to the judge so far (cache hits {}, retries {}, failed {})",
                 counters.done.load(Relaxed),
                 counters.cache_hits.load(Relaxed),
                 counters.retries.load(Relaxed),

@@ -279,16 +279,31 @@ fn redact_pieces<'a>(text: &'a str, key: &str) -> Cow<'a, str> {
         .windows(PIECE)
         .map(|w| w.iter().collect::<String>().to_lowercase())
         .collect();
-    // A copy may be glued to a name before it (`key=sk-Ab****yz`, `masked:sk-AbCdEf`): the
-    // token's tails are weighed too (walkthrough 50: such copies were left in errors).
-    let tails = |t: &'a str| t.char_indices().map(move |(i, _)| &t[i..]);
+    // A copy may be glued to a name before it (`key=sk-Ab****yz`, `suffix=90WxYz`): the
+    // token's tails after a sign are weighed too (walkthrough 50, trial 49: such copies were
+    // left in errors), not those inside a word (`disk-AbC` is no copy of `sk-AbC…`).
+    let tails = |t: &'a str| {
+        t.char_indices()
+            .filter(move |&(i, _)| {
+                t[..i]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !c.is_alphanumeric())
+            })
+            .map(move |(i, _)| &t[i..])
+    };
     let gives_away = |token: &'a str| {
-        let masked = token.find('*').is_some_and(|star| {
-            tails(&token[..star]).any(|shown| shown.chars().count() >= 4 && key.starts_with(shown))
+        // Masked with stars, or with dots (`sk-AbCd...WxYz`, `sk-AbCd…`).
+        let mask = [token.find('*'), token.find("..."), token.find('…')]
+            .into_iter()
+            .flatten()
+            .min();
+        let masked = mask.is_some_and(|at| {
+            tails(&token[..at]).any(|shown| shown.chars().count() >= 4 && key.starts_with(shown))
         });
         let bare = token.trim_end_matches(['.', ':', '!', '?']);
-        let edge = tails(bare).any(|t| t.chars().count() >= EDGE && key.starts_with(t))
-            || (bare.chars().count() >= EDGE && key.ends_with(bare));
+        let edge = tails(bare)
+            .any(|t| t.chars().count() >= EDGE && (key.starts_with(t) || key.ends_with(t)));
         let lower = token.to_lowercase();
         masked || edge || pieces.iter().any(|p| lower.contains(p.as_str()))
     };
@@ -372,7 +387,12 @@ mod tests {
                 "headers: {\"authorization\": \"Bearer [redacted]\"}",
             ),
             ("key sk-AUDI*********CRET.", "key [redacted]"),
-            // Glued to a name (walkthrough 50, F2).
+            // Glued to a name (walkthrough 50, F2; trial 49), or masked with dots; not
+            // inside a word (`disk-AUD` holds `sk-AUD` but is no copy of it).
+            (
+                "suffix=19-SECRET, sk-AUDI...CRET; disk-AUD full",
+                "[redacted], [redacted]; disk-AUD full",
+            ),
             (
                 "key=sk-AUDI****ET (masked=sk-AUDIT1)",
                 "[redacted] ([redacted])",

@@ -459,6 +459,7 @@ fn questions_differ(join: &JoinReport) -> Option<GradeError> {
     };
     let hint = match (join.opencompass, task) {
         (true, _) => ". OpenCompass predictions are keyed by the row of the dataset OpenCompass read, from 0: give that dataset (with an id column, and --id-col @row to join by row number)",
+        (false, Some(_)) if std::path::Path::new(&join.dataset).is_dir() => ". The folder's rows for this task are not the questions it was run on: check that the folder holds the file the task was run on (not an edited or another copy of its subject)",
         (false, Some(_)) => ". Each task of a run is graded against its own dataset: give a folder holding one file per task's subject (KMMLU's `<Subject>-test.csv`), or grade the task's own samples file against its dataset",
         (false, None) => "",
     };

@@ -49,6 +49,8 @@ pub(super) fn header_problem(
             .or_else(|| names.iter().find(|n| known_alias(default, given, n)))
         {
             format!(" (give {flag} {close})")
+        } else if given.is_some() {
+            format!(" (the column {flag} names)")
         } else {
             format!(" (name it with {flag})")
         };
