@@ -69,9 +69,8 @@ pub(super) fn build_item(
                 .and_then(|n| ChoiceSet::new(n, u8::try_from(set.len()).ok()?).ok())
                 .and_then(|own| own.parse_label(answer))
                 .and_then(|c| set.at_position(c.position()))
-                .map(ListGold::Choice)
-                .ok_or(String::new());
-            let gold = match own.or_else(|_| list_gold(answer, set.options(), list)) {
+                .map(ListGold::Choice);
+            let gold = match own.map_or_else(|| list_gold(answer, set.options(), list), Ok) {
                 Ok(ListGold::Choice(choice)) => choice,
                 Ok(ListGold::Index(value)) => {
                     index = Some(value);
