@@ -820,12 +820,7 @@ fn many_answers_outside_the_set_point_at_the_notation() {
         .collect();
     let data = write(tmp.path(), "d.jsonl", &rows);
     let gens: String = (0..5)
-        .map(|i| {
-            format!(
-                "{}\n",
-                serde_json::json!({"id": i, "response": "정답은 2번입니다."})
-            )
-        })
+        .map(|i| answer_line(i, "정답은 2번입니다."))
         .collect();
     let gens = write(tmp.path(), "g.jsonl", &gens);
     grade(&[], &data, &gens, &tmp.path().join("o1"))
@@ -864,12 +859,7 @@ fn a_shift_is_refused_whatever_else_is_missing_and_rows_can_be_asked_for() {
     // Keyed from 0 by enumerate; the request for row 5 failed.
     let keyed: String = (0..20)
         .filter(|&i| i != 5)
-        .map(|i| {
-            format!(
-                "{}\n",
-                serde_json::json!({"id": i, "response": "정답은 (1)입니다."})
-            )
-        })
+        .map(|i| answer_line(i, "정답은 (1)입니다."))
         .collect();
     let gens = write(tmp.path(), "g.jsonl", &keyed);
     grade(&[], &data, &gens, &tmp.path().join("o1"))
@@ -919,12 +909,7 @@ fn a_shift_by_more_than_one_row_is_refused() {
         (-3, 17, "names the row 3 places before its own"),
     ] {
         let keyed: String = (from..to)
-            .map(|i| {
-                format!(
-                    "{}\n",
-                    serde_json::json!({"id": i, "response": "정답은 (1)입니다."})
-                )
-            })
+            .map(|i| answer_line(i, "정답은 (1)입니다."))
             .collect();
         let gens = write(tmp.path(), "g.jsonl", &keyed);
         let out = tmp.path().join(format!("o{from}"));
@@ -934,4 +919,9 @@ fn a_shift_by_more_than_one_row_is_refused() {
             .stderr(predicate::str::contains(says));
         assert!(!out.join("report.json").exists());
     }
+}
+
+/// One generations line: answer `id` with `response`.
+fn answer_line(id: impl serde::Serialize, response: &str) -> String {
+    format!("{}\n", serde_json::json!({"id": id, "response": response}))
 }

@@ -41,14 +41,18 @@ fn predictions(run: &str) -> PathBuf {
         .unwrap()
 }
 
-/// OpenCompass's own accuracy for a run, from its summary CSV (percent).
-fn opencompass_accuracy(run: &str) -> f64 {
-    let dir = work(run).join("summary");
-    let csv = std::fs::read_dir(dir)
+/// The summary CSV OpenCompass wrote for a run.
+fn summary_csv(run: &str) -> PathBuf {
+    std::fs::read_dir(work(run).join("summary"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .find(|p| p.extension().is_some_and(|e| e == "csv"))
-        .unwrap();
+        .unwrap()
+}
+
+/// OpenCompass's own accuracy for a run, from its summary CSV (percent).
+fn opencompass_accuracy(run: &str) -> f64 {
+    let csv = summary_csv(run);
     let text = std::fs::read_to_string(csv).unwrap();
     let row = text.lines().nth(1).unwrap();
     row.rsplit(',').next().unwrap().parse().unwrap()
@@ -125,12 +129,7 @@ fn a_run_with_several_samples_per_question_grades_every_sample() {
 
 /// OpenCompass's metric values from a run's summary CSV, by metric name (percent).
 fn opencompass_metrics(run: &str) -> std::collections::HashMap<String, f64> {
-    let dir = work(run).join("summary");
-    let csv = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "csv"))
-        .unwrap();
+    let csv = summary_csv(run);
     std::fs::read_to_string(csv)
         .unwrap()
         .lines()
