@@ -925,3 +925,83 @@ fn a_shift_by_more_than_one_row_is_refused() {
 fn answer_line(id: impl serde::Serialize, response: &str) -> String {
     format!("{}\n", serde_json::json!({"id": id, "response": response}))
 }
+
+/// Answers keyed one row off with no id to give it away: answers keyed from 1 against row
+/// numbers with the last request failed (ids 1–199 for rows 0–198, all of them rows), or a
+/// `--limit` run keyed from 0 against rows 1–60. Every id joins; each answer is graded against
+/// its neighbour's question. Before, both graded at exit 0 (about a quarter right for a model
+/// right on nine in ten); now the answers' agreement with the neighbouring rows' golds refuses
+/// them, and the same answers keyed right grade.
+#[test]
+fn answers_keyed_one_row_off_with_no_stray_id_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let kmmlu =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/kmmlu/Taxation-test.csv");
+    let golds: Vec<u32> = (csv::Reader::from_path(&kmmlu).unwrap().records())
+        .map(|r| r.unwrap()[1].parse().unwrap())
+        .collect();
+    assert_eq!(golds.len(), 200);
+    // Right on nine rows in ten, else the option after the right one.
+    let said = |row: usize| match row % 10 {
+        0 => golds[row] % 4 + 1,
+        _ => golds[row],
+    };
+    let lines = |rows: std::ops::Range<usize>,
+                 key: &dyn Fn(usize) -> usize,
+                 say: &dyn Fn(usize) -> u32|
+     -> String {
+        rows.map(|row| {
+            let line = serde_json::json!({"id": key(row), "response": format!("정답은 {}번입니다.", say(row))});
+            format!("{line}\n")
+        })
+        .collect()
+    };
+    let cases: [(&str, String, &str); 2] = [
+        (
+            "plus",
+            lines(0..199, &|r| r + 1, &said),
+            "the row before their own",
+        ),
+        (
+            "limit",
+            lines(1..61, &|r| r - 1, &said),
+            "the row after their own",
+        ),
+    ];
+    for (name, body, says) in cases {
+        let gens = write(tmp.path(), &format!("{name}.jsonl"), body);
+        let out = tmp.path().join(name);
+        grade(&[], &kmmlu, &gens, &out)
+            .assert()
+            .code(3)
+            .stderr(predicate::str::contains(
+                "the answers look keyed one row off",
+            ))
+            .stderr(predicate::str::contains(says));
+        assert!(
+            !out.join("report.json").exists(),
+            "{name}: nothing was written"
+        );
+    }
+    // Keyed right, the same answers grade: 180 of 200 and 54 of 60.
+    let right = write(tmp.path(), "right.jsonl", lines(0..200, &|r| r, &said));
+    grade(&[], &kmmlu, &right, &tmp.path().join("right"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("accuracy 90.0% (180/200"));
+    let limit = write(tmp.path(), "limit_right.jsonl", lines(1..61, &|r| r, &said));
+    grade(&[], &kmmlu, &limit, &tmp.path().join("limit_right"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("(54/60"));
+    // A model that always says 1 is as right one row off as keyed right: nothing tells the
+    // two apart, and it grades.
+    let constant = write(
+        tmp.path(),
+        "constant.jsonl",
+        lines(0..199, &|r| r + 1, &|_| 1),
+    );
+    grade(&[], &kmmlu, &constant, &tmp.path().join("constant"))
+        .assert()
+        .success();
+}

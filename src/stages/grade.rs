@@ -5,6 +5,7 @@
 
 use super::escalate::{Escalator, JudgeStage, JudgeSummary};
 use super::join::Joiner;
+use super::shift::{ids_shifted, Neighbours};
 use super::stream::VerdictStream;
 use super::verdict::verdict_of;
 use super::{io_at, GradeError, Observer};
@@ -23,7 +24,7 @@ use std::sync::mpsc;
 /// nothing, small enough that memory stays flat.
 const VERIFY_BATCH: usize = 1024;
 
-type Shown<'a> = (Cow<'a, Item>, u32, Generation);
+type Shown<'a> = (usize, Cow<'a, Item>, u32, Generation);
 
 /// Read, join and verify every answer into `stream`, in read order. Verification runs on a
 /// thread of its own while this one reads the next batch and pushes the last one's verdicts
@@ -33,18 +34,19 @@ fn verify_pipelined<'a>(
     joiner: &mut Joiner<'a>,
     items: &'a [Item],
     stream: &mut VerdictStream,
+    neighbours: &mut Neighbours,
     observer: &mut dyn Observer,
 ) -> Result<(), GradeError> {
     std::thread::scope(|scope| {
         let (jobs, job_rx) = mpsc::sync_channel::<Vec<Shown<'a>>>(1);
-        let (done_tx, done) = mpsc::sync_channel::<Vec<(Cow<'a, Item>, Verdict, String)>>(1);
+        let (done_tx, done) = mpsc::sync_channel::<Vec<(usize, Cow<'a, Item>, Verdict, String)>>(1);
         scope.spawn(move || {
             for batch in job_rx {
                 let verdicts = batch
                     .into_iter()
-                    .map(|(item, sample, g)| {
+                    .map(|(row, item, sample, g)| {
                         let (v, answer) = verdict_of(&item, sample, &g);
-                        (item, v, answer)
+                        (row, item, v, answer)
                     })
                     .collect();
                 if done_tx.send(verdicts).is_err() {
@@ -59,14 +61,15 @@ fn verify_pipelined<'a>(
             while batch.len() < VERIFY_BATCH {
                 // A circular run's answer is graded against the options in the order it
                 // was shown.
-                let Some((_, item, sample, g)) = joiner.next_shown(items, observer) else {
+                let Some(shown) = joiner.next_shown(items, observer) else {
                     break;
                 };
-                batch.push((item, sample, g));
+                batch.push(shown);
             }
             if in_flight {
                 let verdicts = done.recv().expect("the verifying thread ended early");
-                for (item, v, answer) in verdicts {
+                for (row, item, v, answer) in verdicts {
+                    neighbours.push(items, row, &item, &v);
                     stream.push(v, &item, answer)?;
                 }
             }
@@ -286,7 +289,14 @@ pub fn run_grade(
     let mut stream = VerdictStream::new(&staging.path("verdicts.jsonl"), report, escalator)?;
 
     let mut joiner = Joiner::new(&dataset, reader, &name);
-    verify_pipelined(&mut joiner, &dataset.items, &mut stream, observer)?;
+    let mut neighbours = Neighbours::default();
+    verify_pipelined(
+        &mut joiner,
+        &dataset.items,
+        &mut stream,
+        &mut neighbours,
+        observer,
+    )?;
     let io_error = joiner.take_io_error();
     let mut join = joiner.finish(observer);
     let finished = stream.finish()?;
@@ -306,7 +316,10 @@ pub fn run_grade(
     });
     // Generations of another dataset are refused before anything is written: their reports
     // would only replace a good run in OUT with a meaningless one.
-    if let Some(e) = ids_shifted(&join).or_else(|| questions_differ(&join)) {
+    if let Some(e) = (ids_shifted(&join))
+        .or_else(|| neighbours.check(&join))
+        .or_else(|| questions_differ(&join))
+    {
         return Err(e);
     }
     // A generations file that failed before its first answer graded nothing: the error, and
@@ -492,68 +505,6 @@ fn several_datasets_one_file(
             opts.dataset.display()
         )),
     })
-}
-
-/// Generations whose ids are the dataset's shifted by one: the dataset's ids are the whole
-/// numbers lo..=hi, the only id the dataset lacks is just past one end and the item at the
-/// other end has no answer (answers keyed 0..N-1 by a pipeline's `enumerate` against an id
-/// column counting 1..N, or the reverse; trial 44), whatever else is missing (a failed
-/// request, a `--limit`; trial 45). Every answer would be graded against its neighbour's
-/// question: refused before anything is written, as generations of another dataset are, and
-/// before that check, which would say less. Answers that carry their question and mostly
-/// match their rows are keyed right (one failed item and one stray id): graded.
-fn ids_shifted(join: &JoinReport) -> Option<GradeError> {
-    let (lo, hi) = join.id_range?;
-    if join.answers == 0 || join.unknown_ids_listed.len() >= super::join::LISTED {
-        return None;
-    }
-    if join.questions_compared > 0 && join.questions_differing * 2 <= join.questions_compared {
-        return None;
-    }
-    // The stray ids, as whole numbers: they must run on from one end of the dataset's range
-    // (a shift by k names k ids past it), and as many ids at the other end have no answer.
-    let mut strays: Vec<i64> = (join.unknown_ids_listed.iter())
-        .map(|id| id.parse().ok())
-        .collect::<Option<_>>()?;
-    strays.sort_unstable();
-    strays.dedup();
-    let k = strays.len() as i64;
-    let runs_on = |from: i64| strays.iter().zip(from..).all(|(s, want)| *s == want);
-    let missing = |ids: std::ops::Range<i64>| {
-        ids.into_iter().all(|id| {
-            join.items_without_generations
-                .iter()
-                .any(|m| *m == id.to_string())
-        })
-    };
-    let (from, to, whose) = if k > 0 && runs_on(hi + 1) && missing(lo..lo + k) {
-        (lo + k, hi + k, "after")
-    } else if k > 0 && runs_on(lo - k) && missing(hi - k + 1..hi + 1) {
-        (lo - k, hi - k, "before")
-    } else {
-        return None;
-    };
-    let whose = match k {
-        1 => format!("the row {whose} its own"),
-        _ => format!("the row {k} places {whose} its own"),
-    };
-    let ids = if join.row_number_ids {
-        "its row numbers: it has no id column, or one counting rows from 0"
-    } else {
-        "its id column's"
-    };
-    let fix = match &join.counting_column {
-        Some(column) if from == lo + 1 && k == 1 => format!(
-            "The dataset's column `{column}` counts the rows from 1, as the answers do: give --id-col {column}"
-        ),
-        // lm-eval's doc_id and `enumerate` count rows from 0.
-        _ if from == 0 && !join.row_number_ids => "If the answers are keyed by row number from 0 (lm-eval's doc_id, a pipeline's `enumerate`), give --id-col @row to join by row number".to_string(),
-        _ => "Renumber the answers' ids to the dataset's (a pipeline that keys answers by `enumerate` counts from 0), or give the dataset an id column that matches them".to_string(),
-    };
-    Some(GradeError::IdsShifted(format!(
-        "the generations name ids {from}–{to} and the dataset has ids {lo}–{hi} ({ids}): each answer names {whose}, so each would be graded against another question; nothing was written. {fix} (generations {}, dataset {})",
-        join.generations, join.dataset
-    )))
 }
 
 /// With `--strict`, join trouble fails the run (after the reports are written).

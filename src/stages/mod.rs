@@ -11,6 +11,7 @@ pub mod generate;
 pub mod grade;
 pub mod join;
 pub mod rejudge;
+mod shift;
 pub mod stream;
 pub mod verdict;
 
