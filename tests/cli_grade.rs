@@ -960,12 +960,12 @@ fn answers_keyed_one_row_off_with_no_stray_id_are_refused() {
         (
             "plus",
             lines(0..199, &|r| r + 1, &said),
-            "the row before their own",
+            "the id before theirs",
         ),
         (
             "limit",
             lines(1..61, &|r| r - 1, &said),
-            "the row after their own",
+            "the id after theirs",
         ),
     ];
     for (name, body, says) in cases {
@@ -994,6 +994,49 @@ fn answers_keyed_one_row_off_with_no_stray_id_are_refused() {
         .assert()
         .success()
         .stdout(predicate::str::contains("(54/60"));
+    // A shift is by id, wherever the rows stand: an id column counting 1–200 over rows in
+    // another order (row r has id 1 + (r * 7) % 200), the answers keyed one id on.
+    let mut w = csv::Writer::from_path(tmp.path().join("ids.csv")).unwrap();
+    w.write_record(["id", "question", "answer", "A", "B", "C", "D"])
+        .unwrap();
+    let records: Vec<csv::StringRecord> = (csv::Reader::from_path(&kmmlu).unwrap().records())
+        .map(Result::unwrap)
+        .collect();
+    for (r, record) in records.iter().enumerate() {
+        let id = (1 + (r * 7) % 200).to_string();
+        w.write_record(std::iter::once(id.as_str()).chain(record.iter().take(6)))
+            .unwrap();
+    }
+    w.flush().unwrap();
+    let id_of = |r: usize| 1 + (r * 7) % 200;
+    let off = write(
+        tmp.path(),
+        "off.jsonl",
+        // The last id's request failed: no id strays past the dataset's.
+        (lines(0..200, &|r| id_of(r) + 1, &said).lines())
+            .filter(|l| !l.contains(r#""id":201,"#))
+            .map(|l| format!("{l}\n"))
+            .collect::<String>(),
+    );
+    grade(
+        &[],
+        &tmp.path().join("ids.csv"),
+        &off,
+        &tmp.path().join("off"),
+    )
+    .assert()
+    .code(3)
+    .stderr(predicate::str::contains("the id before theirs"));
+    let keyed = write(tmp.path(), "keyed.jsonl", lines(0..200, &id_of, &said));
+    grade(
+        &[],
+        &tmp.path().join("ids.csv"),
+        &keyed,
+        &tmp.path().join("keyed"),
+    )
+    .assert()
+    .success()
+    .stdout(predicate::str::contains("accuracy 90.0% (180/200"));
     // A model that always says 1 is as right one row off as keyed right: nothing tells the
     // two apart, and it grades.
     let constant = write(

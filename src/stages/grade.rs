@@ -289,7 +289,7 @@ pub fn run_grade(
     let mut stream = VerdictStream::new(&staging.path("verdicts.jsonl"), report, escalator)?;
 
     let mut joiner = Joiner::new(&dataset, reader, &name);
-    let mut neighbours = Neighbours::default();
+    let mut neighbours = Neighbours::new(&dataset.items);
     verify_pipelined(
         &mut joiner,
         &dataset.items,

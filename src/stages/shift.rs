@@ -113,14 +113,61 @@ impl Pairs {
 }
 
 /// Decided answers weighed against their own row's gold and both neighbours', as they are
-/// verified: constant memory, whatever the number of answers.
-#[derive(Default, Debug)]
+/// verified: memory for two row numbers a row, whatever the number of answers.
+#[derive(Debug)]
 pub(super) struct Neighbours {
+    /// The row whose id is one more than row `r`'s (`NONE` when there is none), and one less.
+    next: Vec<u32>,
+    prev: Vec<u32>,
     before: Pairs,
     after: Pairs,
 }
 
+const NONE: u32 = u32::MAX;
+
 impl Neighbours {
+    /// A shift is by id: an id's neighbour is the id with its trailing number one more or
+    /// less and the same text before it (`17` and `18`, `Law/17` and `Law/18`,
+    /// `kmmlu-law-17` and `kmmlu-law-18`), wherever its row is. When some id ends in no
+    /// number, the rows' order stands for the ids'.
+    pub(super) fn new(items: &[Item]) -> Neighbours {
+        let numbered: Option<Vec<(&str, u64)>> = (items.iter())
+            .map(|item| {
+                let id = item.id.as_str();
+                let digits = id.bytes().rev().take_while(u8::is_ascii_digit).count();
+                let (prefix, number) = id.split_at(id.len() - digits);
+                Some((prefix, number.parse().ok()?))
+            })
+            .collect();
+        let row = |r: usize| u32::try_from(r).unwrap_or(NONE);
+        let next: Vec<u32> = match numbered {
+            Some(keys) => {
+                let mut rows = std::collections::HashMap::with_capacity(keys.len());
+                for (r, key) in keys.iter().enumerate() {
+                    rows.entry(*key).or_insert(r);
+                }
+                (keys.iter())
+                    .map(|&(prefix, n)| rows.get(&(prefix, n + 1)).map_or(NONE, |&r| row(r)))
+                    .collect()
+            }
+            None => (1..=items.len())
+                .map(|r| if r < items.len() { row(r) } else { NONE })
+                .collect(),
+        };
+        let mut prev = vec![NONE; items.len()];
+        for (r, &n) in next.iter().enumerate() {
+            if let Some(p) = prev.get_mut(n as usize) {
+                *p = row(r);
+            }
+        }
+        Neighbours {
+            next,
+            prev,
+            before: Pairs::default(),
+            after: Pairs::default(),
+        }
+    }
+
     /// Weigh the verdict `v` of an answer joined to row `row` of `items`. Answers graded
     /// against options in another order than the dataset's (a circular run, a shuffled
     /// prompt) are not weighed: their positions are not the rows'.
@@ -130,15 +177,16 @@ impl Neighbours {
             return;
         };
         let own = items[row].gold.position();
-        if let Some(before) = row.checked_sub(1).and_then(|r| items.get(r)) {
-            self.before.push(chosen, own, before.gold.position());
+        let gold = |of: &[u32]| items.get(*of.get(row)? as usize).map(|i| i.gold.position());
+        if let Some(before) = gold(&self.prev) {
+            self.before.push(chosen, own, before);
         }
-        if let Some(after) = items.get(row + 1) {
-            self.after.push(chosen, own, after.gold.position());
+        if let Some(after) = gold(&self.next) {
+            self.after.push(chosen, own, after);
         }
     }
 
-    /// Refuse answers that agree with the row before or after their own far more than with
+    /// Refuse answers that agree with the id before or after theirs far more than with
     /// their own, unless they carry their questions and mostly match their rows (then the
     /// join is shown right by the text itself).
     pub(super) fn check(&self, join: &JoinReport) -> Option<GradeError> {
@@ -155,7 +203,7 @@ impl Neighbours {
         let from_zero = join.id_range.is_some_and(|(lo, _)| lo + offset == 0);
         let fix = fix(join, offset, from_zero);
         Some(GradeError::IdsShifted(format!(
-            "the answers look keyed one row off: against their own rows {} of {} decided answers are right, against the row {whose} their own {} ({} right only there, {} only for their own), so each would be graded against another question; nothing was written. {fix} (generations {}, dataset {})",
+            "the answers look keyed one row off: against their own rows {} of {} decided answers are right, against the row of the id {whose} theirs {} ({} right only there, {} only for their own), so each would be graded against another question; nothing was written. {fix} (generations {}, dataset {})",
             pairs.own, pairs.n, pairs.theirs, pairs.theirs_only, pairs.own_only, join.generations, join.dataset
         )))
     }
