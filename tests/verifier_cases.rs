@@ -30,6 +30,7 @@ const Q_WRONGLY: &str = "다음 중 잘못 설명된 것은? ① 국회는 입�
 const Q_NEG_OPT: &str = "다음 중 옳지 않은 것은?\nA) 시효는 분할 납부 기간에는 진행되지 아니한다.\nB) 시효는 새로 진행한다.\nC) 시효는 중단된다.\nD) 시효는 정지된다.";
 const Q_HEIGHT: &str =
     "소화기구 설치 높이의 기준은?\n1) 2m 이상\n2) 1.5m 이하\n3) 1m 이하\n4) 0.5m 이상";
+const Q_COEF: &str = "이차방정식 ax²+bx+c=0의 상수항은?\nA. b\nB. a\nC. d\nD. c";
 const Q_DEPT: &str = "정책 담당 부서는?\n① 재정 관리\n② 인사 관리\n③ 조직 관리\n④ 감사 관리";
 
 const Q_PRODUCT: &str =
@@ -69,6 +70,7 @@ fn set_for(key: &str) -> ChoiceSet {
         "combo" => Q_COMBO,
         "moles" => Q_MOLES,
         "passage" => Q_PASSAGE,
+        "coef" => Q_COEF,
         spec => {
             return spec
                 .parse()
@@ -757,6 +759,31 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter:4", "정답: b. 다시 보니 c가 맞습니다.", "no_answer - not_found"),
     ("letter:4", "ANSWER: b. Actually c is right.", "no_answer - not_found"),
     ("letter:4", "Answer: d\n\n(a) fails the second condition.", "no_answer - not_found"),
+    // ... nor when an option's text is that letter, or any other label is named (trial 50)
+    ("coef", "답은 c입니다.", "no_answer - not_found"),
+    ("coef", "정답: c", "no_answer - not_found"),
+    ("coef", "정답은 D입니다.", "answer D statement"),
+    ("letter:4", "정답은 c입니다. 혹은 A.", "no_answer - not_found"),
+    ("letter:4", "정답: d, 다시 말해 B", "no_answer - not_found"),
+    ("letter:4", "정답은 c입니다 (B)", "no_answer - not_found"),
+    ("letter:4", "Answer: c (or possibly A)", "no_answer - not_found"),
+    ("letter:4", "Answer: d. On reflection a is the better fit.", "no_answer - not_found"),
+    ("letter:4", "ANSWER: d. It is a matter of definition.", "answer D statement"),
+    ("letter:4", "The answer is not c.", "no_answer - not_found"),
+    ("letter:4", "The answer is surely not c.", "no_answer - not_found"),
+    ("letter:4", "정답은 b야. 다시 보니 D야.", "no_answer - not_found"),
+    // --- a correction in a word of its own before another label (trial 50)
+    ("letter:4", "정답은 A입니다. 아니 C.", "ambiguous - conflicting_statements"),
+    ("letter:4", "정답은 C입니다. 곰곰이 다시 생각해보니 A네요.", "ambiguous - conflicting_statements"),
+    ("letter:4", "정답은 A입니다. 사실 D.", "ambiguous - conflicting_statements"),
+    ("letter:4", "정답은 C이다.\n(오타 정정: A)", "ambiguous - conflicting_statements"),
+    ("circled:4", "정답은 ②입니다. 사실 ④.", "ambiguous - conflicting_statements"),
+    ("circled:4", "정답은 ②입니다. 아니 ④번.", "ambiguous - conflicting_statements"),
+    ("number:4", "답: 3번\n\n아, 다시 보니 1번이네요.", "ambiguous - conflicting_statements"),
+    ("letter_ask", "정답은 A입니다. 사실 D는 틀린 설명입니다.", "answer A statement"),
+    ("letter_ask", "정답은 A입니다. 아니 D는 틀렸습니다.", "answer A statement"),
+    ("letter_ask", "정답은 A입니다. 사실, D는 틀린 설명입니다.", "answer A statement"),
+    ("number:4", "정답은 2번입니다. 네 개의 보기 중 2번만 옳습니다.", "answer 2 statement"),
     ("letter:4", "ANSWER: b. This is a classic case of a subsidy.", "answer B statement"),
     ("letter:4", "정답: c\n\nc만 두 조건을 모두 충족합니다.", "answer C statement"),
     ("letter:4", "答案是 B", "answer B statement"),

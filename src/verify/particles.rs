@@ -17,13 +17,14 @@ pub(super) fn particle_may_follow_choice(rest: &str) -> bool {
     if REJECT.iter().any(|r| rest.starts_with(r)) {
         return false;
     }
-    // "C예요", "3예요": the copula after a vowel.
-    if rest.starts_with("예요") {
+    // "C예요", "3예요": the copula after a vowel; "D네요", "D네.": "it is D".
+    if rest.starts_with("예요") || rest.starts_with("네요") {
         return true;
     }
     // 만 is "only" after a choice but 10,000 after an amount (3만원): accept only 만 + space/end.
-    // 나 is "or" ("2나 3") only as a word of its own, not the start of 나라, 나이 ….
-    for p in ['만', '나'] {
+    // 나 is "or" ("2나 3") only as a word of its own, not the start of 나라, 나이 …; 네 ends
+    // "D네." so (not 네 개, 네가).
+    for p in ['만', '나', '네'] {
         if let Some(after) = rest.strip_prefix(p) {
             return after.is_empty() || after.starts_with([' ', '.', ',']);
         }

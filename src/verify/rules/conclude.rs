@@ -347,9 +347,12 @@ impl Ctx<'_> {
 
     /// Does token `j` open its sentence with "no" and a comma ("아니, …", "No, …")?
     fn opens_with_no(&self, j: usize) -> bool {
+        let no = self.word(j) == "아니" || self.word(j).eq_ignore_ascii_case("no");
+        // "아니 D.", "사실 D.": the word right before another label (trial 50).
+        let label_next = || self.is_label_mark(j + 1);
         (j == 0 || self.toks[j - 1].is_sentence_end())
-            && self.tok(j + 1).is_some_and(|t| t.is_punct(','))
-            && (self.word(j) == "아니" || self.word(j).eq_ignore_ascii_case("no"))
+            && ((no && (self.tok(j + 1).is_some_and(|t| t.is_punct(',')) || label_next()))
+                || (self.word(j) == "사실" && label_next()))
     }
 
     /// Is the label at `j` put up as right too: "③도 정답이 될 수 있습니다", "④번도 맞을 수
@@ -487,7 +490,7 @@ pub(super) fn is_explicit_correction(ctx: &Ctx<'_>, j: usize) -> bool {
             let w = ctx.word(j);
             // Every word below starts with one of these syllables: most words are ruled out
             // by their first.
-            if !w.starts_with(['정', '수', '번', '착', '재', '고', '다', '잠']) {
+            if !w.starts_with(['정', '수', '번', '착', '재', '고', '다', '잠', '오']) {
                 return false;
             }
             // "아, 잠깐만요.", "잠깐!": the interjection, not "잠깐 정리하면".
@@ -508,6 +511,7 @@ pub(super) fn is_explicit_correction(ctx: &Ctx<'_>, j: usize) -> bool {
                 "재계산",
                 "재확인",
                 "고쳐",
+                "오타",
             ]
             .iter()
             .any(|p| w.starts_with(p))

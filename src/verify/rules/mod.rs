@@ -13,6 +13,7 @@ mod echo;
 mod frame;
 mod hearsay;
 mod listed;
+mod lowercase;
 mod mask;
 mod option_text;
 mod ox;

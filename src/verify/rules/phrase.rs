@@ -8,7 +8,7 @@ use super::words::{
 };
 use super::{said_of, Ctx, Resolved, Said};
 use crate::verify::scan::{Kind, Mark};
-use crate::verify::{Choice, Notation};
+use crate::verify::Choice;
 
 impl Ctx<'_> {
     /// Is the label at `k` followed by a negation: "①이 아니라", "①은 정답이 아니다",
@@ -535,63 +535,6 @@ impl Ctx<'_> {
         }
         labels.reverse();
         (said_of(&labels), first)
-    }
-
-    /// A lone lowercase letter at `j` on a lettered set ("b", "(d)"), read as that letter.
-    pub(super) fn lowercase_letter_at(&self, j: usize) -> Option<Mark> {
-        let t = self.tok(j)?;
-        let w = t.text(self.text);
-        if t.kind != Kind::Latin || self.set.notation() != Notation::Letter || w.len() != 1 {
-            return None;
-        }
-        let c = w.chars().next()?;
-        if !c.is_ascii_lowercase() {
-            return None;
-        }
-        // "정답은 b입니다": the copula glued to it ends the claim too; a particle that may go
-        // on ("b와 c", "b가 아니라 c") does not.
-        const COPULA: [&str; 7] = ["입니다", "이다", "이에요", "예요", "이야", "야", "임"];
-        let ends = self.tok(j + 1).is_none_or(|n| {
-            n.kind == Kind::Break
-                || matches!(n.kind, Kind::Punct(p) if p != '\'' && p != '-')
-                || (n.kind == Kind::Hangul
-                    && n.start == t.end
-                    && COPULA.contains(&n.text(self.text)))
-        });
-        (ends && !self.other_lowercase_letter(j, c)).then(|| Mark::Letter(c as u8 - b'a' + 1))
-    }
-
-    /// Does the answer name another of the set's letters in lower case anywhere but token
-    /// `j` ("정답: b. 다시 보니 c입니다", "Answer: b. Actually c is right")? Lower case is no
-    /// mark, so no later rule would weigh it: the lone letter is not trusted then. An "a"
-    /// before an English word other than a verb is the article ("a classic case").
-    fn other_lowercase_letter(&self, j: usize, c: char) -> bool {
-        const VERBS: [&str; 12] = [
-            "is", "was", "seems", "looks", "appears", "would", "could", "might", "should", "must",
-            "and", "or",
-        ];
-        let in_set = |x: char| ((x as usize) - ('a' as usize)) < self.set.len();
-        (0..self.toks.len()).filter(|&k| k != j).any(|k| {
-            let t = &self.toks[k];
-            let w = t.text(self.text);
-            let Some(x) = w
-                .chars()
-                .next()
-                .filter(|x| w.len() == 1 && x.is_ascii_lowercase())
-            else {
-                return false;
-            };
-            if t.kind != Kind::Latin || x == c || !in_set(x) {
-                return false;
-            }
-            let article = x == 'a'
-                && self.tok(k + 1).is_some_and(|n| {
-                    n.kind == Kind::Latin
-                        && n.start > t.end
-                        && !VERBS.contains(&n.text(self.text).to_ascii_lowercase().as_str())
-                });
-            !article
-        })
     }
 
     /// "正解は③ではなく②です", "答案不是③，而是②": after the Chinese or Japanese marker

@@ -156,8 +156,9 @@ impl Ctx<'_> {
             if !filler {
                 // "ANSWER: b", "정답: c", "Answer: (d)": after a marker a lone lowercase letter
                 // is that letter, not the article "a" of a sentence that goes on.
+                // Not "The answer is not b": lower case is no mark a denial is read of.
                 if let Some(letter) = self.lowercase_letter_at(j) {
-                    return Some((said_of(&[self.resolve(letter)]), j));
+                    return (!negated).then(|| (said_of(&[self.resolve(letter)]), j));
                 }
                 // "The answer is the third option", "정답은 마지막 보기".
                 if !negated {
