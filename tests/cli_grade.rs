@@ -1037,6 +1037,105 @@ fn answers_keyed_one_row_off_with_no_stray_id_are_refused() {
     .assert()
     .success()
     .stdout(predicate::str::contains("accuracy 90.0% (180/200"));
+    // Ids past the end with as many missing at the start look shifted (ids 102–121 against
+    // a subset 100–119 with 100 and 101 failed; trial 48 R2 had refused it), but answers
+    // that follow their own rows' golds are keyed right: graded, 18 of 18. The same ids with
+    // answers that follow the rows two before are refused as before.
+    let mut w = csv::Writer::from_path(tmp.path().join("subset.csv")).unwrap();
+    w.write_record(["id", "question", "answer", "A", "B", "C", "D"])
+        .unwrap();
+    for (r, record) in records.iter().take(20).enumerate() {
+        let id = (100 + r).to_string();
+        w.write_record(std::iter::once(id.as_str()).chain(record.iter().take(6)))
+            .unwrap();
+    }
+    w.flush().unwrap();
+    let subset = tmp.path().join("subset.csv");
+    let superset = write(
+        tmp.path(),
+        "superset.jsonl",
+        lines(2..22, &|r| 100 + r, &|r| golds[r]),
+    );
+    grade(&[], &subset, &superset, &tmp.path().join("superset"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("accuracy 100.0% (18/18"));
+    let shifted = write(
+        tmp.path(),
+        "shifted.jsonl",
+        lines(0..20, &|r| 102 + r, &|r| golds[r]),
+    );
+    grade(&[], &subset, &shifted, &tmp.path().join("shifted"))
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("the row 2 places after its own"));
+    // One answer lost half-way and the rest keyed on by `zip(ids, responses)`: rows
+    // 100–198 carry the answers of rows 101–199. The first half is right, so the run as a
+    // whole does not show it; the ids from the loss on do (trial 50, M2).
+    let zipped = write(
+        tmp.path(),
+        "zipped.jsonl",
+        lines(0..199, &|r| r, &|r| {
+            if r < 100 {
+                said(r)
+            } else {
+                said(r + 1)
+            }
+        }),
+    );
+    grade(&[], &kmmlu, &zipped, &tmp.path().join("zipped"))
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "the answers look keyed one row off among the ids 100–199",
+        ));
+    // One subject of a folder keyed one off, the other keyed right (trial 50, M1).
+    let folder = tmp.path().join("folder");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::copy(&kmmlu, folder.join("Taxation-test.csv")).unwrap();
+    std::fs::copy(
+        kmmlu.with_file_name("Accounting-test.csv"),
+        folder.join("Accounting-test.csv"),
+    )
+    .unwrap();
+    let accounting: Vec<u32> = (csv::Reader::from_path(folder.join("Accounting-test.csv"))
+        .unwrap()
+        .records())
+    .map(|r| r.unwrap()[1].parse().unwrap())
+    .collect();
+    let mut both = String::new();
+    for (r, gold) in accounting.iter().enumerate() {
+        let line = serde_json::json!({"id": format!("accounting/{r}"), "response": format!("정답은 {gold}번입니다.")});
+        both.push_str(&format!("{line}\n"));
+    }
+    for r in 0..199 {
+        let line = serde_json::json!({"id": format!("taxation/{}", r + 1), "response": format!("정답은 {}번입니다.", said(r))});
+        both.push_str(&format!("{line}\n"));
+    }
+    let both = write(tmp.path(), "both.jsonl", both);
+    grade(&[], &folder, &both, &tmp.path().join("both"))
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "among the ids taxation/0–taxation/199",
+        ));
+    // A row's first decided answer stands for it: ten samples that repeat one answer are one
+    // row's luck, not ten (trial 50, F1: repeated samples of a model at chance were refused).
+    // Here 28 rows of 40 pick the next row's gold and 12 their own: no sign of a shift in 40
+    // rows, which the same answers counted ten times over would have given.
+    let repeated: String = (0..40)
+        .flat_map(|r| {
+            let say = if r % 10 < 7 { golds[r + 1] } else { golds[r] };
+            (0..10).map(move |sample| {
+                let line = serde_json::json!({"id": r, "sample": sample, "response": format!("정답은 {say}번입니다.")});
+                format!("{line}\n")
+            })
+        })
+        .collect();
+    let repeated = write(tmp.path(), "repeated.jsonl", repeated);
+    grade(&[], &kmmlu, &repeated, &tmp.path().join("repeated"))
+        .assert()
+        .success();
     // A model that always says 1 is as right one row off as keyed right: nothing tells the
     // two apart, and it grades.
     let constant = write(

@@ -316,8 +316,8 @@ pub fn run_grade(
     });
     // Generations of another dataset are refused before anything is written: their reports
     // would only replace a good run in OUT with a meaningless one.
-    if let Some(e) = (ids_shifted(&join))
-        .or_else(|| neighbours.check(&join))
+    if let Some(e) = (ids_shifted(&join, &neighbours))
+        .or_else(|| neighbours.check(&dataset.items, &join))
         .or_else(|| questions_differ(&join))
     {
         return Err(e);

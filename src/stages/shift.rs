@@ -15,8 +15,9 @@ use crate::types::{Item, JoinReport, Verdict};
 /// request, a `--limit`; trial 45). Every answer would be graded against its neighbour's
 /// question: refused before anything is written, as generations of another dataset are, and
 /// before that check, which would say less. Answers that carry their question and mostly
-/// match their rows are keyed right (one failed item and one stray id): graded.
-pub(super) fn ids_shifted(join: &JoinReport) -> Option<GradeError> {
+/// match their rows are keyed right (one failed item and one stray id): graded, as are
+/// answers whose choices follow their own rows' golds (see [`Neighbours`]).
+pub(super) fn ids_shifted(join: &JoinReport, answers: &Neighbours) -> Option<GradeError> {
     let (lo, hi) = join.id_range?;
     if join.answers == 0 || join.unknown_ids_listed.len() >= super::join::LISTED {
         return None;
@@ -47,6 +48,16 @@ pub(super) fn ids_shifted(join: &JoinReport) -> Option<GradeError> {
     } else {
         return None;
     };
+    // Answers that agree with their own rows clearly more than with the rows the shift
+    // would give them are keyed right: generations of a larger set, its first items failed
+    // (ids 102–121 against a subset 100–119; trial 48). Graded; the strays are warned of.
+    let theirs = match whose {
+        "after" => answers.before.get(k as usize - 1),
+        _ => answers.after.get(k as usize - 1),
+    };
+    if theirs.is_some_and(Pairs::own_leads) {
+        return None;
+    }
     let whose = match k {
         1 => format!("the row {whose} its own"),
         _ => format!("the row {k} places {whose} its own"),
@@ -78,7 +89,7 @@ fn fix(join: &JoinReport, offset: i64, from_zero: bool) -> String {
 
 /// Decided answers weighed against their own row's gold and a neighbouring row's, for one
 /// neighbour (the row before, or after).
-#[derive(Default, Debug)]
+#[derive(Default, Debug, Clone)]
 struct Pairs {
     /// Answers whose row has that neighbour.
     n: u64,
@@ -92,6 +103,14 @@ struct Pairs {
 }
 
 impl Pairs {
+    fn add(&mut self, other: &Pairs) {
+        self.n += other.n;
+        self.own += other.own;
+        self.theirs += other.theirs;
+        self.own_only += other.own_only;
+        self.theirs_only += other.theirs_only;
+    }
+
     fn push(&mut self, chosen: usize, own: usize, theirs: usize) {
         self.n += 1;
         self.own += u64::from(chosen == own);
@@ -102,28 +121,63 @@ impl Pairs {
 
     /// Do the answers agree with the neighbour's gold far more than with their own? Among
     /// answers right for exactly one of the two rows, the neighbour's must lead by more than
-    /// six standard deviations of a fair coin (a sign test; at least 36 such answers) and at
-    /// least two to one. Keyed right, a model's answers follow their own questions and not
+    /// six standard deviations of a fair coin (a sign test; at least 36 such answers) and
+    /// half as many again. Keyed right, a model's answers follow their own questions and not
     /// the next one's, whatever the golds' order (a model that always says ① is right as
     /// often either way); keyed one off, they follow the neighbour's.
     fn shifted(&self) -> bool {
-        let (a, b) = (self.own_only as f64, self.theirs_only as f64);
-        b > 2.0 * a && (b - a) / (a + b).max(1.0).sqrt() > 6.0
+        lead(self.theirs_only, self.own_only, 1.5) > 6.0
+    }
+
+    /// Do the answers agree with their own rows' golds clearly more than with the
+    /// neighbour's (three standard deviations and two to one)?
+    fn own_leads(&self) -> bool {
+        lead(self.own_only, self.theirs_only, 2.0) > 3.0
     }
 }
 
-/// Decided answers weighed against their own row's gold and both neighbours', as they are
-/// verified: memory for two row numbers a row, whatever the number of answers.
+/// How far `b` leads `a` in standard deviations of a fair coin over `a + b` tosses; zero
+/// unless `b` is more than `ratio` times `a`.
+fn lead(b: u64, a: u64, ratio: f64) -> f64 {
+    let (a, b) = (a as f64, b as f64);
+    if b > ratio * a {
+        (b - a) / (a + b).max(1.0).sqrt()
+    } else {
+        0.0
+    }
+}
+
+/// Decided answers weighed against their own row's gold and their neighbours', as they are
+/// verified: a few numbers a row, whatever the number of answers.
 #[derive(Debug)]
 pub(super) struct Neighbours {
     /// The row whose id is one more than row `r`'s (`NONE` when there is none), and one less.
     next: Vec<u32>,
     prev: Vec<u32>,
-    before: Pairs,
-    after: Pairs,
+    /// Row `r`'s stretch: [`STRETCH`] ids in a row with the same text before their number.
+    stretch: Vec<u32>,
+    /// Rows weighed already: a row's first decided answer stands for it (its other samples
+    /// repeat it more often than not, and would count one row's luck many times over).
+    weighed: Vec<bool>,
+    /// Weighed against the ids 1, 2 and 3 before and after.
+    before: [Pairs; REACH],
+    after: [Pairs; REACH],
+    /// Each stretch weighed against the ids one before and one after: a shift from a lost
+    /// answer on (every later answer keyed one off), or of one subject in a folder, shows
+    /// there when the whole run does not.
+    stretches: Vec<[Pairs; 2]>,
+    /// Each stretch's first and last row, in the ids' order.
+    ends: Vec<(u32, u32)>,
+    /// The stretches of each text before the ids' numbers (a dataset's, or a subject's in a
+    /// folder), in the ids' order.
+    groups: Vec<std::ops::Range<usize>>,
 }
 
 const NONE: u32 = u32::MAX;
+/// How many ids away the golds are weighed.
+const REACH: usize = 3;
+/// Ids in a stretch.
+const STRETCH: usize = 100;
 
 impl Neighbours {
     /// A shift is by id: an id's neighbour is the id with its trailing number one more or
@@ -131,6 +185,7 @@ impl Neighbours {
     /// `kmmlu-law-17` and `kmmlu-law-18`), wherever its row is. When some id ends in no
     /// number, the rows' order stands for the ids'.
     pub(super) fn new(items: &[Item]) -> Neighbours {
+        let row = |r: usize| u32::try_from(r).unwrap_or(NONE);
         let numbered: Option<Vec<(&str, u64)>> = (items.iter())
             .map(|item| {
                 let id = item.id.as_str();
@@ -139,32 +194,46 @@ impl Neighbours {
                 Some((prefix, number.parse().ok()?))
             })
             .collect();
-        let row = |r: usize| u32::try_from(r).unwrap_or(NONE);
-        let next: Vec<u32> = match numbered {
-            Some(keys) => {
-                let mut rows = std::collections::HashMap::with_capacity(keys.len());
-                for (r, key) in keys.iter().enumerate() {
-                    rows.entry(*key).or_insert(r);
-                }
-                (keys.iter())
-                    .map(|&(prefix, n)| rows.get(&(prefix, n + 1)).map_or(NONE, |&r| row(r)))
-                    .collect()
-            }
-            None => (1..=items.len())
-                .map(|r| if r < items.len() { row(r) } else { NONE })
-                .collect(),
-        };
+        let keys = numbered.unwrap_or_else(|| (0..items.len() as u64).map(|n| ("", n)).collect());
+        let mut rows = std::collections::HashMap::with_capacity(keys.len());
+        let mut groups: std::collections::HashMap<&str, Vec<(u64, usize)>> = Default::default();
+        for (r, &(prefix, n)) in keys.iter().enumerate() {
+            rows.entry((prefix, n)).or_insert(r);
+            groups.entry(prefix).or_default().push((n, r));
+        }
+        let next: Vec<u32> = (keys.iter())
+            .map(|&(prefix, n)| rows.get(&(prefix, n + 1)).map_or(NONE, |&r| row(r)))
+            .collect();
         let mut prev = vec![NONE; items.len()];
         for (r, &n) in next.iter().enumerate() {
             if let Some(p) = prev.get_mut(n as usize) {
                 *p = row(r);
             }
         }
+        let mut stretch = vec![0; items.len()];
+        let mut ends = Vec::new();
+        let mut spans = Vec::new();
+        for mut group in groups.into_values() {
+            let first = ends.len();
+            group.sort_unstable();
+            for chunk in group.chunks(STRETCH) {
+                for &(_, r) in chunk {
+                    stretch[r] = row(ends.len());
+                }
+                ends.push((row(chunk[0].1), row(chunk[chunk.len() - 1].1)));
+            }
+            spans.push(first..ends.len());
+        }
         Neighbours {
             next,
             prev,
-            before: Pairs::default(),
-            after: Pairs::default(),
+            stretch,
+            weighed: vec![false; items.len()],
+            before: Default::default(),
+            after: Default::default(),
+            stretches: ends.iter().map(|_| Default::default()).collect(),
+            ends,
+            groups: spans,
         }
     }
 
@@ -176,35 +245,88 @@ impl Neighbours {
         let (true, Some(chosen)) = (std::ptr::eq(item, &items[row]), v.chosen_index) else {
             return;
         };
-        let own = items[row].gold.position();
-        let gold = |of: &[u32]| items.get(*of.get(row)? as usize).map(|i| i.gold.position());
-        if let Some(before) = gold(&self.prev) {
-            self.before.push(chosen, own, before);
+        if std::mem::replace(&mut self.weighed[row], true) {
+            return;
         }
-        if let Some(after) = gold(&self.next) {
-            self.after.push(chosen, own, after);
+        let own = items[row].gold.position();
+        let stretch = &mut self.stretches[self.stretch[row] as usize];
+        for (side, (links, pairs)) in [
+            (&self.prev, &mut self.before),
+            (&self.next, &mut self.after),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut at = row;
+            for (k, k_away) in pairs.iter_mut().enumerate() {
+                match links.get(at) {
+                    Some(&r) if r != NONE => at = r as usize,
+                    _ => break,
+                }
+                let theirs = items[at].gold.position();
+                k_away.push(chosen, own, theirs);
+                if k == 0 {
+                    stretch[side].push(chosen, own, theirs);
+                }
+            }
         }
     }
 
     /// Refuse answers that agree with the id before or after theirs far more than with
-    /// their own, unless they carry their questions and mostly match their rows (then the
-    /// join is shown right by the text itself).
-    pub(super) fn check(&self, join: &JoinReport) -> Option<GradeError> {
+    /// their own, over the whole run or over a stretch of ids, unless they carry their
+    /// questions and mostly match their rows (then the join is shown right by the text
+    /// itself).
+    pub(super) fn check(&self, items: &[Item], join: &JoinReport) -> Option<GradeError> {
         if join.questions_compared > 0 && join.questions_differing * 2 <= join.questions_compared {
             return None;
         }
-        let (pairs, whose, offset) = if self.after.shifted() {
-            (&self.after, "after", -1)
-        } else if self.before.shifted() {
-            (&self.before, "before", 1)
-        } else {
-            return None;
+        let whole = [&self.before[0], &self.after[0]];
+        let (side, pairs, within) = match (0..2).find(|&side| whole[side].shifted()) {
+            Some(side) => (side, whole[side].clone(), String::new()),
+            None => {
+                let (side, stretches, pairs) = self.shifted_stretches()?;
+                let (first, last) = (self.ends[stretches.start].0, self.ends[stretches.end - 1].1);
+                let id = |r: u32| items[r as usize].id.as_str();
+                (
+                    side,
+                    pairs,
+                    format!(" among the ids {}–{}", id(first), id(last)),
+                )
+            }
         };
+        let (whose, offset) = [("before", 1), ("after", -1)][side];
         let from_zero = join.id_range.is_some_and(|(lo, _)| lo + offset == 0);
         let fix = fix(join, offset, from_zero);
         Some(GradeError::IdsShifted(format!(
-            "the answers look keyed one row off: against their own rows {} of {} decided answers are right, against the row of the id {whose} theirs {} ({} right only there, {} only for their own), so each would be graded against another question; nothing was written. {fix} (generations {}, dataset {})",
+            "the answers look keyed one row off{within} (or the dataset's answers are): against their own rows {} of {} decided answers are right, against the row of the id {whose} theirs {} ({} right only there, {} only for their own), so each would be graded against another question; nothing was written. {fix} (generations {}, dataset {})",
             pairs.own, pairs.n, pairs.theirs, pairs.theirs_only, pairs.own_only, join.generations, join.dataset
         )))
+    }
+
+    /// The run of stretches from either end of a group's ids (all of them, a subject of a
+    /// folder; from a lost answer on, every later answer keyed one off; or up to an extra
+    /// one) whose answers look keyed one off the most, with the side and their counts.
+    fn shifted_stretches(&self) -> Option<(usize, std::ops::Range<usize>, Pairs)> {
+        let mut best: Option<(f64, usize, std::ops::Range<usize>, Pairs)> = None;
+        let mut weigh = |side: usize, run: std::ops::Range<usize>, sum: &Pairs| {
+            let z = lead(sum.theirs_only, sum.own_only, 1.5);
+            if sum.shifted() && best.as_ref().is_none_or(|b| z > b.0) {
+                best = Some((z, side, run, sum.clone()));
+            }
+        };
+        for group in &self.groups {
+            for side in 0..2 {
+                let (mut from_start, mut from_end) = (Pairs::default(), Pairs::default());
+                for s in group.clone() {
+                    from_start.add(&self.stretches[s][side]);
+                    weigh(side, group.start..s + 1, &from_start);
+                }
+                for s in group.clone().rev() {
+                    from_end.add(&self.stretches[s][side]);
+                    weigh(side, s..group.end, &from_end);
+                }
+            }
+        }
+        best.map(|(_, side, run, sum)| (side, run, sum))
     }
 }
