@@ -31,6 +31,8 @@ const Q_NEG_OPT: &str = "다음 중 옳지 않은 것은?\nA) 시효는 분할 �
 const Q_HEIGHT: &str =
     "소화기구 설치 높이의 기준은?\n1) 2m 이상\n2) 1.5m 이하\n3) 1m 이하\n4) 0.5m 이상";
 const Q_COEF: &str = "이차방정식 ax²+bx+c=0의 상수항은?\nA. b\nB. a\nC. d\nD. c";
+const Q_BOX: &str = "형사법상 책임에 관한 설명으로 옳은 것만을 <보기>에서 있는 대로 고른 것은?\n\n<보기>\nㄱ. 심신상실자의 행위는 벌하지 아니한다.\nㄴ. 농아자의 행위는 형을 감경한다.\nㄷ. 14세 된 미성년자의 행위는 벌하지 아니한다.\nㄹ. 심신미약자의 행위는 형을 감경할 수 있다.\n\n① ㄷ, ㄹ\n② ㄱ, ㄴ, ㄹ\n③ ㄱ, ㄹ\n④ ㄴ, ㄷ";
+const Q_BOX_NOT: &str = "조세법에 관한 설명으로 옳지 않은 것만을 〈보기〉에서 있는 대로 고른 것은?\n〈보기〉\n가. 국세는 법률로 정한다.\n나. 지방세는 조례로만 정한다.\n다. 관세는 내국세이다.\n① 가, 나\n② 나, 다\n③ 가, 다\n④ 가, 나, 다";
 const Q_DEPT: &str = "정책 담당 부서는?\n① 재정 관리\n② 인사 관리\n③ 조직 관리\n④ 감사 관리";
 
 const Q_PRODUCT: &str =
@@ -71,6 +73,8 @@ fn set_for(key: &str) -> ChoiceSet {
         "moles" => Q_MOLES,
         "passage" => Q_PASSAGE,
         "coef" => Q_COEF,
+        "box" => Q_BOX,
+        "box_not" => Q_BOX_NOT,
         spec => {
             return spec
                 .parse()
@@ -772,6 +776,12 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter:4", "The answer is not c.", "no_answer - not_found"),
     ("letter:4", "The answer is surely not c.", "no_answer - not_found"),
     ("letter:4", "정답은 b야. 다시 보니 D야.", "no_answer - not_found"),
+    // --- the civil-service ask "옳은 것만을 <보기>에서 있는 대로 고른 것은?" echoed (audit 43)
+    ("box", "ㄱ은 옳다. ㄷ은 틀렸다. 따라서 옳은 것은 ㄱ, ㄴ, ㄹ이다.", "answer ② ask_echo"),
+    ("box", "그러므로 옳은 것은 ㄱ, ㄹ입니다.", "answer ③ ask_echo"),
+    ("box", "옳은 것은 ㄱ, ㄴ, ㄷ이다.", "no_answer - not_found"),
+    ("box_not", "옳지 않은 것은 나, 다입니다.", "answer ② ask_echo"),
+    ("box_not", "옳은 것은 가뿐이다.", "no_answer - not_found"),
     // --- a correction in a word of its own before another label (trial 50)
     ("letter:4", "정답은 A입니다. 아니 C.", "ambiguous - conflicting_statements"),
     ("letter:4", "정답은 C입니다. 곰곰이 다시 생각해보니 A네요.", "ambiguous - conflicting_statements"),

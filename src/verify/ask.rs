@@ -88,8 +88,25 @@ fn first_asking_ending(q: &str) -> Option<usize> {
     const ENDINGS: [&str; 6] = ["은?", "은 ?", "을 고르", "은 무엇", "을 모두", "만을 모두"];
     memchr::memmem::find_iter(q.as_bytes(), "것".as_bytes()).find(|&at| {
         let rest = &q[at + "것".len()..];
-        ENDINGS.iter().any(|e| rest.starts_with(e)) || remark_then_question(rest)
+        ENDINGS.iter().any(|e| rest.starts_with(e))
+            || remark_then_question(rest)
+            || picked_from_box(rest)
     })
+}
+
+/// After "것": "만을 <보기>에서 있는 대로 고른 것은?", "을 〈보기〉에서 모두 고른 것은?": the
+/// ones to pick from a box of statements, with words between them and "고른" on the same
+/// line (the civil-service exams' own ask).
+fn picked_from_box(rest: &str) -> bool {
+    const OPENINGS: [&str; 5] = [
+        "만을",
+        "을 <보기>",
+        "을 〈보기〉",
+        "을 [보기]",
+        "을 보기에서",
+    ];
+    let line = &rest[..rest.find(['?', '\n']).unwrap_or(rest.len())];
+    OPENINGS.iter().any(|o| line.starts_with(o)) && (line.contains("고르") || line.contains("고른"))
 }
 
 /// After "것": "은 (소화설비 제외)?", a remark in brackets on the same line, then the
