@@ -1547,6 +1547,13 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "{\"answer\": [\"A\", \"C\"]}", "ambiguous - alternatives"),
     ("en", "{\"answer\": \"A\", \"is_correct\": false}", "no_answer - not_found"),
     ("en", "{\"answer\": \"C\", \"correct\": true}", "answer C statement"),
+    // JSON with the option's text, or a label under its own key (audit 43)
+    ("gov", "{\"answer\": \"기획재정부\"}", "answer ② statement"),
+    ("gov", "{\"reason\": \"국방부는 아니다\", \"answer\": \"금융위원회\"}", "answer ① statement"),
+    ("gov", "{\"answer\": \"금융위원회\"}\n{\"answer\": \"국방부\"}", "ambiguous - conflicting_statements"),
+    ("gov", "{\"answer_index\": 3, \"answer_label\": \"④\"}", "answer ④ statement"),
+    ("gov", "{\"answer_index\": 0}", "no_answer - not_found"),
+    ("en", "{\"answer_letter\": \"D\", \"confidence\": 0.8}", "answer D statement"),
     ("en", "{\"final\": false, \"answer\": \"A\"}", "no_answer - not_found"),
     ("en", "Select A to expand the explanation.", "no_answer - not_found"),
     ("en", "Only A looks odd.", "no_answer - not_found"),

@@ -197,7 +197,9 @@ impl Ctx<'_> {
             return false;
         }
         rest.is_empty()
-            || rest.starts_with(['\n', '.', '!', ',', '(', ')', ':', ';', '—', '-', '→', '['])
+            || rest.starts_with([
+                '\n', '.', '!', ',', '(', ')', ':', ';', '—', '-', '→', '[', '}',
+            ])
             || FRAMES.iter().any(|f| rest.starts_with(f))
             || rest == "다"
     }

@@ -153,6 +153,9 @@ pub(super) fn is_right_filler_latin(w: &str) -> bool {
             | "correct"
             | "number"
             | "text"
+            // JSON keys: `"answer_label": "②"`, `"answer_letter": "C"`.
+            | "label"
+            | "letter"
             // LaTeX font commands around a label: `$\mathrm{C}$`, `\textbf{(C)}`.
             | "mathrm"
             | "mathbf"
