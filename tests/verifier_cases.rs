@@ -33,6 +33,8 @@ const Q_HEIGHT: &str =
 const Q_COEF: &str = "이차방정식 ax²+bx+c=0의 상수항은?\nA. b\nB. a\nC. d\nD. c";
 const Q_BOX: &str = "형사법상 책임에 관한 설명으로 옳은 것만을 <보기>에서 있는 대로 고른 것은?\n\n<보기>\nㄱ. 심신상실자의 행위는 벌하지 아니한다.\nㄴ. 농아자의 행위는 형을 감경한다.\nㄷ. 14세 된 미성년자의 행위는 벌하지 아니한다.\nㄹ. 심신미약자의 행위는 형을 감경할 수 있다.\n\n① ㄷ, ㄹ\n② ㄱ, ㄴ, ㄹ\n③ ㄱ, ㄹ\n④ ㄴ, ㄷ";
 const Q_BOX_NOT: &str = "조세법에 관한 설명으로 옳지 않은 것만을 〈보기〉에서 있는 대로 고른 것은?\n〈보기〉\n가. 국세는 법률로 정한다.\n나. 지방세는 조례로만 정한다.\n다. 관세는 내국세이다.\n① 가, 나\n② 나, 다\n③ 가, 다\n④ 가, 나, 다";
+const Q_DAYS: &str = "지위를 승계한 자는 승계한 날부터 며칠 이내에 신고하여야 하는가?\n1. 7일 이내\n2. 15일 이내\n3. 20일 이내\n4. 30일 이내";
+const Q_DAYS_BOTH: &str = "보존 기간은?\n① 1년 이상\n② 3년 이상\n③ 3년 이내\n④ 5년 이상";
 const Q_DEPT: &str = "정책 담당 부서는?\n① 재정 관리\n② 인사 관리\n③ 조직 관리\n④ 감사 관리";
 
 const Q_PRODUCT: &str =
@@ -73,6 +75,8 @@ fn set_for(key: &str) -> ChoiceSet {
         "moles" => Q_MOLES,
         "passage" => Q_PASSAGE,
         "coef" => Q_COEF,
+        "days" => Q_DAYS,
+        "days_both" => Q_DAYS_BOTH,
         "box" => Q_BOX,
         "box_not" => Q_BOX_NOT,
         spec => {
@@ -776,6 +780,16 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter:4", "The answer is not c.", "no_answer - not_found"),
     ("letter:4", "The answer is surely not c.", "no_answer - not_found"),
     ("letter:4", "정답은 b야. 다시 보니 D야.", "no_answer - not_found"),
+    // --- an option's value without its qualifier (audit 43)
+    ("days", "정답은 15일입니다.", "answer 2 statement"),
+    ("days", "따라서 답: 30일\n승계한 날부터 30일 이내에 신고합니다.", "answer 4 statement"),
+    ("days", "정답은 20일이다.", "answer 3 statement"),
+    ("days", "정답은 150일입니다.", "no_answer - not_found"),
+    ("days", "정답은 15일이 아니라 30일입니다.", "no_answer - not_found"),
+    ("days", "정답은 7일 또는 15일입니다.", "no_answer - not_found"),
+    ("days", "정답은 15일 후입니다.", "no_answer - not_found"),
+    ("days_both", "정답은 3년입니다.", "no_answer - not_found"),
+    ("days_both", "정답은 5년입니다.", "answer ④ statement"),
     // --- the civil-service ask "옳은 것만을 <보기>에서 있는 대로 고른 것은?" echoed (audit 43)
     ("box", "ㄱ은 옳다. ㄷ은 틀렸다. 따라서 옳은 것은 ㄱ, ㄴ, ㄹ이다.", "answer ② ask_echo"),
     ("box", "그러므로 옳은 것은 ㄱ, ㄹ입니다.", "answer ③ ask_echo"),

@@ -29,6 +29,7 @@ mod singled;
 mod statements;
 mod trial;
 mod unfinished;
+mod value;
 mod verdicts;
 mod walkthrough;
 mod words;

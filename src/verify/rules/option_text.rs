@@ -52,7 +52,7 @@ pub(super) fn kept_longer_than(raw: &str, limit: usize, trimmable: &[char]) -> b
 
 /// The first `max` bytes (or a little more, to a character boundary) of `squash(s)`:
 /// enough to test whether it starts with any text of at most `max` bytes.
-fn squash_prefix(s: &str, max: usize) -> String {
+pub(super) fn squash_prefix(s: &str, max: usize) -> String {
     let mut out = String::new();
     for c in s.chars() {
         if out.len() >= max {
@@ -116,7 +116,7 @@ impl Ctx<'_> {
     }
 
     /// The longest squashed option text, in bytes: how much of an answer an option can start.
-    fn longest_option(&self) -> usize {
+    pub(super) fn longest_option(&self) -> usize {
         self.squashed_options().1
     }
 
@@ -142,7 +142,14 @@ impl Ctx<'_> {
     /// 금융위원회입니다", "정답은 10일(②)"), and not as the subject of a sentence or one of
     /// two ("정답\n금융위원회는 …", "정답은 금융위원회일 수도 있고 …", "…가 아니라 …")?
     pub(super) fn option_text_ends_answer(&self, k: usize, c: Choice) -> bool {
-        let (Some(t), Some(opt)) = (self.tok(k), self.squashed_option(c)) else {
+        self.squashed_option(c)
+            .is_some_and(|opt| self.text_ends_answer(k, opt))
+    }
+
+    /// Does the text `opt` (squashed), starting at token `k`, end as an answer does (see
+    /// [`Self::option_text_ends_answer`])?
+    pub(super) fn text_ends_answer(&self, k: usize, opt: &str) -> bool {
+        let Some(t) = self.tok(k) else {
             return false;
         };
         let raw = &self.text[t.start as usize..];

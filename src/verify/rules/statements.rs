@@ -168,9 +168,10 @@ impl Ctx<'_> {
                 }
                 // "정답은 금융위원회", "정답은 10일(②)입니다", "답: 1,000m2".
                 if matches!(t.kind, Kind::Hangul | Kind::Latin | Kind::Number) && !negated {
-                    let c = self
-                        .option_text_at(j)
-                        .filter(|&c| self.option_text_ends_answer(j, c))?;
+                    // "정답은 30일입니다" for "30일 이내": the value without its qualifier.
+                    let c = (self.option_text_at(j))
+                        .filter(|&c| self.option_text_ends_answer(j, c))
+                        .or_else(|| self.value_option_at(j))?;
                     // "정답은 기획재정부(③)입니다": a label put beside the text must agree.
                     let beside = self.label_beside_text(j).filter(|&r| r != Resolved::In(c));
                     return Some(match beside {
