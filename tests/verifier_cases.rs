@@ -35,6 +35,10 @@ const Q_BOX: &str = "형사법상 책임에 관한 설명으로 옳은 것만을
 const Q_BOX_NOT: &str = "조세법에 관한 설명으로 옳지 않은 것만을 〈보기〉에서 있는 대로 고른 것은?\n〈보기〉\n가. 국세는 법률로 정한다.\n나. 지방세는 조례로만 정한다.\n다. 관세는 내국세이다.\n① 가, 나\n② 나, 다\n③ 가, 다\n④ 가, 나, 다";
 const Q_DAYS: &str = "지위를 승계한 자는 승계한 날부터 며칠 이내에 신고하여야 하는가?\n1. 7일 이내\n2. 15일 이내\n3. 20일 이내\n4. 30일 이내";
 const Q_DAYS_BOTH: &str = "보존 기간은?\n① 1년 이상\n② 3년 이상\n③ 3년 이내\n④ 5년 이상";
+const Q_SLOPE: &str =
+    "일차함수 y = ax + b에서 그래프의 기울기를 나타내는 것은?\nA. x\nB. x의 계수\nC. 상수항\nD. y";
+const Q_LOWER_LABELS: &str =
+    "다음 중 가을에 수확하는 과일은?\n(a) 딸기\n(b) 수박\n(c) 감\n(d) 참외";
 const Q_DEPT: &str = "정책 담당 부서는?\n① 재정 관리\n② 인사 관리\n③ 조직 관리\n④ 감사 관리";
 
 const Q_PRODUCT: &str =
@@ -75,6 +79,8 @@ fn set_for(key: &str) -> ChoiceSet {
         "moles" => Q_MOLES,
         "passage" => Q_PASSAGE,
         "coef" => Q_COEF,
+        "slope" => Q_SLOPE,
+        "lower_labels" => Q_LOWER_LABELS,
         "days" => Q_DAYS,
         "days_both" => Q_DAYS_BOTH,
         "box" => Q_BOX,
@@ -85,6 +91,12 @@ fn set_for(key: &str) -> ChoiceSet {
                 .unwrap_or_else(|e| panic!("bad spec {spec}: {e}"))
         }
     };
+    // Options kgrade does not detect on their own ("(a) 딸기"), read with the set given as
+    // `--choices` gives it.
+    if key == "lower_labels" {
+        let spec: ChoiceSet = "letter:4".parse().unwrap();
+        return ChoiceSet::for_question(question, Some(&spec)).unwrap();
+    }
     ChoiceSet::detect(question).unwrap_or_else(|| panic!("no choices in {key}"))
 }
 
@@ -796,6 +808,25 @@ const CASES: &[(&str, &str, &str)] = &[
     ("box", "옳은 것은 ㄱ, ㄴ, ㄷ이다.", "no_answer - not_found"),
     ("box_not", "옳지 않은 것은 나, 다입니다.", "answer ② ask_echo"),
     ("box_not", "옳은 것은 가뿐이다.", "no_answer - not_found"),
+    // --- a distrusted lowercase answer decides nothing: another mention does not decide alone
+    // (trial 51)
+    ("letter:4", "ANSWER: a\n\nThe answer is D.", "no_answer - not_found"),
+    ("letter:4", "정답: d\n\n(참고로 작년 시험에서는 B가 정답이었습니다.)", "no_answer - not_found"),
+    ("letter:4", "Final answer: c\n\nI first thought B?", "no_answer - not_found"),
+    ("letter:4", "Answer: b\nOn reflection, the answer is a since it fits both rules.", "no_answer - not_found"),
+    ("slope", "기울기는 a이므로 정답은 a입니다.", "no_answer - not_found"),
+    ("slope", "정답은 B입니다.", "answer B statement"),
+    ("lower_labels", "정답은 (c)입니다.", "answer C statement"),
+    ("lower_labels", "The answer is c, since 감 ripens in autumn.", "answer C statement"),
+    ("letter:4", "ANSWER: c\n\nExplanation:\n1. Strawberries ripen in spring.\n2. Melons ripen in summer.", "answer C statement"),
+    ("letter:4", "정답은 c입니다. 다시 보니 2번이 맞네요.", "no_answer - not_found"),
+    // --- a verdict on its own line's option does not read the next line (trial 51)
+    ("letter:4", "A. 딸기 - 오답\nB. 수박 - 오답\nC. 감 - 정답\nD. 참외 - 오답", "no_answer - not_found"),
+    ("letter:4", "ANSWER: C\n\nA: 오답\nB: 오답\nC: 정답\nD: 오답", "answer C statement"),
+    // --- "사실" and "오타" only where they take the answer back (trial 51)
+    ("circled:4", "정답은 ②입니다. 사실 ④는 겨울 과일로 자주 오해됩니다.", "answer ② statement"),
+    ("circled:4", "답: ②\n\n사실 ①번이 정답처럼 보이지만 ①번은 봄 과일입니다.", "answer ② statement"),
+    ("circled:4", "정답은 ③입니다. ④번 보기에는 오타가 있는 것 같습니다.", "answer ③ statement"),
     // --- a correction in a word of its own before another label (trial 50)
     ("letter:4", "정답은 A입니다. 아니 C.", "ambiguous - conflicting_statements"),
     ("letter:4", "정답은 C입니다. 곰곰이 다시 생각해보니 A네요.", "ambiguous - conflicting_statements"),

@@ -348,11 +348,44 @@ impl Ctx<'_> {
     /// Does token `j` open its sentence with "no" and a comma ("아니, …", "No, …")?
     fn opens_with_no(&self, j: usize) -> bool {
         let no = self.word(j) == "아니" || self.word(j).eq_ignore_ascii_case("no");
-        // "아니 D.", "사실 D.": the word right before another label (trial 50).
-        let label_next = || self.is_label_mark(j + 1);
+        // "아니 D.", "사실 D입니다": the word right before another label that it claims
+        // (trial 50); not "사실 ④는 귤로 …", an explanation going on (trial 51).
+        let label_next = || self.is_label_mark(j + 1) && self.claimed(j + 1);
         (j == 0 || self.toks[j - 1].is_sentence_end())
             && ((no && (self.tok(j + 1).is_some_and(|t| t.is_punct(',')) || label_next()))
                 || (self.word(j) == "사실" && label_next()))
+    }
+
+    /// Is the label at `m` claimed as it stands: the sentence ends after it, or the copula
+    /// or "가 맞다" / "이 정답" follows ("D.", "D입니다", "D네요", "④가 맞습니다")?
+    fn claimed(&self, m: usize) -> bool {
+        let Some(n) = self.tok(m + 1) else {
+            return true;
+        };
+        if n.is_sentence_end() || n.is_punct(',') {
+            return true;
+        }
+        let w = if n.kind == Kind::Hangul && n.start == self.toks[m].end {
+            self.word(m + 1)
+        } else {
+            return false;
+        };
+        // "④번.", "④번입니다": 번 and what follows it.
+        if w == "번" {
+            return self
+                .tok(m + 2)
+                .is_none_or(|t| t.is_sentence_end() || t.is_punct(','));
+        }
+        let w = w.strip_prefix('번').unwrap_or(w);
+        const COPULA: [&str; 11] = [
+            "입니", "이다", "이에", "예요", "네요", "네", "였", "이었", "이야", "야", "임",
+        ];
+        COPULA.iter().any(|c| w.starts_with(c))
+            || (matches!(strip_beon(w), "이" | "가")
+                && self.is_hangul(m + 2)
+                && ["맞", "정답", "답"].iter().any(|p| self.word(m + 2).starts_with(p))
+                // "①번이 정답처럼 보이지만": a look, not a claim.
+                && !self.word(m + 2).contains("처럼"))
     }
 
     /// Is the label at `j` put up as right too: "③도 정답이 될 수 있습니다", "④번도 맞을 수
@@ -511,10 +544,14 @@ pub(super) fn is_explicit_correction(ctx: &Ctx<'_>, j: usize) -> bool {
                 "재계산",
                 "재확인",
                 "고쳐",
-                "오타",
             ]
             .iter()
             .any(|p| w.starts_with(p))
+                // "(오타: D)", "오타 정정": the writer's own typo, not one in the question.
+                || (w == "오타"
+                    && (ctx.tok(j + 1).is_some_and(|t| t.is_punct(':'))
+                        || (ctx.is_hangul(j + 1)
+                            && ["정정", "수정"].iter().any(|p| ctx.word(j + 1).starts_with(p)))))
                 || (w == "다시"
                     && ctx.is_hangul(j + 1)
                     && ["생각", "보", "확인", "검토", "계산", "살펴", "풀"]

@@ -5,12 +5,18 @@ use super::Ctx;
 use crate::verify::scan::{Kind, Mark};
 use crate::verify::{Choice, Notation};
 
+/// English words of one or two letters: not variables.
+const SHORT_WORDS: [&str; 24] = [
+    "of", "is", "in", "on", "at", "to", "by", "an", "as", "or", "if", "it", "be", "we", "do", "no",
+    "so", "up", "us", "my", "me", "he", "go", "am",
+];
+
 impl Ctx<'_> {
     /// A lone lowercase letter at `j` on a lettered set ("b", "(d)"), read as that letter
     /// only when nothing else in the answer could say otherwise: lower case is no mark, so
     /// no later rule weighs it as it weighs a capital (trial 50: "정답은 b입니다. 아니면
     /// D." and "정답은 a이다. 즉 C." had committed the small letter).
-    pub(super) fn lowercase_letter_at(&self, j: usize) -> Option<Mark> {
+    pub(super) fn lowercase_letter_at(&self, j: usize, negated: bool) -> Option<Mark> {
         let t = self.tok(j)?;
         let w = t.text(self.text);
         if t.kind != Kind::Latin || self.set.notation() != Notation::Letter || w.len() != 1 {
@@ -38,8 +44,45 @@ impl Ctx<'_> {
                     && rest.next().is_none_or(|n| !n.is_ascii_alphanumeric())
             })
         };
-        (ends && !an_option() && !self.another_label(j, c))
-            .then(|| Mark::Letter(c as u8 - b'a' + 1))
+        if !ends {
+            return None;
+        }
+        let mark = Mark::Letter(c as u8 - b'a' + 1);
+        // "The answer is not b": denied, it states nothing, and distrusts nothing.
+        if negated {
+            return Some(mark);
+        }
+        // "y = ax + b … 정답은 a입니다", "a=5, b=3일 때": a letter the stem uses as a
+        // variable (trial 51), alone or in a short run of letters that is no English word;
+        // not an option's own label ("(c) 감", "c) 7").
+        let in_stem = || {
+            self.set.question().is_some_and(|q| {
+                let b = q.as_bytes();
+                memchr::memchr_iter(c as u8, b).any(|i| {
+                    let start = (0..i)
+                        .rev()
+                        .find(|&x| !b[x].is_ascii_alphabetic())
+                        .map_or(0, |x| x + 1);
+                    let end = (i..b.len())
+                        .find(|&x| !b[x].is_ascii_alphabetic())
+                        .unwrap_or(b.len());
+                    let word = &q[start..end];
+                    let before = start.checked_sub(1).map(|x| b[x]);
+                    let after = b.get(end).copied();
+                    let label = end - start == 1
+                        && matches!(after, Some(b')' | b'.'))
+                        && matches!(before, None | Some(b'(' | b'\n' | b' '));
+                    end - start <= 2
+                        && !label
+                        && !SHORT_WORDS.contains(&word.to_ascii_lowercase().as_str())
+                })
+            })
+        };
+        if an_option() || in_stem() || self.another_label(j, c) {
+            self.lowercase_distrusted.set(true);
+            return None;
+        }
+        Some(mark)
     }
 
     /// Does the answer name another choice than the letter `c` at token `j`: a label of
@@ -52,11 +95,22 @@ impl Ctx<'_> {
             "is", "was", "be", "been", "of", "in", "on", "at", "as", "for", "with", "to", "by",
             "from", "such", "what", "not", "into", "about", "like",
         ];
+        // Words that cannot follow the article: "a since …", "a because …".
+        const NOT_NOUNS: [&str; 14] = [
+            "since", "because", "as", "and", "or", "but", "so", "which", "that", "is", "was", "if",
+            "instead", "here",
+        ];
         let own = Choice::from_index(c as usize - 'a' as usize);
         let latin = |k: usize| self.tok(k).filter(|t| t.kind == Kind::Latin);
         (0..self.toks.len()).filter(|&k| k != j).any(|k| {
             if self.is_label_mark(k) {
-                return self.choice_at(k) != own;
+                // A number on a lettered set is a number ("7 is prime", "1. Apples …",
+                // "4 = 2×2") unless a particle glued to it may make it a label ("3번", "2가
+                // 맞네요", "7은").
+                let glued = self.word(k).contains('번')
+                    || (self.is_hangul(k + 1) && self.toks[k + 1].start == self.toks[k].end);
+                let number = matches!(self.mark_at(k), Some(Mark::Num(_))) && !glued;
+                return !number && self.choice_at(k) != own;
             }
             let w = self.word(k);
             let Some(x) = w
@@ -72,11 +126,18 @@ impl Ctx<'_> {
             {
                 return false;
             }
+            let lower_at = |x: usize| latin(x).map(|t| t.text(self.text).to_ascii_lowercase());
+            // Not "the answer is a since …", "option is a, …": a label there (trial 51).
+            let named = k
+                .checked_sub(2)
+                .and_then(lower_at)
+                .is_some_and(|w| matches!(w.as_str(), "answer" | "option" | "choice"));
             let article = x == 'a'
-                && k.checked_sub(1).and_then(latin).is_some_and(|p| {
-                    BEFORE_ARTICLE.contains(&p.text(self.text).to_ascii_lowercase().as_str())
-                })
-                && latin(k + 1).is_some();
+                && !named
+                && k.checked_sub(1)
+                    .and_then(lower_at)
+                    .is_some_and(|p| BEFORE_ARTICLE.contains(&p.as_str()))
+                && lower_at(k + 1).is_some_and(|n| !NOT_NOUNS.contains(&n.as_str()));
             !article
         })
     }

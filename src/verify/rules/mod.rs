@@ -98,6 +98,10 @@ struct Ctx<'a> {
     /// Set when a statement is taken back by the sentence after it ("정답은 ③입니다. 잘
     /// 모르겠습니다."): a lone label on the last line then decides nothing.
     retracted: Cell<bool>,
+    /// Set when a lowercase letter after a marker is not trusted (another choice is named,
+    /// or the letter is an option's text or the stem's variable): the answer then decides
+    /// nothing, rather than letting the other mention decide alone (trial 51).
+    lowercase_distrusted: Cell<bool>,
     /// The question's ask phrase, word by word ("적절하지", "않은").
     ask: Vec<&'a str>,
     /// Does the ask ask for what is not so (see `singled::asks_negative`)?
@@ -313,6 +317,7 @@ fn read(text: &str, set: &ChoiceSet, toks: Vec<Tok>, cues: Cues) -> Extraction {
         masked,
         restated: Cell::new(false),
         retracted: Cell::new(false),
+        lowercase_distrusted: Cell::new(false),
         ask,
         asks_negative,
         synonyms,
@@ -322,7 +327,13 @@ fn read(text: &str, set: &ChoiceSet, toks: Vec<Tok>, cues: Cues) -> Extraction {
         squashed: OnceCell::new(),
         marks: OnceCell::new(),
     };
-    if let Some(e) = ctx.decide_by_statements(Strength::Strong) {
+    let strong = ctx.decide_by_statements(Strength::Strong);
+    if ctx.lowercase_distrusted.get() {
+        return Extraction::NoAnswer {
+            reason: NoAnswerReason::NotFound,
+        };
+    }
+    if let Some(e) = strong {
         return e;
     }
     if let Some(e) = ctx.bare() {

@@ -157,7 +157,7 @@ impl Ctx<'_> {
                 // "ANSWER: b", "정답: c", "Answer: (d)": after a marker a lone lowercase letter
                 // is that letter, not the article "a" of a sentence that goes on.
                 // Not "The answer is not b": lower case is no mark a denial is read of.
-                if let Some(letter) = self.lowercase_letter_at(j) {
+                if let Some(letter) = self.lowercase_letter_at(j, negated) {
                     return (!negated).then(|| (said_of(&[self.resolve(letter)]), j));
                 }
                 // "The answer is the third option", "정답은 마지막 보기".
@@ -220,7 +220,21 @@ impl Ctx<'_> {
         let completes = self.left_of_keyword(k, false).is_some_and(|m| {
             (m + 1..k).any(|x| self.is_hangul(x) && matches!(strip_beon(self.word(x)), "이" | "가"))
         });
-        arrow || (completes && !colon)
+        // "C. 감 - 정답\nD. 귤 - 오답": the verdict on its own line's option, after a dash
+        // or colon (trial 51).
+        let line_start = (0..k)
+            .rev()
+            .find(|&x| self.toks[x].kind == Kind::Break)
+            .map_or(0, |x| x + 1);
+        let verdict_line = !colon
+            && line_start < k
+            && self.is_label_mark(line_start)
+            && (line_start + 1..k).any(|x| {
+                [':', '-', '—', '–', '→']
+                    .iter()
+                    .any(|&p| self.toks[x].is_punct(p))
+            });
+        arrow || (completes && !colon) || verdict_line
     }
 
     /// A label to the left of a keyword at `k`: "③번이 정답입니다", "④를 정답으로".
