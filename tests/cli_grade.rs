@@ -1136,6 +1136,35 @@ fn answers_keyed_one_row_off_with_no_stray_id_are_refused() {
     grade(&[], &kmmlu, &repeated, &tmp.path().join("repeated"))
         .assert()
         .success();
+    // Keyed right, answers worse than chance for their own rows are at chance for every
+    // other row too: a notation read one off (here always the option after the right one)
+    // grades at 0%, and is not taken for a shift (trial 51, F1).
+    let one_off = write(
+        tmp.path(),
+        "one_off.jsonl",
+        lines(0..200, &|r| r, &|r| golds[r] % 4 + 1),
+    );
+    grade(&[], &kmmlu, &one_off, &tmp.path().join("one_off"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("accuracy 0.0% (0/200"));
+    // A circular run's answers are weighed at their option's place in the row: shown in the
+    // ordering [1, 2, 3, 0] and keyed one on, they are refused (trial 51, M1).
+    let rotated: String = (0..199)
+        .map(|r| {
+            let ordering = [1u8, 2, 3, 0];
+            let shown = ordering.iter().position(|&o| u32::from(o) + 1 == said(r)).unwrap() + 1;
+            let line = serde_json::json!({"id": r + 1, "ordering": ordering, "response": format!("정답은 {shown}번입니다.")});
+            format!("{line}\n")
+        })
+        .collect();
+    let rotated = write(tmp.path(), "rotated.jsonl", rotated);
+    grade(&[], &kmmlu, &rotated, &tmp.path().join("rotated"))
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "the answers look keyed one row off over the whole run",
+        ));
     // A model that always says 1 is as right one row off as keyed right: nothing tells the
     // two apart, and it grades.
     let constant = write(

@@ -88,7 +88,9 @@ fn fix(join: &JoinReport, offset: i64, from_zero: bool) -> String {
 }
 
 /// Decided answers weighed against their own row's gold and a neighbouring row's, for one
-/// neighbour (the row before, or after).
+/// neighbour (the row before, or after); the neighbour's against a row farther on (three ids
+/// away on the same side), whose gold stands for chance; and their own against the row two
+/// away, which is as near the neighbour as their own is.
 #[derive(Default, Debug, Clone)]
 struct Pairs {
     /// Answers whose row has that neighbour.
@@ -100,6 +102,12 @@ struct Pairs {
     /// Right for their own row only, and for the neighbour's only.
     own_only: u64,
     theirs_only: u64,
+    /// Right for the neighbour's row and not the far one, and the reverse.
+    theirs_not_far: u64,
+    far_not_theirs: u64,
+    /// Right for their own row and not the one two away, and the reverse.
+    own_not_second: u64,
+    second_not_own: u64,
 }
 
 impl Pairs {
@@ -109,30 +117,55 @@ impl Pairs {
         self.theirs += other.theirs;
         self.own_only += other.own_only;
         self.theirs_only += other.theirs_only;
+        self.theirs_not_far += other.theirs_not_far;
+        self.far_not_theirs += other.far_not_theirs;
+        self.own_not_second += other.own_not_second;
+        self.second_not_own += other.second_not_own;
     }
 
-    fn push(&mut self, chosen: usize, own: usize, theirs: usize) {
+    fn push(&mut self, chosen: usize, own: usize, golds: [Option<usize>; REACH]) {
+        let Some(theirs) = golds[0] else {
+            return;
+        };
+        let (own, theirs) = (chosen == own, chosen == theirs);
         self.n += 1;
-        self.own += u64::from(chosen == own);
-        self.theirs += u64::from(chosen == theirs);
-        self.own_only += u64::from(chosen == own && chosen != theirs);
-        self.theirs_only += u64::from(chosen == theirs && chosen != own);
+        self.own += u64::from(own);
+        self.theirs += u64::from(theirs);
+        self.own_only += u64::from(own && !theirs);
+        self.theirs_only += u64::from(theirs && !own);
+        if let Some(far) = golds[2].map(|f| chosen == f) {
+            self.theirs_not_far += u64::from(theirs && !far);
+            self.far_not_theirs += u64::from(far && !theirs);
+        }
+        if let Some(second) = golds[1].map(|f| chosen == f) {
+            self.own_not_second += u64::from(own && !second);
+            self.second_not_own += u64::from(second && !own);
+        }
     }
 
-    /// Do the answers agree with the neighbour's gold far more than with their own? Among
-    /// answers right for exactly one of the two rows, the neighbour's must lead by more than
-    /// six standard deviations of a fair coin (a sign test; at least 36 such answers) and
-    /// half as many again. Keyed right, a model's answers follow their own questions and not
-    /// the next one's, whatever the golds' order (a model that always says ① is right as
-    /// often either way); keyed one off, they follow the neighbour's.
+    /// Do the answers belong to the neighbour's question? Among answers right for exactly
+    /// one of two rows (sign tests):
+    /// - the neighbour's must lead their own by more than six standard deviations of a fair
+    ///   coin (at least 36 such answers) and half as many again: keyed right, a model's
+    ///   answers follow their own questions, whatever the golds' order (a model that always
+    ///   says ① is right as often either way);
+    /// - the neighbour's must lead the far row's by four: answers worse than chance for
+    ///   their own rows (a notation read one off, options shown reversed) are at chance for
+    ///   every other row too (trial 51);
+    /// - their own must not lead the row two away by three: keyed one off, an answer's own
+    ///   row and the row two away are both one away from its question, and as right
+    ///   however the golds run; answers right above that for their own rows that also
+    ///   follow the row before (few-shot examples taken from it) are keyed right.
     fn shifted(&self) -> bool {
         lead(self.theirs_only, self.own_only, 1.5) > 6.0
+            && lead(self.theirs_not_far, self.far_not_theirs, 1.5) > 4.0
+            && lead(self.own_not_second, self.second_not_own, 1.0) <= 3.0
     }
 
     /// Do the answers agree with their own rows' golds clearly more than with the
-    /// neighbour's (three standard deviations and two to one)?
+    /// neighbour's (two and a half standard deviations and two to one)?
     fn own_leads(&self) -> bool {
-        lead(self.own_only, self.theirs_only, 2.0) > 3.0
+        lead(self.own_only, self.theirs_only, 2.0) > 2.5
     }
 }
 
@@ -162,6 +195,8 @@ pub(super) struct Neighbours {
     /// Weighed against the ids 1, 2 and 3 before and after.
     before: [Pairs; REACH],
     after: [Pairs; REACH],
+    /// The whole run weighed against the ids one before and one after, and three away.
+    whole: [Pairs; 2],
     /// Each stretch weighed against the ids one before and one after: a shift from a lost
     /// answer on (every later answer keyed one off), or of one subject in a folder, shows
     /// there when the whole run does not.
@@ -180,10 +215,10 @@ const REACH: usize = 3;
 const STRETCH: usize = 100;
 
 impl Neighbours {
-    /// A shift is by id: an id's neighbour is the id with its trailing number one more or
-    /// less and the same text before it (`17` and `18`, `Law/17` and `Law/18`,
-    /// `kmmlu-law-17` and `kmmlu-law-18`), wherever its row is. When some id ends in no
-    /// number, the rows' order stands for the ids'.
+    /// A shift is by id: an id's neighbours are the ids with the same text before their
+    /// trailing number that come next and last before it in the numbers' order (`17` and
+    /// `18`, `Law/17` and `Law/18`, `kmmlu-law-17` and `kmmlu-law-18`), wherever their rows
+    /// are. When some id ends in no number, the rows' order stands for the ids'.
     pub(super) fn new(items: &[Item]) -> Neighbours {
         let row = |r: usize| u32::try_from(r).unwrap_or(NONE);
         let numbered: Option<Vec<(&str, u64)>> = (items.iter())
@@ -195,27 +230,27 @@ impl Neighbours {
             })
             .collect();
         let keys = numbered.unwrap_or_else(|| (0..items.len() as u64).map(|n| ("", n)).collect());
-        let mut rows = std::collections::HashMap::with_capacity(keys.len());
         let mut groups: std::collections::HashMap<&str, Vec<(u64, usize)>> = Default::default();
         for (r, &(prefix, n)) in keys.iter().enumerate() {
-            rows.entry((prefix, n)).or_insert(r);
             groups.entry(prefix).or_default().push((n, r));
         }
-        let next: Vec<u32> = (keys.iter())
-            .map(|&(prefix, n)| rows.get(&(prefix, n + 1)).map_or(NONE, |&r| row(r)))
-            .collect();
+        // Each row's neighbour is the next id in the ids' order (ids in steps of 10, or a
+        // sample of a larger set, shift as `zip(ids, responses)` shifts them; trial 51).
+        let mut next = vec![NONE; items.len()];
         let mut prev = vec![NONE; items.len()];
-        for (r, &n) in next.iter().enumerate() {
-            if let Some(p) = prev.get_mut(n as usize) {
-                *p = row(r);
-            }
-        }
         let mut stretch = vec![0; items.len()];
         let mut ends = Vec::new();
         let mut spans = Vec::new();
         for mut group in groups.into_values() {
-            let first = ends.len();
             group.sort_unstable();
+            for (i, &(n, r)) in group.iter().enumerate() {
+                // Past any row with the same id (the first row wins the join).
+                if let Some(&(_, after)) = group[i + 1..].iter().find(|&&(m, _)| m > n) {
+                    next[r] = row(after);
+                    prev[after] = prev[after].min(row(r));
+                }
+            }
+            let first = ends.len();
             for chunk in group.chunks(STRETCH) {
                 for &(_, r) in chunk {
                     stretch[r] = row(ends.len());
@@ -231,19 +266,34 @@ impl Neighbours {
             weighed: vec![false; items.len()],
             before: Default::default(),
             after: Default::default(),
+            whole: Default::default(),
             stretches: ends.iter().map(|_| Default::default()).collect(),
             ends,
             groups: spans,
         }
     }
 
-    /// Weigh the verdict `v` of an answer joined to row `row` of `items`. Answers graded
-    /// against options in another order than the dataset's (a circular run, a shuffled
-    /// prompt) are not weighed: their positions are not the rows'.
+    /// Weigh the verdict `v` of an answer joined to row `row` of `items`. An answer graded
+    /// against the options in another order (a circular run, a shuffled prompt) is weighed
+    /// at its option's place in the row, found by the option's text (not at all when the
+    /// texts are not known or not all different).
     pub(super) fn push(&mut self, items: &[Item], row: usize, item: &Item, v: &Verdict) {
-        // Another order's item is a copy of the row, not the row itself.
-        let (true, Some(chosen)) = (std::ptr::eq(item, &items[row]), v.chosen_index) else {
+        let Some(shown) = v.chosen_index else {
             return;
+        };
+        // Another order's item is a copy of the row, not the row itself.
+        let chosen = if std::ptr::eq(item, &items[row]) {
+            shown
+        } else {
+            let own = items[row].choices.options();
+            let Some(text) = item.choices.options().get(shown.wrapping_sub(1)) else {
+                return;
+            };
+            let mut places = own.iter().enumerate().filter(|(_, o)| *o == text);
+            match (places.next(), places.next()) {
+                (Some((i, _)), None) => i + 1,
+                _ => return,
+            }
         };
         if std::mem::replace(&mut self.weighed[row], true) {
             return;
@@ -257,18 +307,21 @@ impl Neighbours {
         .into_iter()
         .enumerate()
         {
+            // The golds of the rows 1, 2 and 3 ids away on this side.
+            let mut golds = [None; REACH];
             let mut at = row;
-            for (k, k_away) in pairs.iter_mut().enumerate() {
+            for gold in golds.iter_mut() {
                 match links.get(at) {
                     Some(&r) if r != NONE => at = r as usize,
                     _ => break,
                 }
-                let theirs = items[at].gold.position();
-                k_away.push(chosen, own, theirs);
-                if k == 0 {
-                    stretch[side].push(chosen, own, theirs);
-                }
+                *gold = Some(items[at].gold.position());
             }
+            for (k_away, gold) in pairs.iter_mut().zip(golds) {
+                k_away.push(chosen, own, [gold, None, None]);
+            }
+            stretch[side].push(chosen, own, golds);
+            self.whole[side].push(chosen, own, golds);
         }
     }
 
@@ -280,9 +333,12 @@ impl Neighbours {
         if join.questions_compared > 0 && join.questions_differing * 2 <= join.questions_compared {
             return None;
         }
-        let whole = [&self.before[0], &self.after[0]];
-        let (side, pairs, within) = match (0..2).find(|&side| whole[side].shifted()) {
-            Some(side) => (side, whole[side].clone(), String::new()),
+        let (side, pairs, within) = match (0..2).find(|&side| self.whole[side].shifted()) {
+            Some(side) => (
+                side,
+                self.whole[side].clone(),
+                " over the whole run".to_string(),
+            ),
             None => {
                 let (side, stretches, pairs) = self.shifted_stretches()?;
                 let (first, last) = (self.ends[stretches.start].0, self.ends[stretches.end - 1].1);
@@ -305,13 +361,15 @@ impl Neighbours {
 
     /// The run of stretches from either end of a group's ids (all of them, a subject of a
     /// folder; from a lost answer on, every later answer keyed one off; or up to an extra
-    /// one) whose answers look keyed one off the most, with the side and their counts.
+    /// one) whose answers look keyed one off, the most, with the side and their counts.
     fn shifted_stretches(&self) -> Option<(usize, std::ops::Range<usize>, Pairs)> {
-        let mut best: Option<(f64, usize, std::ops::Range<usize>, Pairs)> = None;
+        let mut best: Option<(u64, usize, std::ops::Range<usize>, Pairs)> = None;
+        // The run with the most answers right for the neighbour only beyond those right for
+        // their own only: from the loss on, neither just its tail nor rows before it.
         let mut weigh = |side: usize, run: std::ops::Range<usize>, sum: &Pairs| {
-            let z = lead(sum.theirs_only, sum.own_only, 1.5);
-            if sum.shifted() && best.as_ref().is_none_or(|b| z > b.0) {
-                best = Some((z, side, run, sum.clone()));
+            let excess = sum.theirs_only.saturating_sub(sum.own_only);
+            if sum.shifted() && best.as_ref().is_none_or(|b| excess > b.0) {
+                best = Some((excess, side, run, sum.clone()));
             }
         };
         for group in &self.groups {
