@@ -415,8 +415,8 @@ const CASES: &[(&str, &str, &str)] = &[
     ("not", "정답: ③\n\n①도 적절하지 않습니다.", "ambiguous - alternatives"),
     ("not", "정답: ③\n\n⑤도 틀린 설명입니다.", "ambiguous - alternatives"),
     // A line's own verdict is pointed back at ("← 이것이 답", "<- this is the answer"): the
-    // label on the next line is not its answer.
-    ("circled:5", "① 맞는 설명\n② 맞는 설명\n③ 틀린 설명 ← 이것이 답\n④ 맞는 설명", "no_answer - not_found"),
+    // label on the next line is not its answer; the line's own is (trial 52).
+    ("circled:5", "① 맞는 설명\n② 맞는 설명\n③ 틀린 설명 ← 이것이 답\n④ 맞는 설명", "answer ③ statement"),
     ("letter:4", "A. fine\nB. wrong <- this is the answer\nC. fine\nD. fine", "no_answer - not_found"),
     ("circled:5", "풀이를 마쳤습니다.\n정답\n③", "answer ③ statement"),
     // "Practice:" and "예제:" head another question.
@@ -821,7 +821,11 @@ const CASES: &[(&str, &str, &str)] = &[
     ("letter:4", "ANSWER: c\n\nExplanation:\n1. Strawberries ripen in spring.\n2. Melons ripen in summer.", "answer C statement"),
     ("letter:4", "정답은 c입니다. 다시 보니 2번이 맞네요.", "no_answer - not_found"),
     // --- a verdict on its own line's option does not read the next line (trial 51)
-    ("letter:4", "A. 딸기 - 오답\nB. 수박 - 오답\nC. 감 - 정답\nD. 참외 - 오답", "no_answer - not_found"),
+    ("letter:4", "A. 딸기 - 오답\nB. 수박 - 오답\nC. 감 - 정답\nD. 참외 - 오답", "answer C statement"),
+    ("letter:4", "- A. 딸기: 오답\n- B. 수박: 오답\n- C. 감: 정답\n- D. 참외: 오답", "answer C statement"),
+    ("letter:4", "| A | 딸기 | 오답 |\n| C | 감 | 정답 |\n| D | 참외 | 오답 |", "answer C statement"),
+    ("letter:4", "ANSWER: C\n\n1. 딸기 - 오답\n2. 수박 - 정답\n3. 감 - 오답", "invalid - statement"),
+    ("letter:4", "ANSWER: C\n\nB. 수박 → 정답\nD. 참외 → 오답", "ambiguous - conflicting_statements"),
     ("letter:4", "ANSWER: C\n\nA: 오답\nB: 오답\nC: 정답\nD: 오답", "answer C statement"),
     // --- "사실" and "오타" only where they take the answer back (trial 51)
     ("circled:4", "정답은 ②입니다. 사실 ④는 겨울 과일로 자주 오해됩니다.", "answer ② statement"),

@@ -220,20 +220,7 @@ impl Ctx<'_> {
         let completes = self.left_of_keyword(k, false).is_some_and(|m| {
             (m + 1..k).any(|x| self.is_hangul(x) && matches!(strip_beon(self.word(x)), "이" | "가"))
         });
-        // "C. 감 - 정답\nD. 귤 - 오답": the verdict on its own line's option, after a dash
-        // or colon (trial 51).
-        let line_start = (0..k)
-            .rev()
-            .find(|&x| self.toks[x].kind == Kind::Break)
-            .map_or(0, |x| x + 1);
-        let verdict_line = !colon
-            && line_start < k
-            && self.is_label_mark(line_start)
-            && (line_start + 1..k).any(|x| {
-                [':', '-', '—', '–', '→']
-                    .iter()
-                    .any(|&p| self.toks[x].is_punct(p))
-            });
+        let verdict_line = !colon && self.verdict_line_label(k).is_some();
         arrow || (completes && !colon) || verdict_line
     }
 
@@ -425,6 +412,16 @@ impl Ctx<'_> {
                             self.last_place_before(k).filter(|_| !negated)
                         {
                             out.push(Statement::strong(said, Rule::Statement, first, k, is_final));
+                        } else if let Some((r, m)) =
+                            (self.verdict_line_claim(k)).filter(|_| !negated && suffix.is_empty())
+                        {
+                            out.push(Statement::strong(
+                                said_of(&[r]),
+                                Rule::Statement,
+                                m,
+                                k,
+                                is_final,
+                            ));
                         }
                     }
                 }

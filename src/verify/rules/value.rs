@@ -1,8 +1,10 @@
-//! An option's value written without its qualifier: "정답은 30일입니다" for "30일 이내",
-//! "답: 5만" for "5만 이상" (audit 43).
+//! An option's value written without its qualifier ("정답은 30일입니다" for "30일 이내",
+//! "답: 5만" for "5만 이상"; audit 43), and a verdict on its own line's option ("C. 감 -
+//! 정답"): what an answer says of one option in place.
 
 use super::option_text::{clip, squash_prefix};
-use super::Ctx;
+use super::{Ctx, Resolved};
+use crate::verify::scan::Kind;
 use crate::verify::Choice;
 
 /// Words that qualify a value in an option's text.
@@ -40,5 +42,36 @@ impl Ctx<'_> {
                 .is_some_and(|t| t.starts_with(value))
         });
         (!shared && self.text_ends_answer(k, value)).then_some(c)
+    }
+
+    /// "C. 감 - 정답\nD. 귤 - 오답", "- C. 감: 정답", "| C | 감 | 정답 |", "C. 감이 정답": the
+    /// label opening the line of the keyword at `k`, when the keyword is that line's
+    /// option's verdict, after a separator or a subject particle (trials 51, 52); a bullet
+    /// may open the line.
+    pub(super) fn verdict_line_label(&self, k: usize) -> Option<usize> {
+        let line_start = (0..k)
+            .rev()
+            .find(|&x| self.toks[x].kind == Kind::Break)
+            .map_or(0, |x| x + 1);
+        let first = (line_start..k)
+            .find(|&x| !matches!(self.toks[x].kind, Kind::Punct(_) | Kind::Other))?;
+        let separated = (first + 1..k).any(|x| match self.toks[x].kind {
+            Kind::Punct(p) => [':', '-', '—', '–', '→', '|', '=', '>'].contains(&p),
+            Kind::Other => ["➡", "→", "➔", "⇒"].contains(&self.word(x)),
+            _ => false,
+        }) || (k > first + 1
+            && self.is_hangul(k - 1)
+            && self.word(k - 1).chars().count() > 1
+            && ['이', '가'].iter().any(|&e| self.word(k - 1).ends_with(e)));
+        (self.is_label_mark(first) && separated).then_some(first)
+    }
+
+    /// "2. 배 - 정답" ending its line: that option called the answer, with its label's token.
+    pub(super) fn verdict_line_claim(&self, k: usize) -> Option<(Resolved, usize)> {
+        let m = self.verdict_line_label(k)?;
+        let ends = self
+            .tok(k + 1)
+            .is_none_or(|n| n.kind == Kind::Break || n.is_sentence_end() || n.is_punct('|'));
+        ends.then(|| self.label_at(m).map(|r| (r, m))).flatten()
     }
 }
