@@ -1602,6 +1602,12 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "{\"answer\": \"금융위원회\"}\n{\"answer\": \"국방부\"}", "ambiguous - conflicting_statements"),
     ("gov", "{\"answer_index\": 3, \"answer_label\": \"④\"}", "answer ④ statement"),
     ("gov", "{\"answer_index\": 0}", "no_answer - not_found"),
+    // two option texts after a marker name two answers (trial 52)
+    ("gov", "{\"answer\": \"기획재정부, 행정안전부\"}", "ambiguous - multiple_option_texts"),
+    ("gov", "{\"answer\": [\"금융위원회\", \"국방부\"]}", "ambiguous - multiple_option_texts"),
+    ("gov", "정답은 금융위원회와 기획재정부입니다.", "ambiguous - multiple_option_texts"),
+    ("gov", "정답: 국방부 / 행정안전부", "ambiguous - multiple_option_texts"),
+    ("gov", "정답은 기획재정부, 즉 ②입니다.", "answer ② statement"),
     ("en", "{\"answer_letter\": \"D\", \"confidence\": 0.8}", "answer D statement"),
     ("en", "{\"final\": false, \"answer\": \"A\"}", "no_answer - not_found"),
     ("en", "Select A to expand the explanation.", "no_answer - not_found"),

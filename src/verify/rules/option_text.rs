@@ -203,6 +203,10 @@ impl Ctx<'_> {
         if (is_combination(opt) && continues_combination(rest)) || longer_number {
             return false;
         }
+        // "정답은 기획재정부, 행정안전부입니다": another option's text after a comma or "와".
+        if self.another_option_follows(rest) {
+            return false;
+        }
         rest.is_empty()
             || rest.starts_with([
                 '\n', '.', '!', ',', '(', ')', ':', ';', '—', '-', '→', '[', '}',

@@ -74,4 +74,23 @@ impl Ctx<'_> {
             .is_none_or(|n| n.kind == Kind::Break || n.is_sentence_end() || n.is_punct('|'));
         ends.then(|| self.label_at(m).map(|r| (r, m))).flatten()
     }
+
+    /// Does `rest`, after an option's text, name another option's text next, joined by a
+    /// comma, a slash or "와/과/및/또는/or" ("기획재정부, 행정안전부", `["기획재정부",
+    /// "행정안전부"]`)?
+    pub(super) fn another_option_follows(&self, rest: &str) -> bool {
+        let Some(after) = [",", "/", "와 ", "과 ", "및 ", "또는 ", "이나 ", "or "]
+            .iter()
+            .find_map(|j| rest.strip_prefix(j))
+        else {
+            return false;
+        };
+        let next = squash_prefix(
+            after.trim_start_matches([' ', '"', '\'']),
+            self.longest_option(),
+        );
+        (self.set.choices())
+            .filter_map(|c| self.squashed_option(c))
+            .any(|o| o.chars().count() >= 2 && next.starts_with(o))
+    }
 }
