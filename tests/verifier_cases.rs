@@ -675,7 +675,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("kmmlu", "과태료는 최대 200만원까지 올라갑니다.", "no_answer - not_found"),
     ("gov", "국방부는 금융과 관계가 없습니다.", "no_answer - not_found"),
     ("gov", "정답은 금융위원회", "answer ① statement"),
-    ("gov", "금융위원회가 정답입니다.", "answer ① option_text"),
+    ("gov", "금융위원회가 정답입니다.", "answer ① statement"),
     ("city", "Gwangju입니다.", "answer D option_text"),
     // --- O/X: a judgement quoted and then doubted or denied is its opposite
     ("oxq", "맞다고 보기는 어렵습니다.", "answer × ox_word"),
@@ -1608,6 +1608,11 @@ const CASES: &[(&str, &str, &str)] = &[
     ("gov", "정답은 금융위원회와 기획재정부입니다.", "ambiguous - multiple_option_texts"),
     ("gov", "정답: 국방부 / 행정안전부", "ambiguous - multiple_option_texts"),
     ("gov", "정답은 기획재정부, 즉 ②입니다.", "answer ② statement"),
+    // an option's text as the subject of "가 정답" is a statement, weighed against others
+    ("gov", "정답: ①\n\n따라서 기획재정부가 정답입니다.", "ambiguous - conflicting_statements"),
+    ("gov", "정답: ②\n\n따라서 기획재정부가 정답입니다.", "answer ② statement"),
+    ("gov", "국방부가 정답이 아닙니다.", "no_answer - not_found"),
+    ("gov", "국방부가 정답일까요?", "no_answer - not_found"),
     ("en", "{\"answer_letter\": \"D\", \"confidence\": 0.8}", "answer D statement"),
     ("en", "{\"final\": false, \"answer\": \"A\"}", "no_answer - not_found"),
     ("en", "Select A to expand the explanation.", "no_answer - not_found"),

@@ -413,7 +413,7 @@ impl Ctx<'_> {
                         {
                             out.push(Statement::strong(said, Rule::Statement, first, k, is_final));
                         } else if let Some((r, m)) =
-                            (self.verdict_line_claim(k)).filter(|_| !negated && suffix.is_empty())
+                            (self.in_place_claim(k, suffix)).filter(|_| !negated)
                         {
                             out.push(Statement::strong(
                                 said_of(&[r]),

@@ -2,7 +2,7 @@
 //! "답: 5만" for "5만 이상"; audit 43), and a verdict on its own line's option ("C. 감 -
 //! 정답"): what an answer says of one option in place.
 
-use super::option_text::{clip, squash_prefix};
+use super::option_text::{clip, squash, squash_prefix};
 use super::{Ctx, Resolved};
 use crate::verify::scan::Kind;
 use crate::verify::Choice;
@@ -66,8 +66,54 @@ impl Ctx<'_> {
         (self.is_label_mark(first) && separated).then_some(first)
     }
 
+    /// What the keyword at `k` calls the answer in place, with the first token of it: its
+    /// line's option ("2. 배 - 정답" ending its line), or an option's text as its subject
+    /// ("따라서 기획재정부가 정답입니다"; trial 52: beside "정답: ①" that had let ① stand).
+    /// `suffix` is what follows the keyword in its word.
+    pub(super) fn in_place_claim(&self, k: usize, suffix: &str) -> Option<(Resolved, usize)> {
+        let copula = ["입니", "이다", "임", "이에요", "이야", "이죠"];
+        let verdict = || self.verdict_line_claim(k).filter(|_| suffix.is_empty());
+        verdict().or_else(|| {
+            (suffix.is_empty() || copula.iter().any(|c| suffix.starts_with(c)))
+                .then(|| self.option_text_before(k))
+                .flatten()
+        })
+    }
+
+    /// "따라서 기획재정부가 정답입니다", "금융 위원회가 답": the option whose whole text is the
+    /// words right before the keyword, less the subject particle, in that sentence.
+    fn option_text_before(&self, k: usize) -> Option<(Resolved, usize)> {
+        let prev = k.checked_sub(1).filter(|&p| self.is_hangul(p))?;
+        let w = self.word(prev);
+        let stem = w.strip_suffix('가').or_else(|| w.strip_suffix('이'))?;
+        let start = (0..prev)
+            .rev()
+            .find(|&x| self.toks[x].is_sentence_end() || self.toks[x].kind == Kind::Break)
+            .map_or(0, |x| x + 1);
+        // Not beside a label ("④ 국방부가 정답", "3번 상속세는 폐지되었다가 정답"): a label and
+        // a text together are read by the rules that weigh both.
+        if (start..prev).any(|x| self.is_label_mark(x)) {
+            return None;
+        }
+        let from = self.toks[start].start as usize;
+        let end = self.toks[prev].start as usize + stem.len();
+        let words: Vec<&str> = self.text.get(from..end)?.split_whitespace().collect();
+        let mut found = None;
+        for n in 1..=words.len().min(4) {
+            let tail = squash(&words[words.len() - n..].concat());
+            let mut hits = (self.set.choices()).filter(|&c| {
+                self.squashed_option(c)
+                    .is_some_and(|o| o.chars().count() >= 2 && o == tail)
+            });
+            if let (Some(c), None) = (hits.next(), hits.next()) {
+                found = Some(c);
+            }
+        }
+        found.map(|c| (Resolved::In(c), prev))
+    }
+
     /// "2. 배 - 정답" ending its line: that option called the answer, with its label's token.
-    pub(super) fn verdict_line_claim(&self, k: usize) -> Option<(Resolved, usize)> {
+    fn verdict_line_claim(&self, k: usize) -> Option<(Resolved, usize)> {
         let m = self.verdict_line_label(k)?;
         let ends = self
             .tok(k + 1)
