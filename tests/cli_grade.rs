@@ -654,15 +654,7 @@ fn answers_that_do_not_line_up_with_row_numbers_are_named() {
         (1, 0, "the generations name ids 0–29 and the dataset has ids 1–30 (its id column's): each answer names the row before its own"),
         (0, 1, "the generations name ids 1–30 and the dataset has ids 0–29"),
     ] {
-        let mut w = csv::Writer::from_path(tmp.path().join("ids.csv")).unwrap();
-        w.write_record(["id", "question", "answer", "A", "B", "C", "D"])
-            .unwrap();
-        for (i, r) in rows.iter().enumerate() {
-            let id = (first_id + i).to_string();
-            w.write_record(std::iter::once(id.as_str()).chain(r.iter().take(6)))
-                .unwrap();
-        }
-        w.flush().unwrap();
+        with_ids(&tmp.path().join("ids.csv"), &rows, |i| first_id + i);
         let keyed: String = (rows.iter().enumerate())
             .map(|(i, r)| {
                 let line = serde_json::json!({"id": first_answer + i, "response": answer(r)});
@@ -996,18 +988,10 @@ fn answers_keyed_one_row_off_with_no_stray_id_are_refused() {
         .stdout(predicate::str::contains("(54/60"));
     // A shift is by id, wherever the rows stand: an id column counting 1–200 over rows in
     // another order (row r has id 1 + (r * 7) % 200), the answers keyed one id on.
-    let mut w = csv::Writer::from_path(tmp.path().join("ids.csv")).unwrap();
-    w.write_record(["id", "question", "answer", "A", "B", "C", "D"])
-        .unwrap();
     let records: Vec<csv::StringRecord> = (csv::Reader::from_path(&kmmlu).unwrap().records())
         .map(Result::unwrap)
         .collect();
-    for (r, record) in records.iter().enumerate() {
-        let id = (1 + (r * 7) % 200).to_string();
-        w.write_record(std::iter::once(id.as_str()).chain(record.iter().take(6)))
-            .unwrap();
-    }
-    w.flush().unwrap();
+    with_ids(&tmp.path().join("ids.csv"), &records, |r| 1 + (r * 7) % 200);
     let id_of = |r: usize| 1 + (r * 7) % 200;
     let off = write(
         tmp.path(),
@@ -1041,15 +1025,7 @@ fn answers_keyed_one_row_off_with_no_stray_id_are_refused() {
     // a subset 100–119 with 100 and 101 failed; trial 48 R2 had refused it), but answers
     // that follow their own rows' golds are keyed right: graded, 18 of 18. The same ids with
     // answers that follow the rows two before are refused as before.
-    let mut w = csv::Writer::from_path(tmp.path().join("subset.csv")).unwrap();
-    w.write_record(["id", "question", "answer", "A", "B", "C", "D"])
-        .unwrap();
-    for (r, record) in records.iter().take(20).enumerate() {
-        let id = (100 + r).to_string();
-        w.write_record(std::iter::once(id.as_str()).chain(record.iter().take(6)))
-            .unwrap();
-    }
-    w.flush().unwrap();
+    with_ids(&tmp.path().join("subset.csv"), &records[..20], |r| 100 + r);
     let subset = tmp.path().join("subset.csv");
     let superset = write(
         tmp.path(),
@@ -1175,4 +1151,18 @@ fn answers_keyed_one_row_off_with_no_stray_id_are_refused() {
     grade(&[], &kmmlu, &constant, &tmp.path().join("constant"))
         .assert()
         .success();
+}
+
+/// A dataset of KMMLU rows (question, answer, A–D) with an `id` column: row `r`'s id is
+/// `id(r)`.
+fn with_ids(path: &Path, rows: &[csv::StringRecord], id: impl Fn(usize) -> usize) {
+    let mut w = csv::Writer::from_path(path).unwrap();
+    w.write_record(["id", "question", "answer", "A", "B", "C", "D"])
+        .unwrap();
+    for (r, record) in rows.iter().enumerate() {
+        let id = id(r).to_string();
+        w.write_record(std::iter::once(id.as_str()).chain(record.iter().take(6)))
+            .unwrap();
+    }
+    w.flush().unwrap();
 }
