@@ -10,6 +10,7 @@ const Q_LETTER_ASK: &str = "다음 중 과일로 옳은 것은?\nA. 사과\nB. �
 const Q_GOV: &str = "금융정책을 총괄하는 기관은? ① 금융위원회 ② 기획재정부 ③ 국방부 ④ 행정안전부";
 const Q_CITY: &str =
     "Which city hosts the 5·18 memorial?\nA. Seoul\nB. Busan\nC. Daegu\nD. Gwangju";
+const Q_WON: &str = "대손충당금 잔액은?\nA. ￦150,000\nB. ￦200,000\nC. ￦250,000\nD. ￦300,000";
 const Q_KMMLU: &str = "과태료는?\n(1) 50만원\n(2) 100만원\n(3) 150만원\n(4) 200만원";
 const Q_OX: &str = "다음 설명이 옳으면 O, 틀리면 X를 고르시오: 국방부는 병무청을 둔다.";
 const Q_BEON: &str = "2021년 개정된 제5조에 따라 다음 중 두 개를 비교할 때 옳은 것은?\n1번 - 지방자치단체\n2번 - 중앙행정기관\n3번 - 공공기관\n4번 - 민간위탁기관";
@@ -85,6 +86,7 @@ fn set_for(key: &str) -> ChoiceSet {
         "days_both" => Q_DAYS_BOTH,
         "box" => Q_BOX,
         "box_not" => Q_BOX_NOT,
+        "won" => Q_WON,
         spec => {
             return spec
                 .parse()
@@ -812,7 +814,8 @@ const CASES: &[(&str, &str, &str)] = &[
     // (trial 51)
     ("letter:4", "ANSWER: a\n\nThe answer is D.", "no_answer - not_found"),
     ("letter:4", "정답: d\n\n(참고로 작년 시험에서는 B가 정답이었습니다.)", "no_answer - not_found"),
-    ("letter:4", "Final answer: c\n\nI first thought B?", "no_answer - not_found"),
+    // ... but when only capitals distrusted it, it reads as its capital twin does
+    ("letter:4", "Final answer: c\n\nI first thought B?", "answer C statement"),
     ("letter:4", "Answer: b\nOn reflection, the answer is a since it fits both rules.", "no_answer - not_found"),
     ("slope", "기울기는 a이므로 정답은 a입니다.", "no_answer - not_found"),
     ("slope", "정답은 B입니다.", "answer B statement"),
@@ -2173,6 +2176,80 @@ const CASES: &[(&str, &str, &str)] = &[
     // Audit 41: a verdict list whose last verdict is cut to its stem is cut off.
     ("right", "1) 틀림\n2) 맞음\n3) 틀림\n4) 틀", "no_answer - not_found"),
     ("right", "1) 틀림\n2) 맞음\n3) 틀림\n4) 틀림", "answer 2 verdict_list"),
+    // Trial 52: a distrusted small letter stands when the other rules decide its own choice
+    // ("따라서 답은 C"), and, when only capitals distrusted it, reads as its capital twin does;
+    // beside another choice it still decides nothing.
+    ("letter:4", "ANSWER: c\nB는 오답입니다. D도 오답입니다. 따라서 답은 C이다.", "answer C statement"),
+    ("letter:4", "Answer: c\nThe answer B is wrong; the answer is C.", "answer C statement"),
+    ("letter:4", "정답: c\n\nB는 배이므로 오답입니다.", "answer C statement"),
+    ("letter:4", "The answer is (d).\n\n(B) is a distractor.", "answer D statement"),
+    ("letter:4", "ANSWER: c\n\nA. 사과 - 오답\nB. 배 - 오답\nC. 감 - 정답\nD. 귤 - 오답", "answer C statement"),
+    ("letter:4", "답: c\n최종 답: B", "no_answer - not_found"),
+    ("letter:4", "ANSWER: d\n\nThe answer is B.", "no_answer - not_found"),
+    ("letter:4", "정답: b. 다시 보니 C가 맞습니다", "no_answer - not_found"),
+    ("letter:4", "정답: b. 다시 보니 c가 맞습니다", "no_answer - not_found"),
+    ("letter:4", "정답은 a=3, 즉 C입니다", "no_answer - not_found"),
+    ("letter:4", "정답은 c입니다. 혹은 A.", "no_answer - not_found"),
+    // A label after 즉, 다시 말해, namely restates the answer: another choice there is a
+    // second one (the capital twins above had committed the first).
+    ("letter:4", "정답은 A=3, 즉 C입니다", "ambiguous - alternatives"),
+    ("letter:4", "정답은 A=3, 즉 C가 맞습니다", "ambiguous - alternatives"),
+    ("letter:4", "정답: D, 다시 말해 B", "ambiguous - alternatives"),
+    ("letter:4", "The answer is D, in other words B.", "ambiguous - alternatives"),
+    ("letter:4", "정답: D, 다시 말해 D", "answer D statement"),
+    ("letter:4", "정답은 ③, 즉 C입니다", "answer C statement"),
+    // "On second thought" corrects as "wait" and "actually" do.
+    ("letter:4", "정답: C\n\nOn second thought, D.", "ambiguous - conflicting_statements"),
+    ("letter:4", "Answer: C\n\nOn reflection, D.", "ambiguous - conflicting_statements"),
+    ("letter:4", "Answer: C. On second thought, C is indeed right.", "answer C statement"),
+    // Audit 44: a result matched to the label of an option it is not.
+    ("city", "The city is Gwangju, which is option C.", "no_answer - not_found"),
+    ("city", "The result is Gwangju, which corresponds to option C.", "no_answer - not_found"),
+    ("city", "The city is Gwangju, which is option D.", "answer D weak_statement"),
+    // Audit 44: a Chinese or Japanese doubt after the answer takes it back.
+    ("circled:4", "我认为答案是④，但不太确定。", "no_answer - refusal"),
+    ("circled:4", "答案是④。不过我不确定。", "no_answer - not_found"),
+    ("circled:4", "正解は④だと思いますが、自信はありません。", "no_answer - not_found"),
+    ("circled:4", "正解は④です。ただし、確信はありません。", "no_answer - not_found"),
+    ("circled:4", "答案是④，我很确定。", "answer ④ statement"),
+    ("circled:4", "正解は④です。自信があります。", "answer ④ statement"),
+    // Audit 44: a second thought that only means to check the answer's own label leaves it
+    // open; checked and concluded, it stands.
+    ("circled:4", "정답은 ②입니다.\n\n잠깐, ②의 단서 조항을 다시 확인해 봐야겠습니다.", "no_answer - not_found"),
+    ("letter:4", "The answer is B... wait, let me re-check B.", "no_answer - not_found"),
+    ("circled:4", "정답은 ②입니다.\n\n잠깐, ②를 다시 확인해 보겠습니다. ②는 단서 조항에 어긋나므로 정답은 ②입니다.", "answer ② statement"),
+    ("letter:4", "The answer is C. Wait, let me check. Yes, C.", "answer C statement"),
+    // Audit 44: a user's turn the model went on to invent ends its answer, in every template,
+    // with or without an end token before it.
+    ("circled:4", "정답은 ③입니다.<｜end▁of▁sentence｜><｜User｜>틀렸어요.<｜Assistant｜>다시 보니 정답은 ①입니다.", "answer ③ statement"),
+    ("circled:4", "정답: ②\n<|user|>\n혹시 ①은 아닌가요?\n<|assistant|>\n네, 다시 보니 ①이 정답입니다.", "answer ② statement"),
+    ("circled:4", "정답: ②</s>\n<|user|>\n혹시 ①은 아닌가요?</s>\n<|assistant|>\n네, 다시 보니 ①이 정답입니다.", "answer ② statement"),
+    ("circled:4", "정답: ②\n[INST] 혹시 ①은 아닌가요? [/INST] 네, 다시 보니 ①이 정답입니다.", "answer ② statement"),
+    ("circled:4", "정답: ②\n\nHuman: 혹시 ①은 아닌가요?\n\nAssistant: 네, 다시 보니 ①이 정답입니다.", "answer ② statement"),
+    ("circled:4", "정답: ②\nUSER: 혹시 ①은 아닌가요?\nASSISTANT: 네, 다시 보니 ①이 정답입니다.", "answer ② statement"),
+    ("circled:4", "정답: ②\n\n### Human: 혹시 ①은 아닌가요?\n### Assistant: 네, 다시 보니 ①이 정답입니다.", "answer ② statement"),
+    ("number:4", "정답은 1번입니다.<eos>\n\n다시 검토해 보니 정답은 2번입니다.", "ambiguous - leaked_turn"),
+    ("number:4", "정답은 1번입니다.</s>\n\n다시 검토해 보니 정답은 2번입니다.", "ambiguous - leaked_turn"),
+    ("number:4", "정답은 1번입니다.<|END_OF_TURN_TOKEN|>\n\n다시 검토해 보니 정답은 2번입니다.", "ambiguous - leaked_turn"),
+    ("number:4", "정답은 1번입니다.<｜end▁of▁sentence｜>\n\n다시 검토해 보니 정답은 2번입니다.", "ambiguous - leaked_turn"),
+    // Audit 44: an amount with its currency sign after a marker is that option's text; a
+    // shorter or longer amount is none.
+    ("won", "풀이:\n1) 조정 전 금액: ￦250,000\n\n따라서 답은 ￦200,000입니다.", "answer B statement"),
+    ("won", "답: ￦300,000", "answer D statement"),
+    ("won", "정답은 ￦ 150,000입니다.", "answer A statement"),
+    ("won", "정답은 ￦20,000입니다.", "no_answer - not_found"),
+    ("won", "정답은 ￦200,000이 아닙니다.", "no_answer - not_found"),
+    ("won", "The answer is ￦300,000, which is option B.", "ambiguous - alternatives"),
+    ("won", "The answer is ￦300,000, which is option D.", "answer D statement"),
+    ("won", "Answer: ￦300,000, i.e. option B.", "ambiguous - conflicting_statements"),
+    // Audit 44: Chinese choices made ("本题选B", "应选③"); "选项" is "option", not a choice.
+    ("letter:4", "综上，本题选B。", "answer B statement"),
+    ("circled:4", "应选③。", "answer ③ statement"),
+    ("letter:4", "因此选项A不对，所以选 C。", "answer C statement"),
+    ("letter:4", "故选项B是错误的。", "no_answer - not_found"),
+    // ... but quoted, or HTML's strikethrough, ends nothing.
+    ("circled:4", "`<|user|>`는 사용자 턴을 엽니다. 정답: ③", "answer ③ statement"),
+    ("circled:4", "정답: <s>①</s> ③", "no_answer - not_found"),
 ];
 
 #[test]

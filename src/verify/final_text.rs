@@ -36,9 +36,10 @@ const STRIPPED_FINAL: &[u8] = b"assistantfinal";
 /// graded differently by model family). Anywhere else a token may be talked about (GPT-2's
 /// `<|endoftext|>`, a template in backticks) or may end a turn the model went on from: the
 /// text is read through it, and [`super::verify`] keeps an answer only when the text before
-/// the token states no other (the cut's `leak`; trial 47). `</s>` is not one: it is also
-/// HTML's end of strikethrough (`<s>②</s> ③`).
-const END_TOKENS: [&[u8]; 10] = [
+/// the token states no other (the cut's `leak`; trial 47). `</s>` (Llama 2, Mistral, Zephyr)
+/// is one only with no `<s>` before it: after one it is HTML's end of strikethrough (`<s>②</s>
+/// ③`). Audit 44 added DeepSeek's, Gemma's `<eos>` and Cohere's.
+const END_TOKENS: [&[u8]; 13] = [
     b"<|end|>",
     b"<|return|>",
     b"<|call|>",
@@ -49,14 +50,54 @@ const END_TOKENS: [&[u8]; 10] = [
     b"<|end_of_text|>",
     b"<end_of_turn>",
     b"<|endoftext|>",
+    "<｜end▁of▁sentence｜>".as_bytes(),
+    b"<eos>",
+    b"<|END_OF_TURN_TOKEN|>",
 ];
+/// HTML's end of strikethrough, or Llama 2's end of sequence (see `END_TOKENS`).
+const END_OF_SEQUENCE: &[u8] = b"</s>";
+
+/// What opens a user's turn in the chat templates (Zephyr and Phi-3's `<|user|>`, DeepSeek's
+/// `<｜User｜>`, Llama 2 and Mistral's `[INST]`, ChatML's, Llama 3's and Gemma's with their
+/// role), and the role lines of plain-text templates (Vicuna's `USER:`, `Human:`, Alpaca's
+/// `### Instruction:`). A model that writes one has gone on to invent the user's next
+/// message, with no end token or with one the list above lacks (audit 44: `정답: ②\n<|user|>\n
+/// 혹시 ①은 아닌가요?\n<|assistant|>\n네, 다시 보니 ①이 정답입니다.` had graded ①): its
+/// answer ends there, unless the opener is talked about (quoted, or a particle after it).
+/// The plain ones count only at a line's start.
+const USER_TURNS: [&[u8]; 11] = [
+    b"<|user|>",
+    "<｜User｜>".as_bytes(),
+    b"[INST]",
+    b"<|im_start|>user",
+    b"<start_of_turn>user",
+    b"<|start_header_id|>user",
+    b"\nUSER:",
+    b"\nHuman:",
+    b"\n### Human:",
+    b"\n### User:",
+    b"\n### Instruction:",
+];
+
+/// Could the text hold a template's token or role line: a `<`, a `[INST]`, a role line? One
+/// packed (SIMD) pass of a multi-pattern searcher over the answer.
+fn may_hold_template(bytes: &[u8]) -> bool {
+    use aho_corasick::AhoCorasick;
+    use std::sync::OnceLock;
+    static ANY: OnceLock<AhoCorasick> = OnceLock::new();
+    let any = ANY.get_or_init(|| {
+        AhoCorasick::new(["<", "[INST]", "\nUSER:", "\nHuman:", "\n### "])
+            .expect("fixed patterns build")
+    });
+    any.is_match(bytes)
+}
 
 /// Find the final answer text of `response`.
 pub(crate) fn cut(response: &str) -> Cut {
     let bytes = response.as_bytes();
     // Every marker but gpt-oss's stripped form starts with '<': one memchr pass settles
     // most answers, instead of nine substring searches over every byte.
-    if !bytes.starts_with(b"analysis") && memchr::memchr(b'<', bytes).is_none() {
+    if !bytes.starts_with(b"analysis") && !may_hold_template(bytes) {
         return Cut::Final {
             start: 0,
             end: bytes.len(),
@@ -96,9 +137,16 @@ pub(crate) fn cut(response: &str) -> Cut {
     for (at, len) in tokens(tail) {
         // gpt-oss's final message ends at its first harmony token: the model cannot write
         // one as text, so it is never talked about.
-        let standing = match harmony.is_some() && END_TOKENS[..4].contains(&&tail[at..at + len]) {
-            true => Standing::TurnEnd,
-            false => standing(tail, at, len),
+        let token = &tail[at..at + len];
+        let standing = if harmony.is_some() && END_TOKENS[..4].contains(&token) {
+            Standing::TurnEnd
+        } else if USER_TURNS.contains(&token) {
+            match standing(tail, at, len) {
+                Standing::TalkedAbout => Standing::TalkedAbout,
+                _ => Standing::TurnEnd,
+            }
+        } else {
+            standing(tail, at, len)
         };
         match standing {
             Standing::TurnEnd => {
@@ -116,15 +164,17 @@ pub(crate) fn cut(response: &str) -> Cut {
     }
 }
 
-/// Every end token in `text`, in order, as (position, length).
+/// Every end token and user turn's opener in `text`, in order, as (position, length).
 fn tokens(text: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
-    let mut found: Vec<(usize, usize)> = match memchr::memchr(b'<', text) {
-        None => Vec::new(),
-        Some(_) => END_TOKENS
-            .iter()
-            .flat_map(|t| memmem::find_iter(text, t).map(|at| (at, t.len())))
-            .collect(),
-    };
+    let mut found: Vec<(usize, usize)> = Vec::new();
+    if may_hold_template(text) {
+        let every = |t: &'static [u8]| memmem::find_iter(text, t).map(move |at| (at, t.len()));
+        found.extend(END_TOKENS.iter().flat_map(|t| every(t)));
+        found.extend(USER_TURNS.iter().flat_map(|t| every(t)));
+        // `</s>` with no `<s>` before it.
+        let html = memmem::find(text, b"<s>").unwrap_or(text.len());
+        found.extend(every(END_OF_SEQUENCE).filter(|&(at, _)| at < html));
+    }
     found.sort_unstable();
     found.into_iter()
 }
@@ -145,9 +195,13 @@ enum Standing {
 fn standing(text: &[u8], at: usize, len: usize) -> Standing {
     let before = &text[..at];
     let after = &text[at + len..];
+    // In a span of inline code too ("`<|eot_id|><|start_header_id|>user`"): an odd number
+    // of backticks on its line before it.
+    let line = &before[memchr::memrchr(b'\n', before).map_or(0, |p| p + 1)..];
     let quoted = before
         .last()
         .is_some_and(|b| matches!(b, b'`' | b'"' | b'\''))
+        || memchr::memchr_iter(b'`', line).count() % 2 == 1
         || memmem::find_iter(before, b"```").count() % 2 == 1;
     // `text` is a str and the token ASCII: what follows starts on a character boundary.
     let next = std::str::from_utf8(after).ok().and_then(|s| {
@@ -193,8 +247,12 @@ fn standing(text: &[u8], at: usize, len: usize) -> Standing {
         .map(|r| &rest[r.len()..]);
     let turn_end = rest.is_empty()
         || rest.starts_with(b"<|")
+        || rest.starts_with("<｜".as_bytes())
         || rest.starts_with(b"<start_of_turn>")
         || rest.starts_with(b"<s>")
+        || USER_TURNS
+            .iter()
+            .any(|t| rest.starts_with(t.trim_ascii_start()))
         || role.is_some_and(|r| {
             r.is_empty() || r.starts_with(b"<|") || r.starts_with(b"\n") || r.starts_with(b"\r\n")
         })
@@ -231,9 +289,17 @@ mod tests {
             "<end_of_turn>\n<start_of_turn>model\n",
             "<|endoftext|>\nuser\n",
             "<|end|><|start|>assistant",
+            // Audit 44: DeepSeek's, and a user's turn opened with no end token before it.
+            "<｜end▁of▁sentence｜><｜User｜>다시<｜Assistant｜>",
+            "\n<|user|>\n다시\n<|assistant|>\n",
+            "</s>\n<|user|>\n다시</s>\n<|assistant|>\n",
+            "\n[INST] 다시 [/INST] ",
+            "\n\nHuman: 다시\n\nAssistant: ",
+            "\nUSER: 다시\nASSISTANT: ",
         ] {
             let s = format!("정답은 ②입니다.{end}다시 보니 정답은 ③입니다.");
-            assert_eq!(final_of(&s), Some("정답은 ②입니다."), "{end}");
+            let cut = final_of(&s).map(str::trim_end);
+            assert_eq!(cut, Some("정답은 ②입니다."), "{end}");
         }
         assert_eq!(
             final_of("정답은 ①<|eot_id|>\nuser\n다시 풀어봐"),

@@ -559,7 +559,7 @@ pub(super) fn is_explicit_correction(ctx: &Ctx<'_>, j: usize) -> bool {
                         .any(|p| ctx.word(j + 1).starts_with(p)))
         }
         Kind::Latin => {
-            const WORDS: [&str; 7] = [
+            const WORDS: [&str; 10] = [
                 "wait",
                 "actually",
                 "hmm",
@@ -567,13 +567,23 @@ pub(super) fn is_explicit_correction(ctx: &Ctx<'_>, j: usize) -> bool {
                 "corrected",
                 "edit",
                 "oops",
+                "reflection",
+                "rethinking",
+                "reconsidering",
             ];
             let w = ctx.word(j);
-            if w.is_ascii() {
-                WORDS.iter().any(|c| w.eq_ignore_ascii_case(c))
-            } else {
-                WORDS.contains(&lower(w).as_str())
-            }
+            // "On second thought, D."
+            let second_thought = w.eq_ignore_ascii_case("second")
+                && ctx.is_latin(j + 1)
+                && ["thought", "thoughts"]
+                    .iter()
+                    .any(|t| ctx.word(j + 1).eq_ignore_ascii_case(t));
+            second_thought
+                || if w.is_ascii() {
+                    WORDS.iter().any(|c| w.eq_ignore_ascii_case(c))
+                } else {
+                    WORDS.contains(&lower(w).as_str())
+                }
         }
         _ => false,
     }

@@ -4,7 +4,7 @@
 
 use super::singled::{is_negative, POSITIVE};
 use super::words::{answer_keyword, english_asks_untrue, lower, truth_phrase, ASK_NOUNS};
-use super::{Ctx, Said, Statement, Strength};
+use super::{said_of, Ctx, Resolved, Said, Statement, Strength};
 use crate::verify::scan::Kind;
 
 use crate::verify::{Choice, Notation, Rule};
@@ -482,10 +482,22 @@ impl Ctx<'_> {
         if other || !matches!(said, Said::One(_)) {
             return None;
         }
+        // "The answer is ￦300,000, which is option B" where B reads ￦200,000: the result
+        // written last before the link is another option's text (audit 44).
+        let result = (start..k)
+            .rev()
+            .find_map(|x| self.option_text_at(x).or_else(|| self.value_option_at(x)));
+        let (said, rule) = match (said, result) {
+            (Said::One(c), Some(o)) if o != c => (
+                said_of(&[Resolved::In(c), Resolved::In(o)]),
+                Rule::LabelTextMismatch,
+            ),
+            (said, _) => (said, Rule::WeakStatement),
+        };
         Some(Statement {
             said,
             strength: Strength::Weak,
-            rule: Rule::WeakStatement,
+            rule,
             first: k,
             last,
             is_final: false,

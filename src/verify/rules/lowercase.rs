@@ -1,9 +1,9 @@
 //! A lone lowercase letter after an answer marker ("ANSWER: b", "정답은 c입니다"): read as
 //! that letter only when nothing else in the answer could say otherwise.
 
-use super::Ctx;
-use crate::verify::scan::{Kind, Mark};
-use crate::verify::{Choice, Notation};
+use super::{read, Ctx};
+use crate::verify::scan::{tokenize_with_cues, Kind, Mark};
+use crate::verify::{Choice, ChoiceSet, Extraction, NoAnswerReason, Notation};
 
 /// English words of one or two letters: not variables.
 const SHORT_WORDS: [&str; 24] = [
@@ -78,19 +78,49 @@ impl Ctx<'_> {
                 })
             })
         };
-        if an_option() || in_stem() || self.another_label(j, c) {
-            self.lowercase_distrusted.set(true);
-            return None;
+        let bit = 1 << (c as u32 - 'a' as u32);
+        let distrust = |only_marks: bool| {
+            let mut d = self.lowercase_distrusted.borrow_mut();
+            d.letters |= bit;
+            if only_marks {
+                d.marked.push(t.start as usize);
+            } else {
+                d.hard = true;
+            }
+            None
+        };
+        if an_option() || in_stem() || self.another_small_letter(j, c) {
+            return distrust(false);
+        }
+        if self.another_mark(j, c) {
+            return distrust(true);
         }
         Some(mark)
     }
 
-    /// Does the answer name another choice than the letter `c` at token `j`: a label of
-    /// another choice or outside the set ("즉 C", "아니면 D", "3번"), or another of the set's
-    /// letters in lower case ("다시 보니 c입니다", "Actually a fits better")? An "a" between
-    /// an English word that takes an article and another word is the article ("is a
-    /// classic case", "of a subsidy").
-    fn another_label(&self, j: usize, c: char) -> bool {
+    /// Does the answer name another choice than the letter `c` at token `j` with a label of
+    /// another choice or outside the set ("즉 C", "아니면 D", "3번")?
+    fn another_mark(&self, j: usize, c: char) -> bool {
+        let own = Choice::from_index(c as usize - 'a' as usize);
+        (0..self.toks.len()).filter(|&k| k != j).any(|k| {
+            if !self.is_label_mark(k) {
+                return false;
+            }
+            // A number on a lettered set is a number ("7 is prime", "1. Apples …", "4 =
+            // 2×2") unless a particle glued to it may make it a label ("3번", "2가 맞네요",
+            // "7은").
+            let glued = self.word(k).contains('번')
+                || (self.is_hangul(k + 1) && self.toks[k + 1].start == self.toks[k].end);
+            let number = matches!(self.mark_at(k), Some(Mark::Num(_))) && !glued;
+            !number && self.choice_at(k) != own
+        })
+    }
+
+    /// Does the answer name another of the set's letters in lower case ("다시 보니
+    /// c입니다", "Actually a fits better"), which no other rule reads? An "a" between an
+    /// English word that takes an article and another word is the article ("is a classic
+    /// case", "of a subsidy").
+    fn another_small_letter(&self, j: usize, c: char) -> bool {
         const BEFORE_ARTICLE: [&str; 20] = [
             "is", "was", "be", "been", "of", "in", "on", "at", "as", "for", "with", "to", "by",
             "from", "such", "what", "not", "into", "about", "like",
@@ -100,17 +130,10 @@ impl Ctx<'_> {
             "since", "because", "as", "and", "or", "but", "so", "which", "that", "is", "was", "if",
             "instead", "here",
         ];
-        let own = Choice::from_index(c as usize - 'a' as usize);
         let latin = |k: usize| self.tok(k).filter(|t| t.kind == Kind::Latin);
         (0..self.toks.len()).filter(|&k| k != j).any(|k| {
             if self.is_label_mark(k) {
-                // A number on a lettered set is a number ("7 is prime", "1. Apples …",
-                // "4 = 2×2") unless a particle glued to it may make it a label ("3번", "2가
-                // 맞네요", "7은").
-                let glued = self.word(k).contains('번')
-                    || (self.is_hangul(k + 1) && self.toks[k + 1].start == self.toks[k].end);
-                let number = matches!(self.mark_at(k), Some(Mark::Num(_))) && !glued;
-                return !number && self.choice_at(k) != own;
+                return false;
             }
             let w = self.word(k);
             let Some(x) = w
@@ -140,5 +163,57 @@ impl Ctx<'_> {
                 && lower_at(k + 1).is_some_and(|n| !NOT_NOUNS.contains(&n.as_str()));
             !article
         })
+    }
+}
+
+/// The lowercase letters after a marker that were not trusted (see `lowercase_letter_at`).
+#[derive(Default)]
+pub(super) struct Distrusted {
+    /// Their choices, one bit each.
+    letters: u32,
+    /// Was one distrusted for what no rule reads as a capital either: another small letter,
+    /// an option whose text is the letter, the stem's variable?
+    hard: bool,
+    /// Where those distrusted only for another label begin.
+    marked: Vec<usize>,
+}
+
+/// What an answer says when small letters after its markers were distrusted: `e`, what the
+/// other rules decided without them, stands when it is their choice ("ANSWER: c … B는 오답,
+/// D도 오답. 따라서 답은 C"); when only other labels distrusted them, the answer is read
+/// again with them in capitals, so that every rule weighs them as it weighs a capital
+/// ("ANSWER: c\n\nB는 배이므로 오답입니다" is C as "ANSWER: C …" is, "ANSWER: d … The
+/// answer is B" conflicting as its capital twin is), and that reading stands when it is
+/// their choice. Anything else decides nothing (trial 51: "ANSWER: d … The answer is B" had
+/// let B decide alone).
+pub(super) fn weigh_distrusted(
+    text: &str,
+    set: &ChoiceSet,
+    d: Distrusted,
+    e: Extraction,
+) -> Extraction {
+    if d.letters == 0 {
+        return e;
+    }
+    let theirs = |e: &Extraction| matches!(e, Extraction::Answer { choice, .. } if d.letters == 1 << choice.index());
+    if theirs(&e) {
+        return e;
+    }
+    if !d.hard && d.letters.is_power_of_two() {
+        let mut twin = text.as_bytes().to_vec();
+        for &at in &d.marked {
+            twin[at] = twin[at].to_ascii_uppercase();
+        }
+        // Only ASCII bytes changed, to ASCII: still UTF-8, spans unchanged.
+        if let Ok(twin) = String::from_utf8(twin) {
+            let (toks, cues) = tokenize_with_cues(&twin);
+            let e = read(&twin, set, toks, cues);
+            if theirs(&e) {
+                return e;
+            }
+        }
+    }
+    Extraction::NoAnswer {
+        reason: NoAnswerReason::NotFound,
     }
 }

@@ -40,7 +40,7 @@ use super::scan::{tokenize_with_cues, Kind, Mark, Tok};
 use super::{Choice, ChoiceSet, Extraction, NoAnswerReason, Notation, Rule};
 use mask::grader_addressed;
 use ox::ox_polarity;
-use std::cell::{Cell, OnceCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::ops::Range;
 
 /// A mark read against the choice set.
@@ -98,10 +98,11 @@ struct Ctx<'a> {
     /// Set when a statement is taken back by the sentence after it ("정답은 ③입니다. 잘
     /// 모르겠습니다."): a lone label on the last line then decides nothing.
     retracted: Cell<bool>,
-    /// Set when a lowercase letter after a marker is not trusted (another choice is named,
-    /// or the letter is an option's text or the stem's variable): the answer then decides
-    /// nothing, rather than letting the other mention decide alone (trial 51).
-    lowercase_distrusted: Cell<bool>,
+    /// The choices of lowercase letters after a marker that are not trusted (another choice
+    /// is named, or the letter is an option's text or the stem's variable), one bit each:
+    /// the answer then decides only the choice those letters name, if the other rules come
+    /// to it alone, rather than letting another mention decide against them (trial 51).
+    lowercase_distrusted: RefCell<lowercase::Distrusted>,
     /// The question's ask phrase, word by word ("적절하지", "않은").
     ask: Vec<&'a str>,
     /// Does the ask ask for what is not so (see `singled::asks_negative`)?
@@ -317,7 +318,7 @@ fn read(text: &str, set: &ChoiceSet, toks: Vec<Tok>, cues: Cues) -> Extraction {
         masked,
         restated: Cell::new(false),
         retracted: Cell::new(false),
-        lowercase_distrusted: Cell::new(false),
+        lowercase_distrusted: RefCell::default(),
         ask,
         asks_negative,
         synonyms,
@@ -327,46 +328,50 @@ fn read(text: &str, set: &ChoiceSet, toks: Vec<Tok>, cues: Cues) -> Extraction {
         squashed: OnceCell::new(),
         marks: OnceCell::new(),
     };
-    let strong = ctx.decide_by_statements(Strength::Strong);
-    if ctx.lowercase_distrusted.get() {
-        return Extraction::NoAnswer {
-            reason: NoAnswerReason::NotFound,
+    let e = ctx.rules(cues);
+    lowercase::weigh_distrusted(text, set, ctx.lowercase_distrusted.take(), e)
+}
+
+impl Ctx<'_> {
+    /// The rules, in order, after the context is built.
+    fn rules(&self, cues: Cues) -> Extraction {
+        let ctx = self;
+        let set = ctx.set;
+        if let Some(e) = ctx.decide_by_statements(Strength::Strong) {
+            return e;
+        }
+        if let Some(e) = ctx.bare() {
+            return e;
+        }
+        if let Some(e) = ctx.decide_by_statements(Strength::Weak) {
+            return e;
+        }
+        if set.notation() != Notation::Ox && cues.has(Family::Singling) {
+            if let Some(e) = ctx.singled_out() {
+                return e;
+            }
+        }
+        if let Some(e) = ctx.verdict_list() {
+            return e;
+        }
+        // "맞는지 틀린지 모르겠습니다": words of both kinds around a refusal decide nothing.
+        if set.notation() == Notation::Ox && !cues.has(Family::Refusal) {
+            if let Some(e) = ctx.ox_words() {
+                return e;
+            }
+        }
+        if let Some(e) = ctx.unique_option_text() {
+            return e;
+        }
+        let reason = if ctx.restated.get() {
+            NoAnswerReason::RestatedOptions
+        } else if cues.has(Family::Refusal) {
+            NoAnswerReason::Refusal
+        } else {
+            NoAnswerReason::NotFound
         };
+        Extraction::NoAnswer { reason }
     }
-    if let Some(e) = strong {
-        return e;
-    }
-    if let Some(e) = ctx.bare() {
-        return e;
-    }
-    if let Some(e) = ctx.decide_by_statements(Strength::Weak) {
-        return e;
-    }
-    if set.notation() != Notation::Ox && cues.has(Family::Singling) {
-        if let Some(e) = ctx.singled_out() {
-            return e;
-        }
-    }
-    if let Some(e) = ctx.verdict_list() {
-        return e;
-    }
-    // "맞는지 틀린지 모르겠습니다": words of both kinds around a refusal decide nothing.
-    if set.notation() == Notation::Ox && !cues.has(Family::Refusal) {
-        if let Some(e) = ctx.ox_words() {
-            return e;
-        }
-    }
-    if let Some(e) = ctx.unique_option_text() {
-        return e;
-    }
-    let reason = if ctx.restated.get() {
-        NoAnswerReason::RestatedOptions
-    } else if cues.has(Family::Refusal) {
-        NoAnswerReason::Refusal
-    } else {
-        NoAnswerReason::NotFound
-    };
-    Extraction::NoAnswer { reason }
 }
 
 impl Ctx<'_> {

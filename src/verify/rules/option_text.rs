@@ -216,12 +216,13 @@ impl Ctx<'_> {
     }
 
     /// A label put beside an option text starting at `j`, in the same sentence within a few
-    /// words: in brackets ("기획재정부(③)", "10일 (②번)") or after "즉" ("기획재정부, 즉 ③").
+    /// words: in brackets ("기획재정부(③)", "10일 (②번)"), after "즉" ("기획재정부, 즉 ③"), or
+    /// linked to it ("￦300,000, which is option B"; see `linked_label_after`).
     pub(super) fn label_beside_text(&self, j: usize) -> Option<Resolved> {
-        let m = self.first_label_in_sentence(j + 1, j + 1, j + 10)?;
-        (self.opens_bracket(m) || self.is_namely(m - 1))
-            .then(|| self.label_at(m))
-            .flatten()
+        let m = self.first_label_in_sentence(j + 1, j + 1, j + 10);
+        m.filter(|&m| self.opens_bracket(m) || self.is_namely(m - 1))
+            .or_else(|| self.linked_label_after(j))
+            .and_then(|m| self.label_at(m))
     }
 
     /// The first label mark at or after `min` in `from..to`, before the sentence ends.

@@ -374,7 +374,25 @@ impl Ctx<'_> {
             let also = self.is_label_mark(j)
                 && self.is_hangul(j + 1)
                 && strip_beon(self.word(j + 1)) == "도";
-            if also || is_hedge(t, self.text) {
+            // "정답은 A=3, 즉 C입니다": a label after 즉 restates the answer, so another
+            // choice there is a second one.
+            let namely = self.is_label_mark(j) && self.restates_before(j) && {
+                let glued = self.is_hangul(j + 1) && self.toks[j + 1].start == t.end;
+                !glued
+                    || matches!(
+                        strip_beon(self.word(j + 1)),
+                        "" | "이"
+                            | "가"
+                            | "을"
+                            | "를"
+                            | "입니다"
+                            | "이다"
+                            | "이에요"
+                            | "예요"
+                            | "임"
+                    )
+            };
+            if also || namely || is_hedge(t, self.text) {
                 hedged = true;
             }
             if self.is_label_mark(j) {
@@ -410,6 +428,22 @@ impl Ctx<'_> {
     /// "즉" ("that is") between two labels.
     pub(super) fn is_namely(&self, j: usize) -> bool {
         self.is_hangul(j) && self.word(j) == "즉"
+    }
+
+    /// Is the label at `j` put as a restatement: after "즉", "다시 말해", "namely" or "in
+    /// other words" (a comma between allowed)?
+    fn restates_before(&self, j: usize) -> bool {
+        let mut k = j;
+        if k > 0 && self.toks[k - 1].is_punct(',') {
+            k -= 1;
+        }
+        let word = |x: usize| (x < k).then(|| self.word(x).to_ascii_lowercase());
+        let at = |back: usize| k.checked_sub(back).and_then(word);
+        let w1 = at(1).unwrap_or_default();
+        k.checked_sub(1).is_some_and(|x| self.is_namely(x))
+            || (matches!(w1.as_str(), "말해" | "말하면") && at(2).as_deref() == Some("다시"))
+            || w1 == "namely"
+            || (w1 == "words" && at(2).as_deref() == Some("other"))
     }
 
     /// The label after the one at `k` when both name one option: "3번(C)", "③ (C)",

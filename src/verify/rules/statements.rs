@@ -8,7 +8,7 @@ use super::words::{
     answer_keyword, is_left_filler_hangul, is_left_filler_latin, is_negation_word,
     is_right_filler_hangul, is_right_filler_latin, lower, strip_beon,
 };
-use super::words::{CJK_FILLERS, CJK_KEYWORDS};
+use super::words::{cjk_keyword, CJK_FILLERS};
 use super::{said_of, Ctx, Resolved, Said, Statement, Statements};
 use crate::verify::cues::Family;
 use crate::verify::scan::{Kind, Tok};
@@ -166,8 +166,11 @@ impl Ctx<'_> {
                         return Some(phrase);
                     }
                 }
-                // "정답은 금융위원회", "정답은 10일(②)입니다", "답: 1,000m2".
-                if matches!(t.kind, Kind::Hangul | Kind::Latin | Kind::Number) && !negated {
+                // "정답은 금융위원회", "정답은 10일(②)입니다", "답: 1,000m2", "답: ￦585,000".
+                if (matches!(t.kind, Kind::Hangul | Kind::Latin | Kind::Number)
+                    || self.is_currency(j))
+                    && !negated
+                {
                     // "정답은 30일입니다" for "30일 이내": the value without its qualifier.
                     let c = (self.option_text_at(j))
                         .filter(|&c| self.option_text_ends_answer(j, c))
@@ -192,7 +195,7 @@ impl Ctx<'_> {
     fn cjk_keyword_end(&self, k: usize) -> Option<usize> {
         let at = self.toks[k].start as usize;
         let rest = self.text.get(at..)?;
-        let keyword = CJK_KEYWORDS.iter().find(|w| rest.starts_with(*w))?;
+        let keyword = cjk_keyword(rest)?;
         let end = (at + keyword.len()) as u32;
         (k..self.toks.len().min(k + 6)).find(|&j| self.toks[j].end == end)
     }

@@ -120,7 +120,49 @@ impl Ctx<'_> {
         let Some(open) = (last + 1..self.toks.len()).find(|&j| self.opens_second_thought(j)) else {
             return false;
         };
-        !(open + 1..self.toks.len()).any(|j| self.names_a_label(j))
+        // "잠깐, ②의 단서 조항을 다시 확인해 봐야겠습니다.", "Wait, let me re-check B.": a
+        // label in a last sentence that only means to check is not named as the answer.
+        let end = self.checking_sentence_at_end().unwrap_or(self.toks.len());
+        !(open + 1..end).any(|j| self.names_a_label(j))
+    }
+
+    /// Where the text's last sentence begins, when all it says is that the writer means to
+    /// check ("다시 확인해 봐야겠습니다", "검토해 보겠습니다", "let me re-check B").
+    fn checking_sentence_at_end(&self) -> Option<usize> {
+        const CHECKING: [&str; 16] = [
+            "확인해 봐야",
+            "확인해봐야",
+            "확인해 보겠",
+            "확인해보겠",
+            "확인이 필요",
+            "검토해 봐야",
+            "검토해 보겠",
+            "검토가 필요",
+            "살펴봐야",
+            "살펴보겠",
+            "다시 봐야",
+            "let me check",
+            "let me re-check",
+            "let me recheck",
+            "let me double-check",
+            "need to check",
+        ];
+        let last = (0..self.toks.len())
+            .rev()
+            .find(|&x| !matches!(self.toks[x].kind, Kind::Punct(_) | Kind::Break))?;
+        let start = (0..last)
+            .rev()
+            .find(|&x| self.toks[x].is_sentence_end())
+            .map_or(0, |x| x + 1);
+        let span = self.toks[start].start as usize..self.toks[last].end as usize;
+        let sentence = self.text[span].to_lowercase();
+        // The sentence ends on the intention ("…확인해 봐야겠습니다", "let me re-check B"),
+        // not on what the check found ("let me double-check: 7 has no divisors …, so C").
+        CHECKING
+            .iter()
+            .filter_map(|c| sentence.find(c).map(|at| &sentence[at + c.len()..]))
+            .any(|rest| !rest.contains(':') && rest.trim().len() <= 24)
+            .then_some(start)
     }
 
     /// Is token `j` a label in the set's own notation, in the set or not ("(K)" of A–J)? A

@@ -13,6 +13,37 @@ const QUALIFIERS: [&str; 8] = [
 ];
 
 impl Ctx<'_> {
+    /// The label after an option's text at `j` that the sentence links to it as the same
+    /// option: "…, which is option B", "… corresponds to option B", "…, i.e. option B",
+    /// "…이며, 이는 선택지 B에 해당합니다" (audit 44: a result written with another option's
+    /// label had committed the label, or the result).
+    pub(super) fn linked_label_after(&self, j: usize) -> Option<usize> {
+        let w = |x: usize| match self.tok(x) {
+            Some(t) if matches!(t.kind, Kind::Latin | Kind::Hangul) => self.word(x).to_lowercase(),
+            _ => String::new(),
+        };
+        // The dots of "i.e." end no sentence.
+        let dot = |x: usize| self.toks[x].is_punct('.') && matches!(w(x - 1).as_str(), "i" | "e");
+        let m = (j + 1..self.toks.len().min(j + 16))
+            .take_while(|&x| !self.toks[x].is_sentence_end() || dot(x))
+            .find(|&x| self.is_label_mark(x))?;
+        let noun = w(m - 1);
+        let english = matches!(noun.as_str(), "option" | "choice")
+            && (matches!(w(m - 2).as_str(), "is" | "to" | "matching" | "matches")
+                || (m >= 3 && self.toks[m - 2].is_punct('.') && w(m - 3) == "e"));
+        let after = self.text[self.toks[m].end as usize..].trim_start_matches('번');
+        let korean = matches!(noun.as_str(), "선택지" | "보기") && after.starts_with("에 해당");
+        (english || korean).then_some(m)
+    }
+
+    /// Is token `k` a currency sign an amount may open with ("￦585,000", "$12")?
+    pub(super) fn is_currency(&self, k: usize) -> bool {
+        self.tok(k).is_some_and(|t| {
+            matches!(t.kind, Kind::Other | Kind::Punct('$'))
+                && matches!(t.text(self.text), "￦" | "₩" | "$" | "€" | "£" | "¥")
+        })
+    }
+
     /// The one option whose text is a value with a unit and a qualifier ("30일 이내",
     /// "100m2 미만") and whose value alone is written at token `k`, ending the answer there
     /// ("정답은 30일입니다"), when no other option's text starts with that value ("30일

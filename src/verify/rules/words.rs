@@ -414,13 +414,22 @@ pub(super) fn is_disjunction(t: &Tok, text: &str) -> bool {
 
 /// Chinese and Japanese answer markers, longest first: "正确答案：C", "答案是 B", "答え: D",
 /// and the Chinese choice made, "故选C" (so choose C), "我选择 A" (I choose A).
-pub(super) const CJK_KEYWORDS: [&str; 14] = [
+pub(super) const CJK_KEYWORDS: [&str; 22] = [
     "正确答案",
     "正確答案",
     "最终答案",
     "最終答案",
     "我选择",
     "我選擇",
+    // "本题选B", "应选③", "所以选 C" (audit 44).
+    "本题选",
+    "本題選",
+    "所以选",
+    "所以選",
+    "因此选",
+    "因此選",
+    "应选",
+    "應選",
     "故选",
     "故選",
     "答案",
@@ -430,6 +439,16 @@ pub(super) const CJK_KEYWORDS: [&str; 14] = [
     "回答",
     "答",
 ];
+
+/// The Chinese or Japanese answer marker `rest` opens with; not a choosing verb that is the
+/// first half of "选项" ("故选项B是错误的": "option B is wrong", audit 44).
+pub(super) fn cjk_keyword(rest: &str) -> Option<&'static str> {
+    let keyword = CJK_KEYWORDS.iter().find(|w| rest.starts_with(*w))?;
+    let after = &rest[keyword.len()..];
+    let option = (keyword.ends_with('选') || keyword.ends_with('選'))
+        && (after.starts_with('项') || after.starts_with('項'));
+    (!option).then_some(keyword)
+}
 
 /// Chinese and Japanese words that may stand between such a marker and the label, one
 /// character each as the scanner splits them: 是, 为, は, 应该, 选项 ….
@@ -545,3 +564,29 @@ pub(super) const VIEW_VERBS: [&str; 9] = [
     "판단됩",
     "믿습",
 ];
+
+/// Does `text` doubt in Chinese or Japanese ("但不太确定", "没有把握", "自信はありません")?
+/// Only looked for where a CJK ideograph or kana is (lead bytes E3–E9; Hangul's are EA–ED).
+pub(super) fn cjk_doubt(text: &str) -> bool {
+    const DOUBTS: [&str; 18] = [
+        "不太确定",
+        "不确定",
+        "不太肯定",
+        "不能确定",
+        "无法确定",
+        "没有把握",
+        "没把握",
+        "不敢肯定",
+        "拿不准",
+        "自信はありません",
+        "自信がありません",
+        "自信がない",
+        "自信はない",
+        "確信はありません",
+        "確信がありません",
+        "確信がない",
+        "わかりません",
+        "分かりません",
+    ];
+    text.bytes().any(|b| (0xE3..=0xE9).contains(&b)) && DOUBTS.iter().any(|d| text.contains(d))
+}
