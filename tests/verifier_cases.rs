@@ -10,6 +10,7 @@ const Q_LETTER_ASK: &str = "다음 중 과일로 옳은 것은?\nA. 사과\nB. �
 const Q_GOV: &str = "금융정책을 총괄하는 기관은? ① 금융위원회 ② 기획재정부 ③ 국방부 ④ 행정안전부";
 const Q_CITY: &str =
     "Which city hosts the 5·18 memorial?\nA. Seoul\nB. Busan\nC. Daegu\nD. Gwangju";
+const Q_FRUIT: &str = "다음 중 옳은 것은?\nA. 사과\nB. 배\nC. 감\nD. 귤";
 const Q_WON: &str = "대손충당금 잔액은?\nA. ￦150,000\nB. ￦200,000\nC. ￦250,000\nD. ￦300,000";
 const Q_KMMLU: &str = "과태료는?\n(1) 50만원\n(2) 100만원\n(3) 150만원\n(4) 200만원";
 const Q_OX: &str = "다음 설명이 옳으면 O, 틀리면 X를 고르시오: 국방부는 병무청을 둔다.";
@@ -87,6 +88,7 @@ fn set_for(key: &str) -> ChoiceSet {
         "box" => Q_BOX,
         "box_not" => Q_BOX_NOT,
         "won" => Q_WON,
+        "fruit" => Q_FRUIT,
         spec => {
             return spec
                 .parse()
@@ -2247,6 +2249,16 @@ const CASES: &[(&str, &str, &str)] = &[
     ("circled:4", "应选③。", "answer ③ statement"),
     ("letter:4", "因此选项A不对，所以选 C。", "answer C statement"),
     ("letter:4", "故选项B是错误的。", "no_answer - not_found"),
+    // A verdict list after the answer that marks another option contradicts it: in the set's
+    // letters, with O and X ending their lines, or numbered in the options' order on a
+    // lettered set; one before a final answer is what it concluded from.
+    ("letter:4", "ANSWER: C\n\nA) X\nB) O\nC) X\nD) X", "ambiguous - conflicting_statements"),
+    ("letter:4", "ANSWER: C\n\n1) X\n2) O\n3) X\n4) X", "ambiguous - conflicting_statements"),
+    ("fruit", "ANSWER: C\n\n1) 틀림\n2) 맞음\n3) 틀림\n4) 틀림", "ambiguous - conflicting_statements"),
+    ("letter:4", "ANSWER: C\n\nA) X\nB) X\nC) O\nD) X", "answer C statement"),
+    ("fruit", "ANSWER: C\n\n1) 사과 - 틀림\n2) 배 - 틀림\n3) 감 - 맞음\n4) 귤 - 틀림", "answer C statement"),
+    ("letter:4", "A) X\nB) O\nC) X\nD) X", "answer B verdict_list"),
+    ("letter:4", "(A) ❌\n(B) ❌\n(C) ✅\n(D) ❌\n\n위 표시는 초안입니다. 최종 정답: (D)", "answer D statement"),
     // ... but quoted, or HTML's strikethrough, ends nothing.
     ("circled:4", "`<|user|>`는 사용자 턴을 엽니다. 정답: ③", "answer ③ statement"),
     ("circled:4", "정답: <s>①</s> ③", "no_answer - not_found"),

@@ -328,7 +328,7 @@ fn read(text: &str, set: &ChoiceSet, toks: Vec<Tok>, cues: Cues) -> Extraction {
         squashed: OnceCell::new(),
         marks: OnceCell::new(),
     };
-    let e = ctx.rules(cues);
+    let e = ctx.against_verdict_list(ctx.rules(cues));
     lowercase::weigh_distrusted(text, set, ctx.lowercase_distrusted.take(), e)
 }
 

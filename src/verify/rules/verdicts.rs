@@ -43,16 +43,82 @@ impl Ctx<'_> {
     pub(super) fn verdict_list(&self) -> Option<Extraction> {
         // Not with an answer word anywhere: a statement taken back, or one cut off ("…❌\n\n따라서
         // 정답은 "), says the list is not the answer.
+        if self.cues.has(Family::Keyword) {
+            return None;
+        }
+        let (c, at) = self.verdict_pick(false)?;
+        let line_start = (0..at)
+            .rev()
+            .find(|&j| self.toks[j].kind == Kind::Break)
+            .map_or(0, |j| j + 1);
+        Some(Extraction::Answer {
+            choice: c,
+            rule: Rule::VerdictList,
+            span: self.span(line_start, at),
+        })
+    }
+
+    /// An answer `e` that a verdict list after it contradicts: "ANSWER: C\n\nA) X\nB) O\nC)
+    /// X\nD) X", or "1) 틀림\n2) 맞음\n…" on a lettered set, its lines numbered in the
+    /// options' order, marks B right (trial 52: the answer had stood). Then conflicting.
+    pub(super) fn against_verdict_list(&self, e: Extraction) -> Extraction {
+        let Extraction::Answer {
+            choice,
+            rule,
+            ref span,
+        } = e
+        else {
+            return e;
+        };
+        if rule == Rule::VerdictList {
+            return e;
+        }
+        // A list before the answer is what it concluded from ("…❌\n\n위 표시는 초안입니다.
+        // 최종 정답: 4번"); one after it judges the options again.
+        match self.verdict_pick(true) {
+            Some((c, at)) if c != choice && self.toks[at].start as usize >= span.end => {
+                let end = self.toks[at].end as usize;
+                Extraction::Ambiguous {
+                    candidates: vec![choice, c],
+                    rule: Rule::ConflictingStatements,
+                    span: span.start.min(end)..span.end.max(end),
+                }
+            }
+            _ => e,
+        }
+    }
+
+    /// The one option a list of verdicts, a line per option, marks as the answer, and the
+    /// mark's token. `by_position`: the list stands among other lines (only those opening
+    /// with a label are read), and a numbered list on a lettered set names the options in
+    /// their order ("1) X" for A).
+    fn verdict_pick(&self, by_position: bool) -> Option<(Choice, usize)> {
         // A line per option: most answers have too few lines to be such a list.
         let polarity = self.asked_polarity();
         if self.set.notation() == Notation::Ox
-            || self.cues.has(Family::Keyword)
             || memchr::memchr_iter(b'\n', self.text.as_bytes()).count() + 1 < self.set.len()
         {
             return None;
         }
         // A mark at `j`: a tick, or an O/X mark; the letters O and X only ending their line
         // ("① 서울 X"), where they cannot be a word.
+        let ends_line = |j: usize| {
+            self.toks[j + 1..]
+                .iter()
+                .take_while(|n| n.kind != Kind::Break)
+                .all(|n| matches!(n.kind, Kind::Punct(_)))
+        };
+        // On a lettered set O and X read as letters: ending a line after its label, marks
+        // ("A) X", "B) O").
+        let ox_letter = |j: usize| {
+            let after_label = j > 0 && self.toks[j - 1].kind != Kind::Break;
+            match self.toks[j].text(self.text) {
+                "O" | "X" if self.set.notation() == Notation::Letter && after_label => {
+                    ends_line(j).then(|| self.toks[j].text(self.text) == "O")
+                }
+                _ => None,
+            }
+        };
         let verdict = |j: usize| {
             let t = self.toks[j];
             match t.kind {
@@ -61,13 +127,9 @@ impl Ctx<'_> {
                     .then_some(true),
                 Kind::Mark(Mark::Ox(v)) => {
                     let letter = t.text(self.text).is_ascii();
-                    let ends_line = self.toks[j + 1..]
-                        .iter()
-                        .take_while(|n| n.kind != Kind::Break)
-                        .all(|n| matches!(n.kind, Kind::Punct(_)));
-                    (!letter || ends_line).then_some(v)
+                    (!letter || ends_line(j)).then_some(v)
                 }
-                _ => None,
+                _ => ox_letter(j),
             }
         };
         // Marks only on a question asking what is so (above); words by the ask's polarity.
@@ -90,7 +152,19 @@ impl Ctx<'_> {
                 Some(r)
             })
         {
-            let labels: Vec<usize> = line.clone().filter(|&j| self.is_label_mark(j)).collect();
+            let labels: Vec<usize> = line
+                .clone()
+                .filter(|&j| self.is_label_mark(j) && ox_letter(j).is_none())
+                .collect();
+            // Beside an answer, only the lines that open with a label are the list's.
+            let opens = |f: &usize| {
+                line.clone()
+                    .take_while(|j| j < f)
+                    .all(|j| matches!(self.toks[j].kind, Kind::Punct(_)))
+            };
+            if by_position && !labels.first().is_some_and(opens) {
+                continue;
+            }
             let mut marks: Vec<(usize, bool)> = line
                 .clone()
                 .filter_map(|j| verdict(j).map(|v| (j, v)))
@@ -118,12 +192,18 @@ impl Ctx<'_> {
                 }
                 return None;
             };
-            let starts = line
-                .clone()
-                .take_while(|&j| j < first)
-                .all(|j| matches!(self.toks[j].kind, Kind::Punct(_)));
-            let c = self.choice_at(first)?;
-            let same_label = labels.iter().all(|&j| self.choice_at(j) == Some(c));
+            let starts = opens(&first);
+            let choice_at = |j: usize| {
+                self.choice_at(j)
+                    .or_else(|| match (self.mark_at(j)?, self.set.notation()) {
+                        (Mark::Num(n), Notation::Letter) if by_position => {
+                            self.set.at_position(usize::from(n))
+                        }
+                        _ => None,
+                    })
+            };
+            let c = choice_at(first)?;
+            let same_label = labels.iter().all(|&j| choice_at(j) == Some(c));
             let [(at, yes)] = marks[..] else {
                 return None;
             };
@@ -142,15 +222,7 @@ impl Ctx<'_> {
         if seen.len() != self.set.len() || self.cut_off() {
             return None;
         }
-        let line_start = (0..at)
-            .rev()
-            .find(|&j| self.toks[j].kind == Kind::Break)
-            .map_or(0, |j| j + 1);
-        Some(Extraction::Answer {
-            choice: c,
-            rule: Rule::VerdictList,
-            span: self.span(line_start, at),
-        })
+        Some((c, at))
     }
 
     /// A word at `j` that judges a statement: `Some(true)` for 옳음, 맞음, 옳다, True, correct,
