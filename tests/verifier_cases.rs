@@ -816,8 +816,7 @@ const CASES: &[(&str, &str, &str)] = &[
     // (trial 51)
     ("letter:4", "ANSWER: a\n\nThe answer is D.", "no_answer - not_found"),
     ("letter:4", "정답: d\n\n(참고로 작년 시험에서는 B가 정답이었습니다.)", "no_answer - not_found"),
-    // ... but when only capitals distrusted it, it reads as its capital twin does
-    ("letter:4", "Final answer: c\n\nI first thought B?", "answer C statement"),
+    ("letter:4", "Final answer: c\n\nI first thought B?", "no_answer - not_found"),
     ("letter:4", "Answer: b\nOn reflection, the answer is a since it fits both rules.", "no_answer - not_found"),
     ("slope", "기울기는 a이므로 정답은 a입니다.", "no_answer - not_found"),
     ("slope", "정답은 B입니다.", "answer B statement"),
@@ -2179,12 +2178,15 @@ const CASES: &[(&str, &str, &str)] = &[
     ("right", "1) 틀림\n2) 맞음\n3) 틀림\n4) 틀", "no_answer - not_found"),
     ("right", "1) 틀림\n2) 맞음\n3) 틀림\n4) 틀림", "answer 2 verdict_list"),
     // Trial 52: a distrusted small letter stands when the other rules decide its own choice
-    // ("따라서 답은 C"), and, when only capitals distrusted it, reads as its capital twin does;
-    // beside another choice it still decides nothing.
+    // ("따라서 답은 C"); beside another choice, or nothing, it still decides nothing (trial 53:
+    // reading it as its capital twin carried the capitals' misses over, and read list items).
     ("letter:4", "ANSWER: c\nB는 오답입니다. D도 오답입니다. 따라서 답은 C이다.", "answer C statement"),
     ("letter:4", "Answer: c\nThe answer B is wrong; the answer is C.", "answer C statement"),
-    ("letter:4", "정답: c\n\nB는 배이므로 오답입니다.", "answer C statement"),
-    ("letter:4", "The answer is (d).\n\n(B) is a distractor.", "answer D statement"),
+    ("letter:4", "정답: c\n\nB는 배이므로 오답입니다.", "no_answer - not_found"),
+    ("letter:4", "Answer: c (no, D)", "no_answer - not_found"),
+    ("letter:4", "정답: c\nA, C, D는 틀렸다.", "no_answer - not_found"),
+    ("letter:4", "답:\nd. B는 합성수이므로 오답, 7이 소수.", "no_answer - not_found"),
+    ("letter:10", "Answer: i. B and D are composite.", "no_answer - not_found"),
     ("letter:4", "ANSWER: c\n\nA. 사과 - 오답\nB. 배 - 오답\nC. 감 - 정답\nD. 귤 - 오답", "answer C statement"),
     ("letter:4", "답: c\n최종 답: B", "no_answer - not_found"),
     ("letter:4", "ANSWER: d\n\nThe answer is B.", "no_answer - not_found"),
@@ -2244,11 +2246,19 @@ const CASES: &[(&str, &str, &str)] = &[
     ("won", "The answer is ￦300,000, which is option B.", "ambiguous - alternatives"),
     ("won", "The answer is ￦300,000, which is option D.", "answer D statement"),
     ("won", "Answer: ￦300,000, i.e. option B.", "ambiguous - conflicting_statements"),
-    // Audit 44: Chinese choices made ("本题选B", "应选③"); "选项" is "option", not a choice.
+    // Audit 44: a Chinese choice made ("本题选B"); "选项" is "option", not a choice; "应选" and
+    // "因此选" are as often someone else's choice (trial 53).
     ("letter:4", "综上，本题选B。", "answer B statement"),
-    ("circled:4", "应选③。", "answer ③ statement"),
-    ("letter:4", "因此选项A不对，所以选 C。", "answer C statement"),
     ("letter:4", "故选项B是错误的。", "no_answer - not_found"),
+    ("letter:4", "有人认为应选B，但这是错误的。", "no_answer - refusal"),
+    ("letter:4", "很多人会因此选B，这是错误的。", "no_answer - refusal"),
+    ("letter:4", "本题选C。不，应选D。", "no_answer - refusal"),
+    // Trial 53: an amount that a calculation goes on from, or beside another amount or a
+    // unit on its line, is not read.
+    ("won", "정답: ￦300,000 - ￦100,000 = ￦200,000", "ambiguous - multiple_option_texts"),
+    ("won", "답: ￦300,000 (기초) - ￦100,000 (대손) = ￦200,000", "ambiguous - multiple_option_texts"),
+    ("won", "답은 ￦300,000인 것 같지만, 대손을 빼면 ￦200,000이다.", "ambiguous - multiple_option_texts"),
+    ("won", "답: ￦150,000 (단위: 천원)", "no_answer - not_found"),
     // A verdict list after the answer that marks another option contradicts it: in the set's
     // letters, with O and X ending their lines, or numbered in the options' order on a
     // lettered set; one before a final answer is what it concluded from.

@@ -335,17 +335,7 @@ impl CueScan {
             '故' if ["故选", "故選"].iter().any(|w| text[at..].starts_with(w)) => {
                 self.found |= 1 << Family::Keyword as u8
             }
-            '本' | '所' | '因' | '应' | '應'
-                if [
-                    "本题选",
-                    "本題選",
-                    "所以选",
-                    "所以選",
-                    "因此选",
-                    "因此選",
-                    "应选",
-                    "應選",
-                ]
+            '本' if ["本题选", "本題選"]
                 .iter()
                 .any(|w| text[at..].starts_with(w)) =>
             {

@@ -59,13 +59,13 @@ const END_OF_SEQUENCE: &[u8] = b"</s>";
 
 /// What opens a user's turn in the chat templates (Zephyr and Phi-3's `<|user|>`, DeepSeek's
 /// `<｜User｜>`, Llama 2 and Mistral's `[INST]`, ChatML's, Llama 3's and Gemma's with their
-/// role), and the role lines of plain-text templates (Vicuna's `USER:`, `Human:`, Alpaca's
-/// `### Instruction:`). A model that writes one has gone on to invent the user's next
+/// role), and the role lines of plain-text templates (Vicuna's `USER:`, `Human:`, `###
+/// Human:`; not Alpaca's `### Instruction:`, a heading a model's own markdown may use). A model that writes one has gone on to invent the user's next
 /// message, with no end token or with one the list above lacks (audit 44: `정답: ②\n<|user|>\n
 /// 혹시 ①은 아닌가요?\n<|assistant|>\n네, 다시 보니 ①이 정답입니다.` had graded ①): its
 /// answer ends there, unless the opener is talked about (quoted, or a particle after it).
 /// The plain ones count only at a line's start.
-const USER_TURNS: [&[u8]; 11] = [
+const USER_TURNS: [&[u8]; 10] = [
     b"<|user|>",
     "<｜User｜>".as_bytes(),
     b"[INST]",
@@ -76,7 +76,6 @@ const USER_TURNS: [&[u8]; 11] = [
     b"\nHuman:",
     b"\n### Human:",
     b"\n### User:",
-    b"\n### Instruction:",
 ];
 
 /// Could the text hold a template's token or role line: a `<`, a `[INST]`, a role line? One
@@ -92,8 +91,16 @@ fn may_hold_template(bytes: &[u8]) -> bool {
     any.is_match(bytes)
 }
 
-/// Find the final answer text of `response`.
-pub(crate) fn cut(response: &str) -> Cut {
+/// Assistant role lines that close an exchange a plain-text template's user line opened.
+const ASSISTANT_LINES: [&[u8]; 4] = [
+    b"\nASSISTANT:",
+    b"\nAssistant:",
+    b"\n### Assistant:",
+    b"\n### Response:",
+];
+
+/// Find the final answer text of `response` to `question` (its stem and options, or "").
+pub(crate) fn cut(response: &str, question: &str) -> Cut {
     let bytes = response.as_bytes();
     // Every marker but gpt-oss's stripped form starts with '<': one memchr pass settles
     // most answers, instead of nine substring searches over every byte.
@@ -132,6 +139,15 @@ pub(crate) fn cut(response: &str) -> Cut {
         }
     }
     let tail = &bytes[start..end];
+    // A question that shows a template's token or HTML's `<s>` ("Which string opens a user's
+    // turn? B. [INST]"): the answer talks about such tokens, and none ends it (trial 53).
+    let about_templates = may_hold_template(question.as_bytes()) && {
+        let q = question.as_bytes();
+        (END_TOKENS.iter().chain(&USER_TURNS))
+            .map(|t| t.trim_ascii_start())
+            .chain([END_OF_SEQUENCE, b"<s>".as_slice()])
+            .any(|t| memmem::find(q, t).is_some())
+    };
     let mut leaks = Vec::new();
     let mut stop = tail.len();
     for (at, len) in tokens(tail) {
@@ -140,11 +156,10 @@ pub(crate) fn cut(response: &str) -> Cut {
         let token = &tail[at..at + len];
         let standing = if harmony.is_some() && END_TOKENS[..4].contains(&token) {
             Standing::TurnEnd
+        } else if about_templates {
+            Standing::TalkedAbout
         } else if USER_TURNS.contains(&token) {
-            match standing(tail, at, len) {
-                Standing::TalkedAbout => Standing::TalkedAbout,
-                _ => Standing::TurnEnd,
-            }
+            user_turn(tail, at, len)
         } else {
             standing(tail, at, len)
         };
@@ -161,6 +176,27 @@ pub(crate) fn cut(response: &str) -> Cut {
         start,
         end: start + stop,
         leaks,
+    }
+}
+
+/// How a user turn's opener at `at` stands: it ends the answer where the model said
+/// something before it (an echoed prompt opens the text: "[INST] 다음 중 … [/INST] 정답은
+/// ③"), and a plain role line only where an assistant's line follows it, the exchange a
+/// model invents ("Human: 인간 / Rights: 권리" in a glossary is no turn; trial 53).
+fn user_turn(text: &[u8], at: usize, len: usize) -> Standing {
+    let token = &text[at..at + len];
+    let said_before = !text[..at].trim_ascii().is_empty();
+    let plain = token.starts_with(b"\n");
+    let answered = || {
+        let after = &text[at + len..];
+        ASSISTANT_LINES
+            .iter()
+            .any(|a| memmem::find(after, a).is_some())
+    };
+    match standing(text, at, len) {
+        Standing::TalkedAbout => Standing::TalkedAbout,
+        _ if said_before && (!plain || answered()) => Standing::TurnEnd,
+        _ => Standing::TalkedAbout,
     }
 }
 
@@ -268,7 +304,7 @@ mod tests {
     use super::*;
 
     fn final_of(s: &str) -> Option<&str> {
-        match cut(s) {
+        match cut(s, "") {
             Cut::Final { start, end, .. } => Some(&s[start..end]),
             Cut::Truncated => None,
         }
@@ -367,11 +403,11 @@ mod tests {
     #[test]
     fn unfinished_reasoning_is_truncated() {
         assert_eq!(
-            cut("<|channel|>analysis<|message|>정답은 ②일까"),
+            cut("<|channel|>analysis<|message|>정답은 ②일까", ""),
             Cut::Truncated
         );
-        assert_eq!(cut("<think>①인지 ②인지"), Cut::Truncated);
-        assert_eq!(cut("analysisWe need to pick"), Cut::Truncated);
+        assert_eq!(cut("<think>①인지 ②인지", ""), Cut::Truncated);
+        assert_eq!(cut("analysisWe need to pick", ""), Cut::Truncated);
     }
 
     #[test]

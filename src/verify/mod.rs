@@ -215,7 +215,8 @@ impl Extraction {
 ///
 /// Deterministic and total: any UTF-8 input yields an extraction, never a panic.
 pub fn verify(response: &str, set: &ChoiceSet) -> Extraction {
-    let (start, end, leaks) = match final_text::cut(response) {
+    let question = set.question().unwrap_or("");
+    let (start, end, leaks) = match final_text::cut(response, question) {
         final_text::Cut::Final { start, end, leaks } => (start, end, leaks),
         final_text::Cut::Truncated => {
             return Extraction::NoAnswer {

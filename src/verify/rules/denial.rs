@@ -8,11 +8,8 @@
 //! verb after the label) to the end of the sentence or of the clause ("정답은 ③번이며, 나머지는
 //! 틀렸다" states ③).
 
-use super::option_text::clip;
 use super::option_text::{squash, squash_chars};
-use super::words::{
-    cjk_doubt, is_belief_given_up, is_negation_word, is_past_perfect, lower, strip_beon,
-};
+use super::words::{is_belief_given_up, is_negation_word, is_past_perfect, lower, strip_beon};
 use super::{Ctx, Said, Statement, Strength};
 use crate::verify::scan::{Kind, Tok};
 use crate::verify::{Choice, Rule};
@@ -57,12 +54,6 @@ const CLAUSE_ENDS: [&str; 12] = [
 
 impl Ctx<'_> {
     /// Does the statement's own clause deny, doubt, suppose or concede it?
-    /// "我认为答案是④，但不太确定。", "正解は④です。ただし、確信はありません。": a
-    /// Chinese or Japanese doubt just after the statement.
-    fn cjk_doubt_after(&self, last: usize) -> bool {
-        cjk_doubt(clip(self.text, self.toks[last].end as usize, 160))
-    }
-
     pub(super) fn takes_back(&self, s: &Statement) -> bool {
         // A statement of several choices decides nothing anyway, and says so.
         // Nor does one outside the set (it is invalid whatever its clause says).

@@ -1,9 +1,9 @@
 //! A lone lowercase letter after an answer marker ("ANSWER: b", "정답은 c입니다"): read as
 //! that letter only when nothing else in the answer could say otherwise.
 
-use super::{read, Ctx};
-use crate::verify::scan::{tokenize_with_cues, Kind, Mark};
-use crate::verify::{Choice, ChoiceSet, Extraction, NoAnswerReason, Notation};
+use super::Ctx;
+use crate::verify::scan::{Kind, Mark};
+use crate::verify::{Choice, Extraction, NoAnswerReason, Notation};
 
 /// English words of one or two letters: not variables.
 const SHORT_WORDS: [&str; 24] = [
@@ -78,22 +78,10 @@ impl Ctx<'_> {
                 })
             })
         };
-        let bit = 1 << (c as u32 - 'a' as u32);
-        let distrust = |only_marks: bool| {
-            let mut d = self.lowercase_distrusted.borrow_mut();
-            d.letters |= bit;
-            if only_marks {
-                d.marked.push(t.start as usize);
-            } else {
-                d.hard = true;
-            }
-            None
-        };
-        if an_option() || in_stem() || self.another_small_letter(j, c) {
-            return distrust(false);
-        }
-        if self.another_mark(j, c) {
-            return distrust(true);
+        if an_option() || in_stem() || self.another_small_letter(j, c) || self.another_mark(j, c) {
+            let bit = 1 << (c as u32 - 'a' as u32);
+            (self.lowercase_distrusted).set(self.lowercase_distrusted.get() | bit);
+            return None;
         }
         Some(mark)
     }
@@ -166,54 +154,19 @@ impl Ctx<'_> {
     }
 }
 
-/// The lowercase letters after a marker that were not trusted (see `lowercase_letter_at`).
-#[derive(Default)]
-pub(super) struct Distrusted {
-    /// Their choices, one bit each.
-    letters: u32,
-    /// Was one distrusted for what no rule reads as a capital either: another small letter,
-    /// an option whose text is the letter, the stem's variable?
-    hard: bool,
-    /// Where those distrusted only for another label begin.
-    marked: Vec<usize>,
-}
-
-/// What an answer says when small letters after its markers were distrusted: `e`, what the
-/// other rules decided without them, stands when it is their choice ("ANSWER: c … B는 오답,
-/// D도 오답. 따라서 답은 C"); when only other labels distrusted them, the answer is read
-/// again with them in capitals, so that every rule weighs them as it weighs a capital
-/// ("ANSWER: c\n\nB는 배이므로 오답입니다" is C as "ANSWER: C …" is, "ANSWER: d … The
-/// answer is B" conflicting as its capital twin is), and that reading stands when it is
-/// their choice. Anything else decides nothing (trial 51: "ANSWER: d … The answer is B" had
-/// let B decide alone).
-pub(super) fn weigh_distrusted(
-    text: &str,
-    set: &ChoiceSet,
-    d: Distrusted,
-    e: Extraction,
-) -> Extraction {
-    if d.letters == 0 {
-        return e;
-    }
-    let theirs = |e: &Extraction| matches!(e, Extraction::Answer { choice, .. } if d.letters == 1 << choice.index());
-    if theirs(&e) {
-        return e;
-    }
-    if !d.hard && d.letters.is_power_of_two() {
-        let mut twin = text.as_bytes().to_vec();
-        for &at in &d.marked {
-            twin[at] = twin[at].to_ascii_uppercase();
-        }
-        // Only ASCII bytes changed, to ASCII: still UTF-8, spans unchanged.
-        if let Ok(twin) = String::from_utf8(twin) {
-            let (toks, cues) = tokenize_with_cues(&twin);
-            let e = read(&twin, set, toks, cues);
-            if theirs(&e) {
-                return e;
-            }
-        }
-    }
-    Extraction::NoAnswer {
-        reason: NoAnswerReason::NotFound,
+/// What an answer says when small letters after its markers were distrusted (`letters`, one
+/// bit per choice): `e`, what the other rules decided without them, stands when it is their
+/// choice ("ANSWER: c … B는 오답, D도 오답. 따라서 답은 C"); anything else decides nothing
+/// (trial 51: "ANSWER: d … The answer is B" had let B decide alone). Reading the answer again
+/// with the letter in capitals was tried and withdrawn (trial 53): it carried over the
+/// capital forms' own misses ("정답: C (아니 D)", "정답: C\nA, C, D는 오답입니다") and read
+/// list items ("답:\nd. …", "Answer: i. …") as answers.
+pub(super) fn weigh_distrusted(letters: u32, e: Extraction) -> Extraction {
+    match e {
+        _ if letters == 0 => e,
+        Extraction::Answer { choice, .. } if letters == 1 << choice.index() => e,
+        _ => Extraction::NoAnswer {
+            reason: NoAnswerReason::NotFound,
+        },
     }
 }

@@ -40,7 +40,7 @@ use super::scan::{tokenize_with_cues, Kind, Mark, Tok};
 use super::{Choice, ChoiceSet, Extraction, NoAnswerReason, Notation, Rule};
 use mask::grader_addressed;
 use ox::ox_polarity;
-use std::cell::{Cell, OnceCell, RefCell};
+use std::cell::{Cell, OnceCell};
 use std::ops::Range;
 
 /// A mark read against the choice set.
@@ -101,8 +101,9 @@ struct Ctx<'a> {
     /// The choices of lowercase letters after a marker that are not trusted (another choice
     /// is named, or the letter is an option's text or the stem's variable), one bit each:
     /// the answer then decides only the choice those letters name, if the other rules come
-    /// to it alone, rather than letting another mention decide against them (trial 51).
-    lowercase_distrusted: RefCell<lowercase::Distrusted>,
+    /// to it alone, rather than letting another mention decide against them (trial 51; see
+    /// `lowercase::weigh_distrusted`).
+    lowercase_distrusted: Cell<u32>,
     /// The question's ask phrase, word by word ("적절하지", "않은").
     ask: Vec<&'a str>,
     /// Does the ask ask for what is not so (see `singled::asks_negative`)?
@@ -318,7 +319,7 @@ fn read(text: &str, set: &ChoiceSet, toks: Vec<Tok>, cues: Cues) -> Extraction {
         masked,
         restated: Cell::new(false),
         retracted: Cell::new(false),
-        lowercase_distrusted: RefCell::default(),
+        lowercase_distrusted: Cell::new(0),
         ask,
         asks_negative,
         synonyms,
@@ -329,7 +330,7 @@ fn read(text: &str, set: &ChoiceSet, toks: Vec<Tok>, cues: Cues) -> Extraction {
         marks: OnceCell::new(),
     };
     let e = ctx.against_verdict_list(ctx.rules(cues));
-    lowercase::weigh_distrusted(text, set, ctx.lowercase_distrusted.take(), e)
+    lowercase::weigh_distrusted(ctx.lowercase_distrusted.get(), e)
 }
 
 impl Ctx<'_> {

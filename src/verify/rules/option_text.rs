@@ -200,7 +200,13 @@ impl Ctx<'_> {
             && rest
                 .trim_start_matches(['.', ','])
                 .starts_with(|ch: char| ch.is_ascii_digit());
-        if (is_combination(opt) && continues_combination(rest)) || longer_number {
+        // "￦600,000 - ￦15,000 = ￦585,000": an amount a calculation goes on from (trial 53).
+        let operand = opt.ends_with(|ch: char| ch.is_ascii_digit())
+            && rest.starts_with(['-', '−', '–', '+', '×', '*', '/', '=', '→', '~'])
+            && rest[rest.chars().next().map_or(0, char::len_utf8)..]
+                .trim_start()
+                .starts_with(|ch: char| ch.is_ascii_digit() || "￦₩$€£¥".contains(ch));
+        if (is_combination(opt) && continues_combination(rest)) || longer_number || operand {
             return false;
         }
         // "정답은 기획재정부, 행정안전부입니다": another option's text after a comma or "와".

@@ -378,7 +378,11 @@ impl Ctx<'_> {
             // choice there is a second one.
             let namely = self.is_label_mark(j) && self.restates_before(j) && {
                 let glued = self.is_hangul(j + 1) && self.toks[j + 1].start == t.end;
-                !glued
+                // "in other words, B is wrong": a clause about B, not a restatement.
+                let ends = self
+                    .tok(j + 1)
+                    .is_none_or(|n| matches!(n.kind, Kind::Punct(_) | Kind::Break));
+                (!glued && (ends || self.is_hangul(j + 1)))
                     || matches!(
                         strip_beon(self.word(j + 1)),
                         "" | "이"
@@ -434,16 +438,29 @@ impl Ctx<'_> {
     /// other words" (a comma between allowed)?
     fn restates_before(&self, j: usize) -> bool {
         let mut k = j;
+        // "in other words option B", "즉 보기 B": the noun for an option before the label.
+        let noun = |x: usize| {
+            (self.is_latin(x)
+                && ["option", "choice"]
+                    .iter()
+                    .any(|n| self.word(x).eq_ignore_ascii_case(n)))
+                || (self.is_hangul(x) && OPTION_NOUN_WORDS.contains(&self.word(x)))
+        };
+        if k > 0 && noun(k - 1) {
+            k -= 1;
+        }
         if k > 0 && self.toks[k - 1].is_punct(',') {
             k -= 1;
         }
         let word = |x: usize| (x < k).then(|| self.word(x).to_ascii_lowercase());
         let at = |back: usize| k.checked_sub(back).and_then(word);
         let w1 = at(1).unwrap_or_default();
+        let w2 = at(2).unwrap_or_default();
         k.checked_sub(1).is_some_and(|x| self.is_namely(x))
-            || (matches!(w1.as_str(), "말해" | "말하면") && at(2).as_deref() == Some("다시"))
-            || w1 == "namely"
-            || (w1 == "words" && at(2).as_deref() == Some("other"))
+            || matches!(w1.as_str(), "다시말해" | "다시말하면" | "요컨대" | "namely")
+            || (matches!(w1.as_str(), "말해" | "말하면") && matches!(w2.as_str(), "다시" | "바꿔"))
+            || (w1 == "words" && w2 == "other")
+            || (w1 == "is" && w2 == "that" && self.toks[k].is_punct(','))
     }
 
     /// The label after the one at `k` when both name one option: "3번(C)", "③ (C)",

@@ -4,7 +4,8 @@
 //! 담보물권입니다. 다시 생각해 보겠습니다.", "The answer is C — hold on."). Neither states
 //! a choice; the judge reads them.
 
-use super::words::{is_negation_word, lower, OPTION_NOUN_WORDS};
+use super::option_text::clip;
+use super::words::{cjk_doubt, is_negation_word, lower, OPTION_NOUN_WORDS};
 use super::Ctx;
 use crate::verify::cues::Family;
 use crate::verify::scan::{Kind, Mark};
@@ -108,6 +109,21 @@ impl Ctx<'_> {
         (0..self.set.options().len())
             .filter_map(|i| self.squashed_option(Choice::from_index(i)?))
             .any(|o| o.contains(w))
+    }
+
+    /// "我认为答案是④，但不太确定。", "正解は④です。ただし、確信はありません。": a
+    /// Chinese or Japanese doubt just after the statement.
+    /// Read to the end of the next sentence, and not past a label: a doubt after another
+    /// option is about that option ("答案是③。我对①不太确定"; trial 53).
+    pub(super) fn cjk_doubt_after(&self, last: usize) -> bool {
+        let mut ends = 0;
+        let stop = (last + 1..self.toks.len()).find(|&x| {
+            ends += usize::from(self.toks[x].is_sentence_end());
+            self.is_label_mark(x) || ends == 2
+        });
+        let to = stop.map_or(self.text.len(), |x| self.toks[x].start as usize);
+        let from = self.toks[last].end as usize;
+        cjk_doubt(clip(self.text, from, (to - from).min(160)))
     }
 
     /// After a statement ending at token `last`, is a second thought opened ("잠깐,",

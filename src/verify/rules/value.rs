@@ -36,11 +36,19 @@ impl Ctx<'_> {
         (english || korean).then_some(m)
     }
 
-    /// Is token `k` a currency sign an amount may open with ("￦585,000", "$12")?
+    /// Is token `k` a currency sign opening the only amount of its line ("답: ￦585,000")?
+    /// Not where the line goes on to another amount ("￦600,000 (취득원가) - ￦15,000 =
+    /// ￦585,000", "답은 ￦600,000인 것 같지만, … ￦585,000이다") or names its unit ("(단위:
+    /// 천원)"): a calculation or a scale the option's text does not show (trial 53).
     pub(super) fn is_currency(&self, k: usize) -> bool {
+        const SIGNS: [char; 6] = ['￦', '₩', '$', '€', '£', '¥'];
         self.tok(k).is_some_and(|t| {
+            let line = self.text[t.end as usize..].lines().next().unwrap_or("");
             matches!(t.kind, Kind::Other | Kind::Punct('$'))
-                && matches!(t.text(self.text), "￦" | "₩" | "$" | "€" | "£" | "¥")
+                && t.text(self.text).starts_with(SIGNS)
+                && t.text(self.text).chars().count() == 1
+                && !line.contains(SIGNS)
+                && !line.contains("단위")
         })
     }
 

@@ -414,22 +414,17 @@ pub(super) fn is_disjunction(t: &Tok, text: &str) -> bool {
 
 /// Chinese and Japanese answer markers, longest first: "正确答案：C", "答案是 B", "答え: D",
 /// and the Chinese choice made, "故选C" (so choose C), "我选择 A" (I choose A).
-pub(super) const CJK_KEYWORDS: [&str; 22] = [
+pub(super) const CJK_KEYWORDS: [&str; 16] = [
     "正确答案",
     "正確答案",
     "最终答案",
     "最終答案",
     "我选择",
     "我選擇",
-    // "本题选B", "应选③", "所以选 C" (audit 44).
+    // "本题选B" (audit 44). Not 应选, 所以选, 因此选: they are as often someone's choice or a
+    // supposed one ("有人认为应选B，但这是错误的", "很多人会因此选B"; trial 53).
     "本题选",
     "本題選",
-    "所以选",
-    "所以選",
-    "因此选",
-    "因此選",
-    "应选",
-    "應選",
     "故选",
     "故選",
     "答案",
@@ -565,10 +560,16 @@ pub(super) const VIEW_VERBS: [&str; 9] = [
     "믿습",
 ];
 
-/// Does `text` doubt in Chinese or Japanese ("但不太确定", "没有把握", "自信はありません")?
+/// Does `text` doubt or take back in Chinese or Japanese ("但不太确定", "没有把握",
+/// "自信はありません", "。不，应选D", "いや、②です")?
 /// Only looked for where a CJK ideograph or kana is (lead bytes E3–E9; Hangul's are EA–ED).
 pub(super) fn cjk_doubt(text: &str) -> bool {
-    const DOUBTS: [&str; 18] = [
+    const DOUBTS: [&str; 23] = [
+        "不，",
+        "不对",
+        "错了",
+        "更正",
+        "いや",
         "不太确定",
         "不确定",
         "不太肯定",
@@ -588,5 +589,19 @@ pub(super) fn cjk_doubt(text: &str) -> bool {
         "わかりません",
         "分かりません",
     ];
-    text.bytes().any(|b| (0xE3..=0xE9).contains(&b)) && DOUBTS.iter().any(|d| text.contains(d))
+    // Not a doubt denied or named as a noun: "并不是不确定", "没有不确定的地方", "毫无不确定性",
+    // "不确定度很低", "自信がないわけではありません".
+    let stands = |at: usize, d: &str| {
+        let before = &text[..at];
+        let after = &text[at + d.len()..];
+        !["不是", "没有", "毫无", "并非"]
+            .iter()
+            .any(|n| before.ends_with(n))
+            && !after.starts_with(['度', '性', '的'])
+            && !after.starts_with("わけ")
+    };
+    text.bytes().any(|b| (0xE3..=0xE9).contains(&b))
+        && DOUBTS
+            .iter()
+            .any(|d| text.match_indices(d).any(|(at, _)| stands(at, d)))
 }
