@@ -2243,12 +2243,16 @@ const CASES: &[(&str, &str, &str)] = &[
     ("won", "정답은 ￦ 150,000입니다.", "answer A statement"),
     ("won", "정답은 ￦20,000입니다.", "no_answer - not_found"),
     ("won", "정답은 ￦200,000이 아닙니다.", "no_answer - not_found"),
-    ("won", "The answer is ￦300,000, which is option B.", "ambiguous - alternatives"),
-    ("won", "The answer is ￦300,000, which is option D.", "answer D statement"),
-    ("won", "Answer: ￦300,000, i.e. option B.", "ambiguous - conflicting_statements"),
-    // Audit 44: a Chinese choice made ("本题选B"); "选项" is "option", not a choice; "应选" and
-    // "因此选" are as often someone else's choice (trial 53).
-    ("letter:4", "综上，本题选B。", "answer B statement"),
+    ("won", "The answer is ￦300,000, which is option B.", "no_answer - not_found"),
+    ("won", "The answer is ￦300,000, which is option D.", "answer D weak_statement"),
+    ("won", "Answer: ￦300,000, i.e. option B.", "no_answer - not_found"),
+    // Trial 54: a calculation, a verdict or a label on the lines after the amount.
+    ("won", "정답:\n￦300,000\n- ￦100,000 (대손)\n= ￦200,000", "ambiguous - multiple_option_texts"),
+    ("won", "답: ￦300,000 (틀림)", "no_answer - not_found"),
+    ("won", "답:\n￦200,000\n(선택지 C)", "no_answer - not_found"),
+    // Audit 44: "选项" is "option", not a choice; "本题选", "应选" and "因此选" are as often
+    // someone else's choice (trials 53, 54), and are not read.
+    ("letter:4", "有人认为本题选B，但这是错误的。", "no_answer - refusal"),
     ("letter:4", "故选项B是错误的。", "no_answer - not_found"),
     ("letter:4", "有人认为应选B，但这是错误的。", "no_answer - refusal"),
     ("letter:4", "很多人会因此选B，这是错误的。", "no_answer - refusal"),
@@ -2267,8 +2271,24 @@ const CASES: &[(&str, &str, &str)] = &[
     ("fruit", "ANSWER: C\n\n1) 틀림\n2) 맞음\n3) 틀림\n4) 틀림", "ambiguous - conflicting_statements"),
     ("letter:4", "ANSWER: C\n\nA) X\nB) X\nC) O\nD) X", "answer C statement"),
     ("fruit", "ANSWER: C\n\n1) 사과 - 틀림\n2) 배 - 틀림\n3) 감 - 맞음\n4) 귤 - 틀림", "answer C statement"),
-    ("letter:4", "A) X\nB) O\nC) X\nD) X", "answer B verdict_list"),
+    ("letter:4", "A) X\nB) O\nC) X\nD) X", "no_answer - not_found"),
+    ("letter:4", "짝수 여부\nA) X\nB) O\nC) X\nD) X", "no_answer - not_found"),
     ("letter:4", "(A) ❌\n(B) ❌\n(C) ✅\n(D) ❌\n\n위 표시는 초안입니다. 최종 정답: (D)", "answer D statement"),
+    // Trial 53: the answer's own label called a wrong answer after it, alone or in a listed
+    // subject, or a "no" right after it, contradicts it.
+    ("fruit", "정답: C\nC는 오답입니다.", "ambiguous - conflicting_statements"),
+    ("fruit", "정답: C\nA, C, D는 오답입니다.", "ambiguous - conflicting_statements"),
+    ("fruit", "정답: C\nA, B, D는 오답입니다.", "answer C statement"),
+    ("fruit", "정답: C\nC는 오답이 아닙니다.", "answer C statement"),
+    ("en", "정답: C (아니 D)", "ambiguous - conflicting_statements"),
+    ("en", "Answer: C, no, D", "ambiguous - conflicting_statements"),
+    ("en", "Answer: B (sorry, D)", "ambiguous - conflicting_statements"),
+    ("en", "Answer: C (no doubt)", "answer C statement"),
+    // Trial 54: a transcript the answer opens by echoing holds no turn's end; its examples'
+    // answers conflict with the answer.
+    ("en", "Human: Which is even? A. 3 B. 4\n\nAssistant: The answer is B.\n\nHuman: Which of the following is a prime number?\n\nAssistant: The answer is C.", "ambiguous - conflicting_statements"),
+    ("en", "[INST] Which is even? [/INST] The answer is B.</s>[INST] Which of the following is a prime number? [/INST] The answer is C.", "ambiguous - conflicting_statements"),
+    ("circled:4", "<<SYS>>\n정확히 답하세요.\n<</SYS>>\n\n[INST] 다음 중 옳은 것은? [/INST] 정답: ③", "answer ③ statement"),
     // ... but quoted, or HTML's strikethrough, ends nothing.
     ("circled:4", "`<|user|>`는 사용자 턴을 엽니다. 정답: ③", "answer ③ statement"),
     ("circled:4", "정답: <s>①</s> ③", "no_answer - not_found"),

@@ -139,15 +139,25 @@ pub(crate) fn cut(response: &str, question: &str) -> Cut {
         }
     }
     let tail = &bytes[start..end];
-    // A question that shows a template's token or HTML's `<s>` ("Which string opens a user's
-    // turn? B. [INST]"): the answer talks about such tokens, and none ends it (trial 53).
-    let about_templates = may_hold_template(question.as_bytes()) && {
-        let q = question.as_bytes();
-        (END_TOKENS.iter().chain(&USER_TURNS))
-            .map(|t| t.trim_ascii_start())
-            .chain([END_OF_SEQUENCE, b"<s>".as_slice()])
-            .any(|t| memmem::find(q, t).is_some())
+    // A question that shows a token ("Which string opens a user's turn? B. [INST]", HTML's
+    // `<s>` for `</s>`): the answer talks about that token, and it ends nothing (trial 53);
+    // the others still do (trial 54).
+    let q = question.as_bytes();
+    let in_question = |token: &[u8]| {
+        let token = token.trim_ascii_start();
+        memmem::find(q, token).is_some()
+            || (token == END_OF_SEQUENCE && memmem::find(q, b"<s>").is_some())
     };
+    // A transcript the model echoes (a few-shot prompt, a system prompt: "Human: … Assistant:
+    // B … Human: …", "<<SYS>> … [INST] …"): its turns are the prompt's, and no token in it
+    // ends the answer; read whole, its examples' answers conflict with the answer (trial 54).
+    let echoed = tail.trim_ascii_start().starts_with(b"<<SYS>>")
+        || tail.trim_ascii_start().starts_with(b"<s>")
+        || tail.trim_ascii_start().starts_with(b"<|system|>")
+        || USER_TURNS.iter().any(|t| {
+            let t = t.trim_ascii_start();
+            memmem::find(tail, t).is_some_and(|at| tail[..at].trim_ascii().is_empty())
+        });
     let mut leaks = Vec::new();
     let mut stop = tail.len();
     for (at, len) in tokens(tail) {
@@ -156,7 +166,7 @@ pub(crate) fn cut(response: &str, question: &str) -> Cut {
         let token = &tail[at..at + len];
         let standing = if harmony.is_some() && END_TOKENS[..4].contains(&token) {
             Standing::TurnEnd
-        } else if about_templates {
+        } else if echoed || in_question(token) {
             Standing::TalkedAbout
         } else if USER_TURNS.contains(&token) {
             user_turn(tail, at, len)

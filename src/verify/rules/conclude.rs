@@ -250,7 +250,8 @@ impl Ctx<'_> {
                     // ("③은 옳은 설명입니다" where it asks what is not so).
                     if self.choice_at(j) == Some(c)
                         && self.is_label_mark(j)
-                        && self.judged_alone(j) == Some(self.asks_negative())
+                        && (self.judged_alone(j) == Some(self.asks_negative())
+                            || self.called_wrong_answer(j))
                     {
                         return Some((c, Rule::ConflictingStatements));
                     }
@@ -347,11 +348,19 @@ impl Ctx<'_> {
 
     /// Does token `j` open its sentence with "no" and a comma ("아니, …", "No, …")?
     fn opens_with_no(&self, j: usize) -> bool {
-        let no = self.word(j) == "아니" || self.word(j).eq_ignore_ascii_case("no");
+        let no = self.word(j) == "아니"
+            || ["no", "sorry"]
+                .iter()
+                .any(|n| self.word(j).eq_ignore_ascii_case(n));
         // "아니 D.", "사실 D입니다": the word right before another label that it claims
         // (trial 50); not "사실 ④는 귤로 …", an explanation going on (trial 51).
         let label_next = || self.is_label_mark(j + 1) && self.claimed(j + 1);
-        (j == 0 || self.toks[j - 1].is_sentence_end())
+        // "정답: C (아니 D)", "Answer: C, no, D": right after a label, in a bracket or after a
+        // comma (trial 53).
+        let after_label = j >= 2
+            && (self.toks[j - 1].is_punct('(') || self.toks[j - 1].is_punct(','))
+            && self.is_label_mark(j - 2);
+        (j == 0 || self.toks[j - 1].is_sentence_end() || after_label)
             && ((no && (self.tok(j + 1).is_some_and(|t| t.is_punct(',')) || label_next()))
                 || (self.word(j) == "사실" && label_next()))
     }
@@ -362,7 +371,7 @@ impl Ctx<'_> {
         let Some(n) = self.tok(m + 1) else {
             return true;
         };
-        if n.is_sentence_end() || n.is_punct(',') {
+        if n.is_sentence_end() || n.is_punct(',') || n.is_punct(')') {
             return true;
         }
         let w = if n.kind == Kind::Hangul && n.start == self.toks[m].end {

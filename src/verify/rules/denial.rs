@@ -432,6 +432,7 @@ impl Ctx<'_> {
                 self.retracted_by_next_sentence(last)
                     || self.cut_off_after(last)
                     || self.second_thought_left_open(last)
+                    || self.cjk_doubt_after(last)
             })
             .map(|t| t.first.min(t.last))
             .max();

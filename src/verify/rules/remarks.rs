@@ -231,6 +231,7 @@ impl Ctx<'_> {
                         "오류",
                         "거짓",
                         "부적절",
+                        "오답",
                     ]
                     .iter()
                     .any(|p| w.starts_with(p)))

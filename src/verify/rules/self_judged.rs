@@ -90,4 +90,32 @@ impl Ctx<'_> {
             _ => None,
         }
     }
+
+    /// Is the label at `j`, alone or in a listed subject ("C는", "A, C, D는", "A와 C는"),
+    /// called a wrong answer by its sentence's last word ("오답입니다", "오답이다", "오답임")?
+    /// A wrong answer is not the answer whatever the question asks (trial 53: "정답: C\nA, C,
+    /// D는 오답입니다" had let C stand).
+    pub(super) fn called_wrong_answer(&self, j: usize) -> bool {
+        let Range { start, end } = self.sentence_around(j);
+        if end <= j + 1 || !self.is_hangul(end - 1) || !self.word(end - 1).starts_with("오답") {
+            return false;
+        }
+        // The labels of the sentence form its subject: joined by commas or 와/과/및 and
+        // followed by the topic or subject particle, and nothing else before the verb.
+        let labels: Vec<usize> = (start..end).filter(|&x| self.is_label_mark(x)).collect();
+        let Some(&last_label) = labels.last() else {
+            return false;
+        };
+        let joined = (start..last_label).all(|x| {
+            self.is_label_mark(x)
+                || self.toks[x].is_punct(',')
+                || (self.is_hangul(x) && matches!(self.word(x), "와" | "과" | "및" | "그리고"))
+        });
+        let particle = self.is_hangul(last_label + 1)
+            && matches!(
+                self.word(last_label + 1),
+                "는" | "은" | "도" | "이" | "가" | "모두"
+            );
+        joined && particle && (last_label + 2..end - 1).all(|x| !self.is_label_mark(x))
+    }
 }

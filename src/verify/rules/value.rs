@@ -36,20 +36,37 @@ impl Ctx<'_> {
         (english || korean).then_some(m)
     }
 
-    /// Is token `k` a currency sign opening the only amount of its line ("답: ￦585,000")?
-    /// Not where the line goes on to another amount ("￦600,000 (취득원가) - ￦15,000 =
-    /// ￦585,000", "답은 ￦600,000인 것 같지만, … ￦585,000이다") or names its unit ("(단위:
-    /// 천원)"): a calculation or a scale the option's text does not show (trial 53).
+    /// Is token `k` a currency sign opening the answer's last word on amounts ("답:
+    /// ￦585,000", "따라서 답은 ￦200,000입니다")? Nothing after the amount may name another
+    /// number, amount, label or unit, nor call it wrong: "￦600,000 - ￦15,000 = ￦585,000",
+    /// "정답:\n￦600,000\n-15,000\n=525,000", "(단위: 천원)", "(틀림)", "(반영 전)", "이는 B에
+    /// 해당" are a calculation, a scale, a verdict or a label the option's text does not show
+    /// (trials 53 and 54).
     pub(super) fn is_currency(&self, k: usize) -> bool {
         const SIGNS: [char; 6] = ['￦', '₩', '$', '€', '£', '¥'];
-        self.tok(k).is_some_and(|t| {
-            let line = self.text[t.end as usize..].lines().next().unwrap_or("");
-            matches!(t.kind, Kind::Other | Kind::Punct('$'))
-                && t.text(self.text).starts_with(SIGNS)
-                && t.text(self.text).chars().count() == 1
-                && !line.contains(SIGNS)
-                && !line.contains("단위")
-        })
+        let Some(t) = self.tok(k) else {
+            return false;
+        };
+        let sign = matches!(t.kind, Kind::Other | Kind::Punct('$'))
+            && t.text(self.text).starts_with(SIGNS)
+            && t.text(self.text).chars().count() == 1;
+        if !sign {
+            return false;
+        }
+        let rest = self.text[t.end as usize..]
+            .trim_start()
+            .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, ',' | ' '));
+        let labels_after = (k + 1..self.toks.len()).any(|x| self.is_label_mark(x));
+        !labels_after
+            && !rest.contains(|c: char| {
+                c.is_ascii_digit()
+                    || c.is_ascii_uppercase()
+                    || "(（[".contains(c)
+                    || SIGNS.contains(&c)
+            })
+            && !["단위", "틀", "오답", "아님", "아니", "wrong", "not"]
+                .iter()
+                .any(|w| rest.contains(w))
     }
 
     /// The one option whose text is a value with a unit and a qualifier ("30일 이내",

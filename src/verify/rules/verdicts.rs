@@ -109,9 +109,10 @@ impl Ctx<'_> {
                 .all(|n| matches!(n.kind, Kind::Punct(_)))
         };
         // On a lettered set O and X read as letters: ending a line after its label, marks
-        // ("A) X", "B) O").
+        // ("A) X", "B) O"), but only against an answer: alone such a list may judge another
+        // property ("짝수 여부\nA) X\nB) O"; trial 54).
         let ox_letter = |j: usize| {
-            let after_label = j > 0 && self.toks[j - 1].kind != Kind::Break;
+            let after_label = by_position && j > 0 && self.toks[j - 1].kind != Kind::Break;
             match self.toks[j].text(self.text) {
                 "O" | "X" if self.set.notation() == Notation::Letter && after_label => {
                     ends_line(j).then(|| self.toks[j].text(self.text) == "O")

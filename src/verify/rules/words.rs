@@ -414,17 +414,15 @@ pub(super) fn is_disjunction(t: &Tok, text: &str) -> bool {
 
 /// Chinese and Japanese answer markers, longest first: "正确答案：C", "答案是 B", "答え: D",
 /// and the Chinese choice made, "故选C" (so choose C), "我选择 A" (I choose A).
-pub(super) const CJK_KEYWORDS: [&str; 16] = [
+pub(super) const CJK_KEYWORDS: [&str; 14] = [
     "正确答案",
     "正確答案",
     "最终答案",
     "最終答案",
     "我选择",
     "我選擇",
-    // "本题选B" (audit 44). Not 应选, 所以选, 因此选: they are as often someone's choice or a
-    // supposed one ("有人认为应选B，但这是错误的", "很多人会因此选B"; trial 53).
-    "本题选",
-    "本題選",
+    // Not 本题选, 应选, 所以选, 因此选 (audit 44's misses): as often someone else's choice or
+    // a supposed one ("有人认为本题选B，但这是错误的", "很多人会因此选B"; trials 53, 54).
     "故选",
     "故選",
     "答案",
@@ -561,13 +559,11 @@ pub(super) const VIEW_VERBS: [&str; 9] = [
 ];
 
 /// Does `text` doubt or take back in Chinese or Japanese ("但不太确定", "没有把握",
-/// "自信はありません", "。不，应选D", "いや、②です")?
+/// "自信はありません", "。不，应选D", "更正：", "いや、②です"; not "更正确")?
 /// Only looked for where a CJK ideograph or kana is (lead bytes E3–E9; Hangul's are EA–ED).
 pub(super) fn cjk_doubt(text: &str) -> bool {
-    const DOUBTS: [&str; 23] = [
+    const DOUBTS: [&str; 21] = [
         "不，",
-        "不对",
-        "错了",
         "更正",
         "いや",
         "不太确定",
@@ -597,7 +593,7 @@ pub(super) fn cjk_doubt(text: &str) -> bool {
         !["不是", "没有", "毫无", "并非"]
             .iter()
             .any(|n| before.ends_with(n))
-            && !after.starts_with(['度', '性', '的'])
+            && !after.starts_with(['度', '性', '的', '确'])
             && !after.starts_with("わけ")
     };
     text.bytes().any(|b| (0xE3..=0xE9).contains(&b))
