@@ -2289,6 +2289,17 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "Human: Which is even? A. 3 B. 4\n\nAssistant: The answer is B.\n\nHuman: Which of the following is a prime number?\n\nAssistant: The answer is C.", "ambiguous - conflicting_statements"),
     ("en", "[INST] Which is even? [/INST] The answer is B.</s>[INST] Which of the following is a prime number? [/INST] The answer is C.", "ambiguous - conflicting_statements"),
     ("circled:4", "<<SYS>>\n정확히 답하세요.\n<</SYS>>\n\n[INST] 다음 중 옳은 것은? [/INST] 정답: ③", "answer ③ statement"),
+    // Trial 55: an amount followed by anything but a copula; a spare or another's answer
+    // after a CJK doubt; a transcript that opens with a prompt, and an answer that opens by
+    // naming a token; "no" with no label after it.
+    ("won", "답: ￦300,000 — 하지만 이는 정답이 아닙니다", "no_answer - not_found"),
+    ("won", "답: ￦300,000\n\n다시 계산해 보겠습니다.", "no_answer - not_found"),
+    ("won", "따라서 답은 ￦200,000입니다.", "answer B statement"),
+    ("en", "答案：C（不太确定）\n备用答案：B", "no_answer - not_found"),
+    ("en", "答案：C（不太确定）\n\n错误答案：B", "no_answer - refusal"),
+    ("en", "答案是C。不，不是B，B是合数。", "answer C statement"),
+    ("en", "<|im_start|>user\nWhich is prime?<|im_end|>\n<|im_start|>assistant\nThe answer is C.<|im_end|>\n<|im_start|>user\nAre you sure?<|im_end|>\n<|im_start|>assistant\nSorry, I made a mistake. The correct answer is B.", "ambiguous - leaked_turn"),
+    ("en", "Answer: C, no, not D.", "answer C statement"),
     // ... but quoted, or HTML's strikethrough, ends nothing.
     ("circled:4", "`<|user|>`는 사용자 턴을 엽니다. 정답: ③", "answer ③ statement"),
     ("circled:4", "정답: <s>①</s> ③", "no_answer - not_found"),

@@ -148,16 +148,12 @@ pub(crate) fn cut(response: &str, question: &str) -> Cut {
         memmem::find(q, token).is_some()
             || (token == END_OF_SEQUENCE && memmem::find(q, b"<s>").is_some())
     };
-    // A transcript the model echoes (a few-shot prompt, a system prompt: "Human: … Assistant:
-    // B … Human: …", "<<SYS>> … [INST] …"): its turns are the prompt's, and no token in it
-    // ends the answer; read whole, its examples' answers conflict with the answer (trial 54).
-    let echoed = tail.trim_ascii_start().starts_with(b"<<SYS>>")
-        || tail.trim_ascii_start().starts_with(b"<s>")
-        || tail.trim_ascii_start().starts_with(b"<|system|>")
-        || USER_TURNS.iter().any(|t| {
-            let t = t.trim_ascii_start();
-            memmem::find(tail, t).is_some_and(|at| tail[..at].trim_ascii().is_empty())
-        });
+    // A transcript the model echoes, opened by a prompt's turn that an assistant's turn then
+    // answers ("Human: … Assistant: B … Human: …", "<<SYS>> … [/INST] …"): which of its
+    // turns is the answer is unknown (an example's, or the reply's; trials 54 and 55), so no
+    // token in it ends the answer, and every one is weighed as a leak: the answer stands only
+    // where the turns before it state nothing or the same.
+    let echoed = echo(tail);
     let mut leaks = Vec::new();
     let mut stop = tail.len();
     for (at, len) in tokens(tail) {
@@ -166,8 +162,10 @@ pub(crate) fn cut(response: &str, question: &str) -> Cut {
         let token = &tail[at..at + len];
         let standing = if harmony.is_some() && END_TOKENS[..4].contains(&token) {
             Standing::TurnEnd
-        } else if echoed || in_question(token) {
+        } else if in_question(token) {
             Standing::TalkedAbout
+        } else if echoed {
+            Standing::Unclear
         } else if USER_TURNS.contains(&token) {
             user_turn(tail, at, len)
         } else {
@@ -187,6 +185,40 @@ pub(crate) fn cut(response: &str, question: &str) -> Cut {
         end: start + stop,
         leaks,
     }
+}
+
+/// Does `text` open with a prompt's turn that an assistant's turn answers later: a user's
+/// opener (`<|im_start|>user`, `[INST]`, `Human:` …), `<s>[INST]`, `<<SYS>>` or a system
+/// turn, with the assistant's marker after it? Not an answer that opens by naming a token
+/// ("<s> 태그가 취소선입니다").
+fn echo(text: &[u8]) -> bool {
+    const ASSISTANT: [&[u8]; 10] = [
+        b"[/INST]",
+        b"<|im_start|>assistant",
+        b"<start_of_turn>model",
+        b"<|start_header_id|>assistant",
+        b"<|assistant|>",
+        "<｜Assistant｜>".as_bytes(),
+        b"\nAssistant:",
+        b"\nASSISTANT:",
+        b"### Assistant:",
+        b"### Response:",
+    ];
+    let text = text.trim_ascii_start();
+    let opens = [
+        b"<s>[INST]".as_slice(),
+        b"<<SYS>>",
+        b"<|system|>",
+        b"<|im_start|>system",
+    ]
+    .iter()
+    .chain(&USER_TURNS)
+    .map(|t| t.trim_ascii_start())
+    .find(|t| text.starts_with(t));
+    opens.is_some_and(|t| {
+        let rest = &text[t.len()..];
+        ASSISTANT.iter().any(|a| memmem::find(rest, a).is_some())
+    })
 }
 
 /// How a user turn's opener at `at` stands: it ends the answer where the model said

@@ -360,7 +360,17 @@ impl Ctx<'_> {
         let after_label = j >= 2
             && (self.toks[j - 1].is_punct('(') || self.toks[j - 1].is_punct(','))
             && self.is_label_mark(j - 2);
-        (j == 0 || self.toks[j - 1].is_sentence_end() || after_label)
+        // After a label, "no" must name the label it turns to ("C, no, D"; not "C, no, not
+        // D", "C (no, B is composite)"; trial 55).
+        let comma_label = || {
+            self.tok(j + 1).is_some_and(|t| t.is_punct(','))
+                && self.is_label_mark(j + 2)
+                && self.claimed(j + 2)
+        };
+        if after_label && !(j > 0 && self.toks[j - 1].is_sentence_end()) {
+            return no && (label_next() || comma_label());
+        }
+        (j == 0 || self.toks[j - 1].is_sentence_end())
             && ((no && (self.tok(j + 1).is_some_and(|t| t.is_punct(',')) || label_next()))
                 || (self.word(j) == "사실" && label_next()))
     }

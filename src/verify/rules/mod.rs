@@ -104,6 +104,10 @@ struct Ctx<'a> {
     /// to it alone, rather than letting another mention decide against them (trial 51; see
     /// `lowercase::weigh_distrusted`).
     lowercase_distrusted: Cell<u32>,
+    /// Set when a Chinese or Japanese doubt takes a statement back: the answer then decides
+    /// nothing, since what is left may be a spare answer ("答案：C（不太确定）\n备用答案：B";
+    /// trial 55).
+    cjk_doubted: Cell<bool>,
     /// The question's ask phrase, word by word ("적절하지", "않은").
     ask: Vec<&'a str>,
     /// Does the ask ask for what is not so (see `singled::asks_negative`)?
@@ -320,6 +324,7 @@ fn read(text: &str, set: &ChoiceSet, toks: Vec<Tok>, cues: Cues) -> Extraction {
         restated: Cell::new(false),
         retracted: Cell::new(false),
         lowercase_distrusted: Cell::new(0),
+        cjk_doubted: Cell::new(false),
         ask,
         asks_negative,
         synonyms,
@@ -330,7 +335,12 @@ fn read(text: &str, set: &ChoiceSet, toks: Vec<Tok>, cues: Cues) -> Extraction {
         marks: OnceCell::new(),
     };
     let e = ctx.against_verdict_list(ctx.rules(cues));
-    lowercase::weigh_distrusted(ctx.lowercase_distrusted.get(), e)
+    match lowercase::weigh_distrusted(ctx.lowercase_distrusted.get(), e) {
+        Extraction::Answer { .. } if ctx.cjk_doubted.get() => Extraction::NoAnswer {
+            reason: NoAnswerReason::NotFound,
+        },
+        e => e,
+    }
 }
 
 impl Ctx<'_> {

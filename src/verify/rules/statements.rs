@@ -195,7 +195,7 @@ impl Ctx<'_> {
     fn cjk_keyword_end(&self, k: usize) -> Option<usize> {
         let at = self.toks[k].start as usize;
         let rest = self.text.get(at..)?;
-        let keyword = cjk_keyword(rest)?;
+        let keyword = cjk_keyword(&self.text[..at], rest)?;
         let end = (at + keyword.len()) as u32;
         (k..self.toks.len().min(k + 6)).find(|&j| self.toks[j].end == end)
     }

@@ -123,7 +123,9 @@ impl Ctx<'_> {
         });
         let to = stop.map_or(self.text.len(), |x| self.toks[x].start as usize);
         let from = self.toks[last].end as usize;
-        cjk_doubt(clip(self.text, from, (to - from).min(160)))
+        let doubted = cjk_doubt(clip(self.text, from, (to - from).min(160)));
+        self.cjk_doubted.set(self.cjk_doubted.get() || doubted);
+        doubted
     }
 
     /// After a statement ending at token `last`, is a second thought opened ("잠깐,",

@@ -36,12 +36,11 @@ impl Ctx<'_> {
         (english || korean).then_some(m)
     }
 
-    /// Is token `k` a currency sign opening the answer's last word on amounts ("답:
-    /// ￦585,000", "따라서 답은 ￦200,000입니다")? Nothing after the amount may name another
-    /// number, amount, label or unit, nor call it wrong: "￦600,000 - ￦15,000 = ￦585,000",
-    /// "정답:\n￦600,000\n-15,000\n=525,000", "(단위: 천원)", "(틀림)", "(반영 전)", "이는 B에
-    /// 해당" are a calculation, a scale, a verdict or a label the option's text does not show
-    /// (trials 53 and 54).
+    /// Is token `k` a currency sign opening the answer's last words ("답: ￦585,000", "따라서
+    /// 답은 ￦200,000입니다")? Nothing but a copula may follow the amount: what does
+    /// ("￦600,000 - ￦15,000 = ￦585,000", "\n-15,000\n=525,000", "(단위: 천원)", "(틀림)",
+    /// "(반영 전)", "이는 B에 해당", "— 하지만 이는 정답이 아닙니다") is a calculation, a scale,
+    /// a verdict or a label the option's text does not show (trials 53 to 55).
     pub(super) fn is_currency(&self, k: usize) -> bool {
         const SIGNS: [char; 6] = ['￦', '₩', '$', '€', '£', '¥'];
         let Some(t) = self.tok(k) else {
@@ -53,20 +52,27 @@ impl Ctx<'_> {
         if !sign {
             return false;
         }
+        // Only a copula, a closing mark and the end of the text after the amount (trial 55:
+        // "답: ￦600,000 — 하지만 이는 정답이 아닙니다", "… \n\n다시 계산해 보겠습니다").
         let rest = self.text[t.end as usize..]
             .trim_start()
             .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, ',' | ' '));
-        let labels_after = (k + 1..self.toks.len()).any(|x| self.is_label_mark(x));
-        !labels_after
-            && !rest.contains(|c: char| {
-                c.is_ascii_digit()
-                    || c.is_ascii_uppercase()
-                    || "(（[".contains(c)
-                    || SIGNS.contains(&c)
-            })
-            && !["단위", "틀", "오답", "아님", "아니", "wrong", "not"]
-                .iter()
-                .any(|w| rest.contains(w))
+        let rest = [
+            "원입니다",
+            "원이다",
+            "원임",
+            "원",
+            "입니다",
+            "이다",
+            "이에요",
+            "예요",
+            "임",
+        ]
+        .iter()
+        .find_map(|c| rest.strip_prefix(c))
+        .unwrap_or(rest);
+        rest.trim_matches(|c: char| c.is_whitespace() || ".!*'\"`".contains(c))
+            .is_empty()
     }
 
     /// The one option whose text is a value with a unit and a qualifier ("30일 이내",

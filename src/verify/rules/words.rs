@@ -433,9 +433,27 @@ pub(super) const CJK_KEYWORDS: [&str; 14] = [
     "答",
 ];
 
-/// The Chinese or Japanese answer marker `rest` opens with; not a choosing verb that is the
-/// first half of "选项" ("故选项B是错误的": "option B is wrong", audit 44).
-pub(super) fn cjk_keyword(rest: &str) -> Option<&'static str> {
+/// The Chinese or Japanese answer marker `rest` opens with (`before` is the text before it);
+/// not a choosing verb that is the first half of "选项" ("故选项B是错误的": "option B is
+/// wrong", audit 44), nor another's answer.
+pub(super) fn cjk_keyword(before: &str, rest: &str) -> Option<&'static str> {
+    // "备选答案：B", "错误答案：B", "很多人的答案是B", "別の答え": someone else's, or a
+    // supposed one (trial 55).
+    const NOT_MINE: [&str; 10] = [
+        "备选",
+        "備選",
+        "错误",
+        "錯誤",
+        "易错",
+        "常见",
+        "别的",
+        "別の",
+        "另一个",
+        "的",
+    ];
+    if NOT_MINE.iter().any(|m| before.ends_with(m)) {
+        return None;
+    }
     let keyword = CJK_KEYWORDS.iter().find(|w| rest.starts_with(*w))?;
     let after = &rest[keyword.len()..];
     let option = (keyword.ends_with('选') || keyword.ends_with('選'))
@@ -558,14 +576,11 @@ pub(super) const VIEW_VERBS: [&str; 9] = [
     "믿습",
 ];
 
-/// Does `text` doubt or take back in Chinese or Japanese ("但不太确定", "没有把握",
-/// "自信はありません", "。不，应选D", "更正：", "いや、②です"; not "更正确")?
+/// Does `text` doubt in Chinese or Japanese ("但不太确定", "没有把握", "自信はありません")?
+/// Not "不，" or "更正", which as often deny another option (trial 55).
 /// Only looked for where a CJK ideograph or kana is (lead bytes E3–E9; Hangul's are EA–ED).
 pub(super) fn cjk_doubt(text: &str) -> bool {
-    const DOUBTS: [&str; 21] = [
-        "不，",
-        "更正",
-        "いや",
+    const DOUBTS: [&str; 18] = [
         "不太确定",
         "不确定",
         "不太肯定",
@@ -593,7 +608,7 @@ pub(super) fn cjk_doubt(text: &str) -> bool {
         !["不是", "没有", "毫无", "并非"]
             .iter()
             .any(|n| before.ends_with(n))
-            && !after.starts_with(['度', '性', '的', '确'])
+            && !after.starts_with(['度', '性', '的'])
             && !after.starts_with("わけ")
     };
     text.bytes().any(|b| (0xE3..=0xE9).contains(&b))
