@@ -2238,7 +2238,9 @@ const CASES: &[(&str, &str, &str)] = &[
     ("number:4", "정답은 1번입니다.<｜end▁of▁sentence｜>\n\n다시 검토해 보니 정답은 2번입니다.", "ambiguous - leaked_turn"),
     // Audit 44: an amount with its currency sign after a marker is that option's text; a
     // shorter or longer amount is none.
-    ("won", "풀이:\n1) 조정 전 금액: ￦250,000\n\n따라서 답은 ￦200,000입니다.", "answer B statement"),
+    ("won", "풀이:\n1) 조정 전 금액: ￦250,000\n\n따라서 답은 ￦200,000입니다.", "no_answer - not_found"),
+    ("won", "풀이:\n1) 조정 전 금액: 250만\n\n따라서 답은 ￦200,000입니다.", "answer B statement"),
+    ("won", "정답은 ￦200,000입니다. 실수의 답: ￦300,000", "ambiguous - multiple_option_texts"),
     ("won", "답: ￦300,000", "answer D statement"),
     ("won", "정답은 ￦ 150,000입니다.", "answer A statement"),
     ("won", "정답은 ￦20,000입니다.", "no_answer - not_found"),
@@ -2284,11 +2286,16 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "Answer: C, no, D", "ambiguous - conflicting_statements"),
     ("en", "Answer: B (sorry, D)", "ambiguous - conflicting_statements"),
     ("en", "Answer: C (no doubt)", "answer C statement"),
-    // Trial 54: a transcript the answer opens by echoing holds no turn's end; its examples'
-    // answers conflict with the answer.
-    ("en", "Human: Which is even? A. 3 B. 4\n\nAssistant: The answer is B.\n\nHuman: Which of the following is a prime number?\n\nAssistant: The answer is C.", "ambiguous - conflicting_statements"),
-    ("en", "[INST] Which is even? [/INST] The answer is B.</s>[INST] Which of the following is a prime number? [/INST] The answer is C.", "ambiguous - conflicting_statements"),
-    ("circled:4", "<<SYS>>\n정확히 답하세요.\n<</SYS>>\n\n[INST] 다음 중 옳은 것은? [/INST] 정답: ③", "answer ③ statement"),
+    // Trials 54 to 56: a transcript the answer opens by echoing (a prompt's turn an assistant's
+    // marker answers) decides nothing: its turns may be examples or invented.
+    ("en", "Human: Which is even? A. 3 B. 4\n\nAssistant: The answer is B.\n\nHuman: Which of the following is a prime number?\n\nAssistant: The answer is C.", "no_answer - not_found"),
+    ("en", "[INST] Which is even? [/INST] The answer is B.</s>[INST] Which of the following is a prime number? [/INST] The answer is C.", "no_answer - not_found"),
+    ("circled:4", "<<SYS>>\n정확히 답하세요.\n<</SYS>>\n\n[INST] 다음 중 옳은 것은? [/INST] 정답: ③", "no_answer - not_found"),
+    ("en", "[INST] Example: the answer is B. [INST] Which is prime? The answer is C.", "ambiguous - conflicting_statements"),
+    ("en", "答案是B。不，正确的答案是C。", "ambiguous - conflicting_statements"),
+    ("en", "答案是C。不，B。", "no_answer - refusal"),
+    ("en", "Answer: C, no, it's D.", "ambiguous - conflicting_statements"),
+    ("en", "Answer: C (sorry, I meant D)", "ambiguous - conflicting_statements"),
     // Trial 55: an amount followed by anything but a copula; a spare or another's answer
     // after a CJK doubt; a transcript that opens with a prompt, and an answer that opens by
     // naming a token; "no" with no label after it.
@@ -2298,7 +2305,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "答案：C（不太确定）\n备用答案：B", "no_answer - not_found"),
     ("en", "答案：C（不太确定）\n\n错误答案：B", "no_answer - refusal"),
     ("en", "答案是C。不，不是B，B是合数。", "answer C statement"),
-    ("en", "<|im_start|>user\nWhich is prime?<|im_end|>\n<|im_start|>assistant\nThe answer is C.<|im_end|>\n<|im_start|>user\nAre you sure?<|im_end|>\n<|im_start|>assistant\nSorry, I made a mistake. The correct answer is B.", "ambiguous - leaked_turn"),
+    ("en", "<|im_start|>user\nWhich is prime?<|im_end|>\n<|im_start|>assistant\nThe answer is C.<|im_end|>\n<|im_start|>user\nAre you sure?<|im_end|>\n<|im_start|>assistant\nSorry, I made a mistake. The correct answer is B.", "no_answer - not_found"),
     ("en", "Answer: C, no, not D.", "answer C statement"),
     // ... but quoted, or HTML's strikethrough, ends nothing.
     ("circled:4", "`<|user|>`는 사용자 턴을 엽니다. 정답: ③", "answer ③ statement"),

@@ -20,6 +20,9 @@ pub(crate) enum Cut {
     },
     /// Reasoning started and never reached a final answer.
     Truncated,
+    /// A transcript the answer opens by echoing, a prompt's turn answered by an assistant's
+    /// marker later: which turn is the reply is unknown (trial 56).
+    Transcript,
 }
 
 const GPT_OSS_FINAL: &[u8] = b"<|channel|>final<|message|>";
@@ -150,10 +153,13 @@ pub(crate) fn cut(response: &str, question: &str) -> Cut {
     };
     // A transcript the model echoes, opened by a prompt's turn that an assistant's turn then
     // answers ("Human: … Assistant: B … Human: …", "<<SYS>> … [/INST] …"): which of its
-    // turns is the answer is unknown (an example's, or the reply's; trials 54 and 55), so no
-    // token in it ends the answer, and every one is weighed as a leak: the answer stands only
-    // where the turns before it state nothing or the same.
-    let echoed = echo(tail);
+    // turns is the answer is unknown (an example's, the reply's, an invented one; trials 54
+    // to 56), so it decides nothing. Opened by a prompt's turn with no assistant's marker
+    // ("[INST] Example: … [INST] …"), no user's turn in it ends the answer.
+    let (opened, answered) = echo(tail);
+    if answered {
+        return Cut::Transcript;
+    }
     let mut leaks = Vec::new();
     let mut stop = tail.len();
     for (at, len) in tokens(tail) {
@@ -162,10 +168,8 @@ pub(crate) fn cut(response: &str, question: &str) -> Cut {
         let token = &tail[at..at + len];
         let standing = if harmony.is_some() && END_TOKENS[..4].contains(&token) {
             Standing::TurnEnd
-        } else if in_question(token) {
+        } else if in_question(token) || (opened && USER_TURNS.contains(&token)) {
             Standing::TalkedAbout
-        } else if echoed {
-            Standing::Unclear
         } else if USER_TURNS.contains(&token) {
             user_turn(tail, at, len)
         } else {
@@ -187,11 +191,10 @@ pub(crate) fn cut(response: &str, question: &str) -> Cut {
     }
 }
 
-/// Does `text` open with a prompt's turn that an assistant's turn answers later: a user's
-/// opener (`<|im_start|>user`, `[INST]`, `Human:` …), `<s>[INST]`, `<<SYS>>` or a system
-/// turn, with the assistant's marker after it? Not an answer that opens by naming a token
-/// ("<s> 태그가 취소선입니다").
-fn echo(text: &[u8]) -> bool {
+/// Does `text` open with a prompt's turn (a user's opener: `<|im_start|>user`, `[INST]`,
+/// `Human:` …, `<s>[INST]`, `<<SYS>>` or a system turn), and does an assistant's marker
+/// answer it later? Not an answer that opens by naming a token ("<s> 태그가 취소선입니다").
+fn echo(text: &[u8]) -> (bool, bool) {
     const ASSISTANT: [&[u8]; 10] = [
         b"[/INST]",
         b"<|im_start|>assistant",
@@ -215,10 +218,11 @@ fn echo(text: &[u8]) -> bool {
     .chain(&USER_TURNS)
     .map(|t| t.trim_ascii_start())
     .find(|t| text.starts_with(t));
-    opens.is_some_and(|t| {
+    let answered = opens.is_some_and(|t| {
         let rest = &text[t.len()..];
         ASSISTANT.iter().any(|a| memmem::find(rest, a).is_some())
-    })
+    });
+    (opens.is_some(), answered)
 }
 
 /// How a user turn's opener at `at` stands: it ends the answer where the model said
@@ -348,7 +352,7 @@ mod tests {
     fn final_of(s: &str) -> Option<&str> {
         match cut(s, "") {
             Cut::Final { start, end, .. } => Some(&s[start..end]),
-            Cut::Truncated => None,
+            Cut::Truncated | Cut::Transcript => None,
         }
     }
 

@@ -218,6 +218,11 @@ pub fn verify(response: &str, set: &ChoiceSet) -> Extraction {
     let question = set.question().unwrap_or("");
     let (start, end, leaks) = match final_text::cut(response, question) {
         final_text::Cut::Final { start, end, leaks } => (start, end, leaks),
+        final_text::Cut::Transcript => {
+            return Extraction::NoAnswer {
+                reason: NoAnswerReason::NotFound,
+            }
+        }
         final_text::Cut::Truncated => {
             return Extraction::NoAnswer {
                 reason: NoAnswerReason::TruncatedReasoning,

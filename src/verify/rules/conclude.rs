@@ -360,15 +360,20 @@ impl Ctx<'_> {
         let after_label = j >= 2
             && (self.toks[j - 1].is_punct('(') || self.toks[j - 1].is_punct(','))
             && self.is_label_mark(j - 2);
-        // After a label, "no" must name the label it turns to ("C, no, D"; not "C, no, not
-        // D", "C (no, B is composite)"; trial 55).
-        let comma_label = || {
-            self.tok(j + 1).is_some_and(|t| t.is_punct(','))
-                && self.is_label_mark(j + 2)
-                && self.claimed(j + 2)
+        // After a label, "no" must turn to another label claimed in its clause ("C, no, D",
+        // "C (sorry, I meant D)", "③ (아니, 사실 ④)"; not "C, no, not D", "C (no, B is
+        // composite)"; trials 55, 56).
+        let turns_to = || {
+            (j + 1..self.toks.len())
+                .take_while(|&x| !self.toks[x].is_sentence_end() && !self.toks[x].is_punct(')'))
+                .find(|&x| self.is_label_mark(x))
+                .is_some_and(|x| {
+                    self.claimed(x)
+                        && !(self.is_latin(x - 1) && self.word(x - 1).eq_ignore_ascii_case("not"))
+                })
         };
         if after_label && !(j > 0 && self.toks[j - 1].is_sentence_end()) {
-            return no && (label_next() || comma_label());
+            return no && turns_to();
         }
         (j == 0 || self.toks[j - 1].is_sentence_end())
             && ((no && (self.tok(j + 1).is_some_and(|t| t.is_punct(',')) || label_next()))
@@ -393,7 +398,7 @@ impl Ctx<'_> {
         if w == "번" {
             return self
                 .tok(m + 2)
-                .is_none_or(|t| t.is_sentence_end() || t.is_punct(','));
+                .is_none_or(|t| t.is_sentence_end() || t.is_punct(',') || t.is_punct(')'));
         }
         let w = w.strip_prefix('번').unwrap_or(w);
         const COPULA: [&str; 11] = [

@@ -121,7 +121,15 @@ impl Ctx<'_> {
             ends += usize::from(self.toks[x].is_sentence_end());
             self.is_label_mark(x) || ends == 2
         });
-        let to = stop.map_or(self.text.len(), |x| self.toks[x].start as usize);
+        // Up to a label, and the label itself: "不，B" takes back for B.
+        let to = stop.map_or(self.text.len(), |x| {
+            let t = self.toks[x];
+            (if self.is_label_mark(x) {
+                t.end
+            } else {
+                t.start
+            }) as usize
+        });
         let from = self.toks[last].end as usize;
         let doubted = cjk_doubt(clip(self.text, from, (to - from).min(160)));
         self.cjk_doubted.set(self.cjk_doubted.get() || doubted);

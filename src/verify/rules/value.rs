@@ -71,8 +71,19 @@ impl Ctx<'_> {
         .iter()
         .find_map(|c| rest.strip_prefix(c))
         .unwrap_or(rest);
-        rest.trim_matches(|c: char| c.is_whitespace() || ".!*'\"`".contains(c))
-            .is_empty()
+        // Nor where the text names another option's amount anywhere ("정답은 ￦525,000입니다.
+        // 실수의 답: ￦600,000"; trial 56).
+        let hay = squash(self.text);
+        let named = self
+            .set
+            .choices()
+            .filter_map(|c| self.squashed_option(c))
+            .filter(|o| o.contains(SIGNS) && hay.contains(o))
+            .count();
+        named <= 1
+            && rest
+                .trim_matches(|c: char| c.is_whitespace() || ".!*'\"`".contains(c))
+                .is_empty()
     }
 
     /// The one option whose text is a value with a unit and a qualifier ("30일 이내",

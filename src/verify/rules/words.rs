@@ -437,9 +437,9 @@ pub(super) const CJK_KEYWORDS: [&str; 14] = [
 /// not a choosing verb that is the first half of "选项" ("故选项B是错误的": "option B is
 /// wrong", audit 44), nor another's answer.
 pub(super) fn cjk_keyword(before: &str, rest: &str) -> Option<&'static str> {
-    // "备选答案：B", "错误答案：B", "很多人的答案是B", "別の答え": someone else's, or a
-    // supposed one (trial 55).
-    const NOT_MINE: [&str; 10] = [
+    // "备选答案：B", "错误答案：B", "別の答え": a spare or a wrong one (trial 55); not "的",
+    // which "正确的答案", "我的答案" have too (trial 56).
+    const NOT_MINE: [&str; 9] = [
         "备选",
         "備選",
         "错误",
@@ -449,7 +449,6 @@ pub(super) fn cjk_keyword(before: &str, rest: &str) -> Option<&'static str> {
         "别的",
         "別の",
         "另一个",
-        "的",
     ];
     if NOT_MINE.iter().any(|m| before.ends_with(m)) {
         return None;
@@ -576,8 +575,9 @@ pub(super) const VIEW_VERBS: [&str; 9] = [
     "믿습",
 ];
 
-/// Does `text` doubt in Chinese or Japanese ("但不太确定", "没有把握", "自信はありません")?
-/// Not "不，" or "更正", which as often deny another option (trial 55).
+/// Does `text` doubt in Chinese or Japanese ("但不太确定", "没有把握", "自信はありません"),
+/// or take the answer back for a label named at once ("不，B", "更正：B", "いや、Bです")?
+/// Not "不，" or "更正" alone, which as often deny another option (trials 55, 56).
 /// Only looked for where a CJK ideograph or kana is (lead bytes E3–E9; Hangul's are EA–ED).
 pub(super) fn cjk_doubt(text: &str) -> bool {
     const DOUBTS: [&str; 18] = [
@@ -611,8 +611,23 @@ pub(super) fn cjk_doubt(text: &str) -> bool {
             && !after.starts_with(['度', '性', '的'])
             && !after.starts_with("わけ")
     };
+    // "不，B", "不，应该是B", "更正：B", "いや、Bです": taken back for a label named at once.
+    let label_after = |w: &str| {
+        text.match_indices(w).any(|(at, _)| {
+            let mut rest = text[at + w.len()..].trim_start();
+            for p in ["应该是", "应该选", "应该", "应选", "是", "选", "やはり"] {
+                rest = rest.strip_prefix(p).unwrap_or(rest);
+            }
+            rest.trim_start().starts_with(|c: char| {
+                c.is_ascii_uppercase() || ('①'..='⑳').contains(&c) || c.is_ascii_digit()
+            })
+        })
+    };
     text.bytes().any(|b| (0xE3..=0xE9).contains(&b))
-        && DOUBTS
+        && (DOUBTS
             .iter()
             .any(|d| text.match_indices(d).any(|(at, _)| stands(at, d)))
+            || ["不，", "不,", "更正：", "更正:", "いや、"]
+                .iter()
+                .any(|w| label_after(w)))
 }
