@@ -346,35 +346,34 @@ fn read(text: &str, set: &ChoiceSet, toks: Vec<Tok>, cues: Cues) -> Extraction {
 impl Ctx<'_> {
     /// The rules, in order, after the context is built.
     fn rules(&self, cues: Cues) -> Extraction {
-        let ctx = self;
-        let set = ctx.set;
-        if let Some(e) = ctx.decide_by_statements(Strength::Strong) {
+        let set = self.set;
+        if let Some(e) = self.decide_by_statements(Strength::Strong) {
             return e;
         }
-        if let Some(e) = ctx.bare() {
+        if let Some(e) = self.bare() {
             return e;
         }
-        if let Some(e) = ctx.decide_by_statements(Strength::Weak) {
+        if let Some(e) = self.decide_by_statements(Strength::Weak) {
             return e;
         }
         if set.notation() != Notation::Ox && cues.has(Family::Singling) {
-            if let Some(e) = ctx.singled_out() {
+            if let Some(e) = self.singled_out() {
                 return e;
             }
         }
-        if let Some(e) = ctx.verdict_list() {
+        if let Some(e) = self.verdict_list() {
             return e;
         }
         // "맞는지 틀린지 모르겠습니다": words of both kinds around a refusal decide nothing.
         if set.notation() == Notation::Ox && !cues.has(Family::Refusal) {
-            if let Some(e) = ctx.ox_words() {
+            if let Some(e) = self.ox_words() {
                 return e;
             }
         }
-        if let Some(e) = ctx.unique_option_text() {
+        if let Some(e) = self.unique_option_text() {
             return e;
         }
-        let reason = if ctx.restated.get() {
+        let reason = if self.restated.get() {
             NoAnswerReason::RestatedOptions
         } else if cues.has(Family::Refusal) {
             NoAnswerReason::Refusal
