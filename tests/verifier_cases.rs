@@ -11,6 +11,7 @@ const Q_GOV: &str = "금융정책을 총괄하는 기관은? ① 금융위원회
 const Q_CITY: &str =
     "Which city hosts the 5·18 memorial?\nA. Seoul\nB. Busan\nC. Daegu\nD. Gwangju";
 const Q_FRUIT: &str = "다음 중 옳은 것은?\nA. 사과\nB. 배\nC. 감\nD. 귤";
+const Q_USD: &str = "What is the total?\nA. $1,200\nB. $1,000\nC. $120\nD. $12,000";
 const Q_WON: &str = "대손충당금 잔액은?\nA. ￦150,000\nB. ￦200,000\nC. ￦250,000\nD. ￦300,000";
 const Q_KMMLU: &str = "과태료는?\n(1) 50만원\n(2) 100만원\n(3) 150만원\n(4) 200만원";
 const Q_OX: &str = "다음 설명이 옳으면 O, 틀리면 X를 고르시오: 국방부는 병무청을 둔다.";
@@ -88,6 +89,7 @@ fn set_for(key: &str) -> ChoiceSet {
         "box" => Q_BOX,
         "box_not" => Q_BOX_NOT,
         "won" => Q_WON,
+        "usd" => Q_USD,
         "fruit" => Q_FRUIT,
         spec => {
             return spec
@@ -2310,6 +2312,55 @@ const CASES: &[(&str, &str, &str)] = &[
     // ... but quoted, or HTML's strikethrough, ends nothing.
     ("circled:4", "`<|user|>`는 사용자 턴을 엽니다. 정답: ③", "answer ③ statement"),
     ("circled:4", "정답: <s>①</s> ③", "no_answer - not_found"),
+    // Stop 35: the answer's own label called a wrong answer or not the answer after it, with
+    // 도/역시/또한 or in a clause after another's ("A는 오답이고 C도 오답입니다"), in Korean
+    // and English.
+    ("fruit", "정답: C\nC 역시 오답입니다.", "ambiguous - conflicting_statements"),
+    ("fruit", "정답: C\nC도 정답이 아닙니다.", "ambiguous - conflicting_statements"),
+    ("fruit", "정답: C\n그런데 C는 잘못된 답입니다.", "ambiguous - conflicting_statements"),
+    ("fruit", "정답: C\nA는 오답이고 C도 오답입니다.", "ambiguous - conflicting_statements"),
+    ("fruit", "Answer: C\nC is not the correct answer either.", "ambiguous - conflicting_statements"),
+    ("fruit", "Answer: C\nC is also wrong.", "ambiguous - conflicting_statements"),
+    ("fruit", "Answer: C\nC isn't right either.", "ambiguous - conflicting_statements"),
+    // ... not when it is denied to be wrong, or another option is.
+    ("fruit", "정답: C\nC는 틀린 답이 아닙니다.", "answer C statement"),
+    ("fruit", "정답: C\nC는 오답이 아닙니다.", "answer C statement"),
+    ("fruit", "Answer: C\nC is not the wrong answer.", "answer C statement"),
+    ("fruit", "정답: C\nA와 B는 정답이 아닙니다.", "answer C statement"),
+    ("fruit", "Answer: C\nA, B and D are not the answer.", "answer C statement"),
+    // "No" in other words after the label turns to another claimed label.
+    ("fruit", "정답: C (아니요, D)", "ambiguous - conflicting_statements"),
+    ("circled:4", "정답: ③ [아뇨, ④번]", "ambiguous - conflicting_statements"),
+    ("fruit", "Answer: C (nope, D)", "ambiguous - conflicting_statements"),
+    ("fruit", "Answer: C [no, D]", "ambiguous - conflicting_statements"),
+    ("fruit", "Answer: C (oops, D is right)", "answer D corrected_statement"),
+    ("fruit", "Answer: C (oops, D)", "ambiguous - conflicting_statements"),
+    ("fruit", "Answer: C [no, not D]", "answer C statement"),
+    // A restatement as another option's one-syllable text, or opening the next sentence.
+    ("fruit", "정답은 C, 즉 배입니다.", "ambiguous - label_text_mismatch"),
+    ("fruit", "정답은 C, 즉 감입니다.", "answer C statement"),
+    ("fruit", "정답은 C, 즉 배가 아니라 감입니다.", "answer C statement"),
+    ("fruit", "정답은 C입니다. 즉 B.", "ambiguous - alternatives"),
+    ("fruit", "The answer is C. That is, B.", "ambiguous - alternatives"),
+    ("fruit", "The answer is C. In other words, D.", "ambiguous - alternatives"),
+    ("fruit", "정답은 C입니다. 즉 C.", "answer C statement"),
+    ("fruit", "정답은 C입니다. 즉 B가 아닙니다.", "answer C statement"),
+    ("fruit", "The answer is C. That is, B is wrong.", "answer C statement"),
+    // An amount set off with another option's label.
+    ("usd", "Answer: $1,200 (option C)", "ambiguous - alternatives"),
+    ("usd", "정답은 $1,200 (선택지 D)입니다.", "ambiguous - alternatives"),
+    ("usd", "The answer is $1,200 — option C.", "ambiguous - alternatives"),
+    ("usd", "The answer is $1,200, option A.", "answer A statement"),
+    ("won", "Answer: ￦200,000 (option C)", "no_answer - not_found"),
+    // Audit 45: another option called also plausible, acceptable or correct, in English.
+    ("en", "The answer is C. D is also plausible.", "ambiguous - alternatives"),
+    ("en", "C is correct. A is correct as well if we read it loosely.", "ambiguous - alternatives"),
+    ("en", "Answer: C. B is also acceptable.", "ambiguous - alternatives"),
+    ("en", "This looks like the answer: C.\n\nIn summary: C and D are both plausible readings.", "ambiguous - alternatives"),
+    ("en", "The answer is C. A and B are both wrong.", "answer C statement"),
+    ("en", "The answer is C. D is not plausible either.", "answer C statement"),
+    ("en", "The answer is C. B is also a tempting answer, but it is wrong.", "answer C statement"),
+    ("en_not", "The answer is B. A is also correct.", "answer B statement"),
 ];
 
 #[test]

@@ -346,72 +346,6 @@ impl Ctx<'_> {
             })
     }
 
-    /// Does token `j` open its sentence with "no" and a comma ("아니, …", "No, …")?
-    fn opens_with_no(&self, j: usize) -> bool {
-        let no = self.word(j) == "아니"
-            || ["no", "sorry"]
-                .iter()
-                .any(|n| self.word(j).eq_ignore_ascii_case(n));
-        // "아니 D.", "사실 D입니다": the word right before another label that it claims
-        // (trial 50); not "사실 ④는 귤로 …", an explanation going on (trial 51).
-        let label_next = || self.is_label_mark(j + 1) && self.claimed(j + 1);
-        // "정답: C (아니 D)", "Answer: C, no, D": right after a label, in a bracket or after a
-        // comma (trial 53).
-        let after_label = j >= 2
-            && (self.toks[j - 1].is_punct('(') || self.toks[j - 1].is_punct(','))
-            && self.is_label_mark(j - 2);
-        // After a label, "no" must turn to another label claimed in its clause ("C, no, D",
-        // "C (sorry, I meant D)", "③ (아니, 사실 ④)"; not "C, no, not D", "C (no, B is
-        // composite)"; trials 55, 56).
-        let turns_to = || {
-            (j + 1..self.toks.len())
-                .take_while(|&x| !self.toks[x].is_sentence_end() && !self.toks[x].is_punct(')'))
-                .find(|&x| self.is_label_mark(x))
-                .is_some_and(|x| {
-                    self.claimed(x)
-                        && !(self.is_latin(x - 1) && self.word(x - 1).eq_ignore_ascii_case("not"))
-                })
-        };
-        if after_label && !(j > 0 && self.toks[j - 1].is_sentence_end()) {
-            return no && turns_to();
-        }
-        (j == 0 || self.toks[j - 1].is_sentence_end())
-            && ((no && (self.tok(j + 1).is_some_and(|t| t.is_punct(',')) || label_next()))
-                || (self.word(j) == "사실" && label_next()))
-    }
-
-    /// Is the label at `m` claimed as it stands: the sentence ends after it, or the copula
-    /// or "가 맞다" / "이 정답" follows ("D.", "D입니다", "D네요", "④가 맞습니다")?
-    fn claimed(&self, m: usize) -> bool {
-        let Some(n) = self.tok(m + 1) else {
-            return true;
-        };
-        if n.is_sentence_end() || n.is_punct(',') || n.is_punct(')') {
-            return true;
-        }
-        let w = if n.kind == Kind::Hangul && n.start == self.toks[m].end {
-            self.word(m + 1)
-        } else {
-            return false;
-        };
-        // "④번.", "④번입니다": 번 and what follows it.
-        if w == "번" {
-            return self
-                .tok(m + 2)
-                .is_none_or(|t| t.is_sentence_end() || t.is_punct(',') || t.is_punct(')'));
-        }
-        let w = w.strip_prefix('번').unwrap_or(w);
-        const COPULA: [&str; 11] = [
-            "입니", "이다", "이에", "예요", "네요", "네", "였", "이었", "이야", "야", "임",
-        ];
-        COPULA.iter().any(|c| w.starts_with(c))
-            || (matches!(strip_beon(w), "이" | "가")
-                && self.is_hangul(m + 2)
-                && ["맞", "정답", "답"].iter().any(|p| self.word(m + 2).starts_with(p))
-                // "①번이 정답처럼 보이지만": a look, not a claim.
-                && !self.word(m + 2).contains("처럼"))
-    }
-
     /// Is the label at `j` put up as right too: "③도 정답이 될 수 있습니다", "④번도 맞을 수
     /// 있다", "③도 가능합니다", "③일 수도 있습니다", "③일 가능성도 있다" (not "③도 정답이
     /// 아닙니다", "③일 수도 있지만 아닙니다")?
@@ -505,17 +439,45 @@ impl Ctx<'_> {
                     "but" | "however" | "not" | "wrong" | "incorrect" | "false" | "seem" | "seems"
                 )
         });
-        !denied
-            && is(&["could", "might", "may", "can"])
-            && is(&["also", "too"])
-            && is(&[
-                "argued",
+        // "D is also plausible", "D is correct as well", "B and A are both plausible" (audit
+        // 45); on a question asking what is not so, "correct" calls the statement true.
+        let positive: &[&str] = if self.asks_negative() {
+            &[
+                "plausible",
+                "acceptable",
+                "possible",
+                "defensible",
+                "viable",
+                "answer",
+                "answers",
+            ]
+        } else {
+            &[
+                "plausible",
+                "acceptable",
+                "possible",
+                "defensible",
+                "viable",
+                "answer",
+                "answers",
                 "correct",
                 "right",
                 "valid",
-                "defensible",
-                "answer",
-            ])
+            ]
+        };
+        let said_too = is(&["is", "are", "s"]) && is(&["also", "too", "both", "well"]);
+        !denied
+            && ((is(&["could", "might", "may", "can"])
+                && is(&["also", "too"])
+                && is(&[
+                    "argued",
+                    "correct",
+                    "right",
+                    "valid",
+                    "defensible",
+                    "answer",
+                ]))
+                || (said_too && is(positive)))
     }
 
     pub(super) fn conflict(&self, stmts: &[&Statement], rule: Rule) -> Extraction {

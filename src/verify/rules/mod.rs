@@ -28,6 +28,7 @@ mod self_judged;
 mod singled;
 mod statements;
 mod trial;
+mod turn;
 mod unfinished;
 mod value;
 mod verdicts;

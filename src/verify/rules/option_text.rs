@@ -2,8 +2,8 @@
 //! written with another option's text ("③(기획재정부)"), a number that is also an option's
 //! value, and an answer that names exactly one option's text and no label.
 
-use super::words::{is_negation_word, lower, OPTION_NOUN_WORDS};
-use super::{Ctx, Resolved};
+use super::words::{bare_word, is_negation_word, lower, OPTION_NOUN_WORDS};
+use super::Ctx;
 use crate::verify::scan::{Kind, Mark, Tok};
 use crate::verify::{Choice, Extraction, Rule};
 
@@ -221,25 +221,20 @@ impl Ctx<'_> {
             || rest == "다"
     }
 
-    /// A label put beside an option text starting at `j`, in the same sentence within a few
-    /// words: in brackets ("기획재정부(③)", "10일 (②번)"), after "즉" ("기획재정부, 즉 ③"), or
-    /// linked to it ("￦300,000, which is option B"; see `linked_label_after`).
-    pub(super) fn label_beside_text(&self, j: usize) -> Option<Resolved> {
-        let m = self.first_label_in_sentence(j + 1, j + 1, j + 10);
-        m.filter(|&m| self.opens_bracket(m) || self.is_namely(m - 1))
-            .or_else(|| self.linked_label_after(j))
-            .and_then(|m| self.label_at(m))
-    }
-
     /// The first label mark at or after `min` in `from..to`, before the sentence ends.
-    fn first_label_in_sentence(&self, from: usize, min: usize, to: usize) -> Option<usize> {
+    pub(super) fn first_label_in_sentence(
+        &self,
+        from: usize,
+        min: usize,
+        to: usize,
+    ) -> Option<usize> {
         (from..self.toks.len().min(to))
             .take_while(|&x| !self.toks[x].is_sentence_end())
             .find(|&x| x >= min && self.is_label_mark(x))
     }
 
     /// Is the label at `x` written after an opening bracket ("(D)", "( D")?
-    fn opens_bracket(&self, x: usize) -> bool {
+    pub(super) fn opens_bracket(&self, x: usize) -> bool {
         self.toks[x].text(self.text).starts_with(['(', '（']) || self.toks[x - 1].is_punct('(')
     }
 
@@ -312,6 +307,7 @@ impl Ctx<'_> {
             return None;
         }
         let mut j = m + 1;
+        let mut said_namely = false;
         while let Some(t) = self.tok(j) {
             // "③, 즉 서울", "C, i.e. beta", "③, namely 서울".
             let namely = (t.kind == Kind::Hangul && self.word(j) == "즉")
@@ -325,6 +321,7 @@ impl Ctx<'_> {
             if !skip {
                 break;
             }
+            said_namely |= namely;
             j += 1;
         }
         let t = self.tok(j)?;
@@ -336,8 +333,10 @@ impl Ctx<'_> {
             self.longest_option(),
         );
         // A one-character text ("2", "㉢") only as a whole token: "정답은 ②, 즉 2몰입니다"
-        // where ③ reads "2", "정답: ① ㉡".
+        // where ③ reads "2", "정답: ① ㉡"; after "즉", with its copula or particle ("③, 즉
+        // 배입니다", stop 35).
         let word = self.word(j);
+        let word = if said_namely { bare_word(word) } else { word };
         let starts = |o: Choice| {
             self.squashed_option(o).is_some_and(|t| {
                 if t.chars().nth(1).is_some() {

@@ -376,26 +376,7 @@ impl Ctx<'_> {
                 && strip_beon(self.word(j + 1)) == "도";
             // "정답은 A=3, 즉 C입니다": a label after 즉 restates the answer, so another
             // choice there is a second one.
-            let namely = self.is_label_mark(j) && self.restates_before(j) && {
-                let glued = self.is_hangul(j + 1) && self.toks[j + 1].start == t.end;
-                // "in other words, B is wrong": a clause about B, not a restatement.
-                let ends = self
-                    .tok(j + 1)
-                    .is_none_or(|n| matches!(n.kind, Kind::Punct(_) | Kind::Break));
-                (!glued && (ends || self.is_hangul(j + 1)))
-                    || matches!(
-                        strip_beon(self.word(j + 1)),
-                        "" | "이"
-                            | "가"
-                            | "을"
-                            | "를"
-                            | "입니다"
-                            | "이다"
-                            | "이에요"
-                            | "예요"
-                            | "임"
-                    )
-            };
+            let namely = self.restated_at(j);
             if also || namely || is_hedge(t, self.text) {
                 hedged = true;
             }
@@ -427,6 +408,23 @@ impl Ctx<'_> {
             }
         }
         Some((said, last))
+    }
+
+    /// Is the label at `j` a restatement: after "즉", "다시 말해", "that is," (see
+    /// `restates_before`) and ending its clause ("즉 C입니다", "in other words, B."; not "in
+    /// other words, B is wrong", a clause about B)?
+    fn restated_at(&self, j: usize) -> bool {
+        self.is_label_mark(j) && self.restates_before(j) && {
+            let glued = self.is_hangul(j + 1) && self.toks[j + 1].start == self.toks[j].end;
+            let ends = self
+                .tok(j + 1)
+                .is_none_or(|n| matches!(n.kind, Kind::Punct(_) | Kind::Break));
+            (!glued && (ends || self.is_hangul(j + 1)))
+                || matches!(
+                    strip_beon(self.word(j + 1)),
+                    "" | "이" | "가" | "을" | "를" | "입니다" | "이다" | "이에요" | "예요" | "임"
+                )
+        }
     }
 
     /// "즉" ("that is") between two labels.
@@ -520,6 +518,17 @@ impl Ctx<'_> {
             k += 1;
         }
         let opens = slash && self.is_label_mark(k);
+        // "정답은 C입니다. 즉 B.", "The answer is C. That is, B.": the next sentence restates
+        // it as another (stop 35).
+        if k > j && !opens {
+            let restated = (k..k + 5)
+                .take_while(|&x| self.tok(x).is_some_and(|t| !t.is_sentence_end()))
+                .find(|&x| self.is_label_mark(x))
+                .filter(|&x| self.restated_at(x) && self.negated_after(x).is_none());
+            if let Some(x) = restated {
+                return self.choice_at(x);
+            }
+        }
         if k == j || !(opens || self.tok(k).is_some_and(|t| is_disjunction(t, self.text))) {
             return None;
         }

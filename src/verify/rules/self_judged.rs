@@ -78,6 +78,20 @@ impl Ctx<'_> {
                 // How the sentence ends: "… so it is wrong", "C is a false statement".
                 match tail.as_slice() {
                     [.., "is" | "s", "wrong" | "incorrect"] => Some(false),
+                    // "C is also wrong", "C is wrong too", "C is not correct either", "C
+                    // isn't right" (a judgement; "not the answer" is read below).
+                    [.., "is" | "s", "also", "wrong" | "incorrect"]
+                    | [.., "is" | "s", "wrong" | "incorrect", "too" | "either"]
+                    | [.., "is" | "s", "wrong" | "incorrect", "as", "well"] => Some(false),
+                    [.., "is" | "s", "not", "correct" | "right" | "true"]
+                    | [.., "is" | "s", "also", "not", "correct" | "right" | "true"]
+                    | [.., "is" | "s", "not", "correct" | "right" | "true", "either"]
+                    | [.., "isn", "t", "correct" | "right" | "true"]
+                    | [.., "isn", "t", "correct" | "right" | "true", "either"]
+                        if short =>
+                    {
+                        Some(false)
+                    }
                     [.., "is" | "s", "a" | "an", "false" | "incorrect" | "wrong", "statement"]
                         if short =>
                     {
@@ -91,17 +105,25 @@ impl Ctx<'_> {
         }
     }
 
-    /// Is the label at `j`, alone or in a listed subject ("C는", "A, C, D는", "A와 C는"),
-    /// called a wrong answer by its sentence's last word ("오답입니다", "오답이다", "오답임")?
-    /// A wrong answer is not the answer whatever the question asks (trial 53: "정답: C\nA, C,
-    /// D는 오답입니다" had let C stand).
+    /// Is the label at `j`, alone or in a listed subject ("C는", "A, C, D는", "A와 C는", "C
+    /// 역시"), called a wrong answer or not the answer by the end of its clause ("오답입니다",
+    /// "틀린 답입니다", "정답이 아닙니다", "is not the answer", "is the wrong answer")? A
+    /// wrong answer is not the answer whatever the question asks (trial 53: "정답: C\nA, C,
+    /// D는 오답입니다" had let C stand; "C도 정답이 아닙니다", "C 역시 오답", "A는 오답이고
+    /// C도 오답입니다", "C is not the answer either", stop 35).
     pub(super) fn called_wrong_answer(&self, j: usize) -> bool {
         let Range { start, end } = self.sentence_around(j);
-        if end <= j + 1 || !self.is_hangul(end - 1) || !self.word(end - 1).starts_with("오답") {
+        if end <= j + 1 || !self.ends_calling_wrong_answer(end) {
             return false;
         }
-        // The labels of the sentence form its subject: joined by commas or 와/과/및 and
-        // followed by the topic or subject particle, and nothing else before the verb.
+        // The clause of the label: after the last "…이고", "…며" before it ("A는 오답이고
+        // C도 오답입니다").
+        let start = (start..j)
+            .rev()
+            .find(|&x| self.is_hangul(x) && ["고", "며"].iter().any(|e| self.word(x).ends_with(e)))
+            .map_or(start, |x| x + 1);
+        // The labels of the clause form its subject: joined by commas or 와/과/및 (and, or)
+        // and followed by the topic or subject particle, and nothing else before the verb.
         let labels: Vec<usize> = (start..end).filter(|&x| self.is_label_mark(x)).collect();
         let Some(&last_label) = labels.last() else {
             return false;
@@ -110,12 +132,73 @@ impl Ctx<'_> {
             self.is_label_mark(x)
                 || self.toks[x].is_punct(',')
                 || (self.is_hangul(x) && matches!(self.word(x), "와" | "과" | "및" | "그리고"))
+                || (self.is_latin(x) && self.word(x).eq_ignore_ascii_case("and"))
         });
-        let particle = self.is_hangul(last_label + 1)
-            && matches!(
-                self.word(last_label + 1),
-                "는" | "은" | "도" | "이" | "가" | "모두"
-            );
-        joined && particle && (last_label + 2..end - 1).all(|x| !self.is_label_mark(x))
+        let subject = |x: usize| {
+            (self.is_hangul(x)
+                && matches!(
+                    self.word(x),
+                    "는" | "은" | "도" | "이" | "가" | "모두" | "역시" | "또한" | "또"
+                ))
+                || (self.is_latin(x) && matches!(lower(self.word(x)).as_str(), "is" | "are" | "s"))
+        };
+        joined
+            && subject(last_label + 1)
+            && (last_label + 2..end - 1).all(|x| !self.is_label_mark(x))
+    }
+
+    /// Does the sentence ending before token `end` end by calling its subject a wrong answer
+    /// or not the answer: "오답입니다", "틀린 답이다", "정답이 아닙니다", "(is) not the
+    /// (correct) answer", "the wrong answer"?
+    fn ends_calling_wrong_answer(&self, end: usize) -> bool {
+        let last = end - 1;
+        if self.is_hangul(last) {
+            let w = self.word(last);
+            let prev = if last > 0 && self.is_hangul(last - 1) {
+                self.word(last - 1)
+            } else {
+                ""
+            };
+            return w.starts_with("오답")
+                || (["답입", "답이다", "답임", "답이에", "답이야"]
+                    .iter()
+                    .any(|p| w.starts_with(p))
+                    && matches!(prev, "틀린" | "잘못된" | "그릇된"))
+                || (["아닙", "아니다", "아님", "아니에", "아니야", "아냐", "아니예"]
+                    .iter()
+                    .any(|p| w.starts_with(p))
+                        && matches!(prev, "정답이" | "답이" | "정답은" | "답은" | "정답도")
+                    // "틀린 답이 아닙니다": not a wrong answer.
+                    && !(last >= 2
+                        && self.is_hangul(last - 2)
+                        && matches!(self.word(last - 2), "틀린" | "잘못된" | "그릇된")));
+        }
+        let words: Vec<String> = (end.saturating_sub(8)..end)
+            .filter(|&x| matches!(self.toks[x].kind, Kind::Hangul | Kind::Latin))
+            .map(|x| {
+                if self.is_latin(x) {
+                    lower(self.word(x))
+                } else {
+                    String::new()
+                }
+            })
+            .collect();
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        let mut tail = words.as_slice();
+        if let [rest @ .., "either" | "too"] = tail {
+            tail = rest;
+        }
+        if let [rest @ .., "correct" | "right" | "final", "answer"] = tail {
+            tail = rest;
+        } else if let [rest @ .., "answer"] = tail {
+            tail = rest;
+        } else {
+            return false;
+        }
+        matches!(
+            tail,
+            [.., "not" | "t", "the" | "an" | "a"] | [.., "not" | "t"]
+        ) || (matches!(tail, [.., "the" | "a", "wrong" | "incorrect"])
+            && !tail.iter().any(|w| matches!(*w, "not" | "t" | "never")))
     }
 }

@@ -3,6 +3,7 @@
 //! 정답"): what an answer says of one option in place.
 
 use super::option_text::{clip, squash, squash_prefix};
+use super::words::OPTION_NOUN_WORDS;
 use super::{Ctx, Resolved};
 use crate::verify::scan::Kind;
 use crate::verify::Choice;
@@ -13,6 +14,29 @@ const QUALIFIERS: [&str; 8] = [
 ];
 
 impl Ctx<'_> {
+    /// A label put beside an option text starting at `j`, in the same sentence within a few
+    /// words: in brackets ("기획재정부(③)", "10일 (②번)"), after "즉" ("기획재정부, 즉 ③"), or
+    /// linked to it ("￦300,000, which is option B"; see `linked_label_after`).
+    pub(super) fn label_beside_text(&self, j: usize) -> Option<Resolved> {
+        let m = self.first_label_in_sentence(j + 1, j + 1, j + 10);
+        m.filter(|&m| self.opens_bracket(m) || self.is_namely(m - 1) || self.noun_set_off(m))
+            .or_else(|| self.linked_label_after(j))
+            .and_then(|m| self.label_at(m))
+    }
+
+    /// Is the label at `x` set off with a noun for an option: "(option C)", ", choice C",
+    /// "(선택지 C)" (stop 35: "Answer: $1,200 (option C)" had committed $1,200's option)?
+    fn noun_set_off(&self, x: usize) -> bool {
+        x >= 2
+            && (OPTION_NOUN_WORDS.contains(&self.word(x - 1))
+                || ["option", "choice"]
+                    .iter()
+                    .any(|n| self.word(x - 1).eq_ignore_ascii_case(n)))
+            && ['(', ',', '-', '—']
+                .iter()
+                .any(|&p| self.toks[x - 2].is_punct(p))
+    }
+
     /// The label after an option's text at `j` that the sentence links to it as the same
     /// option: "…, which is option B", "… corresponds to option B", "…, i.e. option B",
     /// "…이며, 이는 선택지 B에 해당합니다" (audit 44: a result written with another option's

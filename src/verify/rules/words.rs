@@ -104,6 +104,16 @@ pub(super) fn strip_beon(w: &str) -> &str {
     w.strip_prefix("번").unwrap_or(w)
 }
 
+/// A word without a copula ending it: "배입니다", "배예요" → "배" (not a particle, which may
+/// lead to a denial: "배가 아니라").
+pub(super) fn bare_word(w: &str) -> &str {
+    const COPULAS: [&str; 7] = ["입니다", "이에요", "이다", "예요", "이야", "임", "야"];
+    COPULAS
+        .iter()
+        .find_map(|e| w.strip_suffix(e).filter(|b| !b.is_empty()))
+        .unwrap_or(w)
+}
+
 pub(super) fn is_subject_or_object_particle(w: &str) -> bool {
     matches!(
         strip_beon(w),
