@@ -2361,6 +2361,28 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "The answer is C. D is not plausible either.", "answer C statement"),
     ("en", "The answer is C. B is also a tempting answer, but it is wrong.", "answer C statement"),
     ("en_not", "The answer is B. A is also correct.", "answer B statement"),
+    // A `<s>` opening the answer may be Llama 2's start of sequence: its `</s>` is weighed
+    // as a leaked token (the answer after it stands only if the text before states no other).
+    ("circled:4", "<s>정답은 ③입니다.</s>다시 보니 정답은 ②입니다.", "ambiguous - leaked_turn"),
+    ("circled:4", "<s>정답은 ③입니다.</s>", "answer ③ statement"),
+    ("circled:4", "<s>정답은 ③입니다.</s> 참고로 ②는 틀렸습니다.", "answer ③ statement"),
+    ("circled:4", "<s>②</s> ③", "no_answer - not_found"),
+    // The whole answer an option named by its place (audit 45).
+    ("fruit", "The second option.", "answer B bare"),
+    ("fruit", "The last one.", "answer D bare"),
+    ("fruit", "마지막 선택지", "answer D bare"),
+    ("fruit", "The second-to-last option.", "no_answer - not_found"),
+    ("fruit", "The first one is wrong.", "no_answer - not_found"),
+    ("fruit", "The fifth option.", "no_answer - not_found"),
+    // A pick made when forced, after a doubt (audit 45); beside another answer it conflicts.
+    ("fruit", "선택지가 모두 어색합니다. 굳이 고르라면 B.", "answer B statement"),
+    ("fruit", "모르겠지만 찍는다면 C", "answer C statement"),
+    ("fruit", "하나를 골라야 한다면 B를 고르겠습니다.", "answer B statement"),
+    ("fruit", "It's either B or C; if forced to pick, C.", "answer C statement"),
+    ("fruit", "정답: A\n\n굳이 고르라면 B.", "ambiguous - conflicting_statements"),
+    ("fruit", "If forced to pick, B or C.", "no_answer - not_found"),
+    ("fruit", "만약 B를 고르라면 틀립니다.", "no_answer - not_found"),
+    ("fruit", "찍는다면 B는 아닙니다.", "no_answer - not_found"),
 ];
 
 #[test]

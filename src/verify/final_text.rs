@@ -253,8 +253,17 @@ fn tokens(text: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
         let every = |t: &'static [u8]| memmem::find_iter(text, t).map(move |at| (at, t.len()));
         found.extend(END_TOKENS.iter().flat_map(|t| every(t)));
         found.extend(USER_TURNS.iter().flat_map(|t| every(t)));
-        // `</s>` with no `<s>` before it.
-        let html = memmem::find(text, b"<s>").unwrap_or(text.len());
+        // `</s>` with no `<s>` before it. A `<s>` opening the text may be Llama 2's start of
+        // sequence as well as strikethrough: its `</s>` is weighed as a token, so an answer
+        // after it stands only when the text before states no other (stop 35: "<s>정답은
+        // ③입니다.</s>다시 보니 정답은 ②입니다.").
+        let opening = text.len() - text.trim_ascii_start().len();
+        let from = if text[opening..].starts_with(b"<s>") {
+            opening + 3
+        } else {
+            0
+        };
+        let html = memmem::find(&text[from..], b"<s>").map_or(text.len(), |at| from + at);
         found.extend(every(END_OF_SEQUENCE).filter(|&(at, _)| at < html));
     }
     found.sort_unstable();

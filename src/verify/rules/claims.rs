@@ -179,6 +179,9 @@ impl Ctx<'_> {
     /// "③을 선택합니다" (strong), "③이 맞습니다", "②로 보입니다", "(B) is correct" (weak).
     pub(super) fn choose_or_weak(&self, k: usize) -> Option<Statement> {
         let r = self.label_at(k)?;
+        if let Some(s) = self.forced_pick(k) {
+            return Some(s);
+        }
         // Most labels in prose make no statement: the alternatives to their left are read
         // only for one that does.
         let make = |strength, rule, last| {

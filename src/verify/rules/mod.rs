@@ -10,6 +10,7 @@ mod conclude;
 mod continuation;
 mod denial;
 mod echo;
+mod forced;
 mod frame;
 mod hearsay;
 mod listed;
@@ -351,7 +352,7 @@ impl Ctx<'_> {
         if let Some(e) = self.decide_by_statements(Strength::Strong) {
             return e;
         }
-        if let Some(e) = self.bare() {
+        if let Some(e) = self.bare().or_else(|| self.bare_place()) {
             return e;
         }
         if let Some(e) = self.decide_by_statements(Strength::Weak) {

@@ -4,8 +4,8 @@
 
 use super::words::{lower, OPTION_NOUN_WORDS};
 use super::{said_of, Ctx, Resolved, Said, Statement, Strength};
-use crate::verify::scan::Mark;
-use crate::verify::{Choice, Rule};
+use crate::verify::scan::{Kind, Mark};
+use crate::verify::{Choice, Extraction, Rule};
 
 impl Ctx<'_> {
     /// An option named by its place, at token `j`: "the third option", "the first one",
@@ -36,6 +36,32 @@ impl Ctx<'_> {
             }
         }
         Some((said_of(&[r]), last))
+    }
+
+    /// The whole answer an option named by its place: "The second option.", "The last one.",
+    /// "마지막 선택지", "Third choice" (audit 45). Only an option in the set decides.
+    pub(super) fn bare_place(&self) -> Option<Extraction> {
+        let skip = |mut k: usize| {
+            while self
+                .tok(k)
+                .is_some_and(|t| matches!(t.kind, Kind::Punct(_) | Kind::Break))
+            {
+                k += 1;
+            }
+            k
+        };
+        let mut k = skip(0);
+        if self.is_latin(k) && self.word(k).eq_ignore_ascii_case("the") {
+            k += 1;
+        }
+        let (Resolved::In(choice), last) = self.position_at(k)? else {
+            return None;
+        };
+        (skip(last + 1) == self.toks.len() && !self.is_masked(k)).then(|| Extraction::Answer {
+            choice,
+            rule: Rule::Bare,
+            span: self.span(k, last),
+        })
     }
 
     /// The option a place names at token `j` (see [`Ctx::position_phrase_at`]).
