@@ -11,6 +11,10 @@ const Q_GOV: &str = "금융정책을 총괄하는 기관은? ① 금융위원회
 const Q_CITY: &str =
     "Which city hosts the 5·18 memorial?\nA. Seoul\nB. Busan\nC. Daegu\nD. Gwangju";
 const Q_FRUIT: &str = "다음 중 옳은 것은?\nA. 사과\nB. 배\nC. 감\nD. 귤";
+const Q_NOT_WRONG: &str =
+    "다음 중 틀리지 않은 것은?\nA. 사과는 파랗다\nB. 배는 짜다\nC. 감은 주황색이다\nD. 귤은 검다";
+const Q_NOT_FALSE: &str =
+    "Which of the following is NOT false?\nA. 2+2=5\nB. 3+3=7\nC. 4+4=8\nD. 5+5=11";
 const Q_USD: &str = "What is the total?\nA. $1,200\nB. $1,000\nC. $120\nD. $12,000";
 const Q_WON: &str = "대손충당금 잔액은?\nA. ￦150,000\nB. ￦200,000\nC. ￦250,000\nD. ￦300,000";
 const Q_KMMLU: &str = "과태료는?\n(1) 50만원\n(2) 100만원\n(3) 150만원\n(4) 200만원";
@@ -90,6 +94,8 @@ fn set_for(key: &str) -> ChoiceSet {
         "box_not" => Q_BOX_NOT,
         "won" => Q_WON,
         "usd" => Q_USD,
+        "not_wrong" => Q_NOT_WRONG,
+        "not_false" => Q_NOT_FALSE,
         "fruit" => Q_FRUIT,
         spec => {
             return spec
@@ -2383,6 +2389,49 @@ const CASES: &[(&str, &str, &str)] = &[
     ("fruit", "If forced to pick, B or C.", "no_answer - not_found"),
     ("fruit", "만약 B를 고르라면 틀립니다.", "no_answer - not_found"),
     ("fruit", "찍는다면 B는 아닙니다.", "no_answer - not_found"),
+    // Trial 57: two negations in the ask cancel ("틀리지 않은 것은?", "NOT false"), so calling
+    // the answer's own statement wrong conflicts there too.
+    ("not_wrong", "정답: C\nC도 틀렸습니다.", "ambiguous - conflicting_statements"),
+    ("not_false", "The answer is C. C is also wrong.", "ambiguous - conflicting_statements"),
+    ("not_false", "The answer is C. D is also correct.", "ambiguous - alternatives"),
+    ("not_wrong", "정답: C", "answer C statement"),
+    // ... the own label with 번, a noun before it, a clause going on, "될 수 없다", "맞지 않다".
+    ("circled:4", "정답: ③\n③번 역시 오답입니다.", "ambiguous - conflicting_statements"),
+    ("fruit", "정답: C\n보기 C도 오답입니다.", "ambiguous - conflicting_statements"),
+    ("fruit", "정답: C\nC도 정답이 아니고 D도 정답이 아닙니다.", "ambiguous - conflicting_statements"),
+    ("fruit", "정답: C\nB도 오답이고 C도 오답이니, 남는 것은 D입니다.", "ambiguous - conflicting_statements"),
+    ("fruit", "정답: C\nC번도 정답이 될 수 없습니다.", "ambiguous - conflicting_statements"),
+    ("fruit", "정답: C\nC도 맞지 않습니다.", "ambiguous - conflicting_statements"),
+    ("fruit", "The answer is C. C isn't the answer either.", "ambiguous - conflicting_statements"),
+    ("fruit", "정답: C\nC 역시 오답이라고 착각하기 쉽지만 정답입니다.", "answer C statement"),
+    ("not", "정답: ③\n③은 옳지 않습니다.", "answer ③ statement"),
+    // ... "no" words that turn to a label; not "아니요, D 아닙니다".
+    ("fruit", "정답: C (앗, D)", "ambiguous - conflicting_statements"),
+    ("fruit", "Answer: C (scratch that, D)", "ambiguous - conflicting_statements"),
+    ("fruit", "정답: C\n아니요, D번이 아닙니다.", "no_answer - not_found"),
+    // ... restatements with a colon, "i.e.", "that means", "곧", or another option's text.
+    ("fruit", "The answer is C. That is: B.", "ambiguous - alternatives"),
+    ("fruit", "The answer is C, i.e., B.", "ambiguous - alternatives"),
+    ("fruit", "The answer is C. That means B.", "ambiguous - alternatives"),
+    ("fruit", "정답은 C, 곧 배입니다.", "ambiguous - label_text_mismatch"),
+    ("fruit", "정답은 C입니다. 즉 배입니다.", "ambiguous - alternatives"),
+    ("fruit", "정답은 C입니다. 즉 B가 틀렸다는 뜻입니다.", "answer C statement"),
+    ("fruit", "The answer is C. In other words, D, which many choose, is a trap.", "answer C statement"),
+    // ... an amount beside another option's label in brackets or after "i.e.".
+    ("usd", "Answer: $1,200 (i.e., C)", "ambiguous - alternatives"),
+    ("usd", "Answer: $1,200 [C]", "ambiguous - alternatives"),
+    ("usd", "Answer: $1,200 (option: C)", "ambiguous - alternatives"),
+    ("usd", "Answer: $1,200 (option C × 10)", "answer A statement"),
+    ("usd", "Answer: $1,200 — option C is a trap", "answer A statement"),
+    // ... English "equally valid", "also fits", "So is D.", "either … or … acceptable"; not
+    // in a question, a denial before it, or of a distractor.
+    ("en", "The answer is C. D is equally valid.", "ambiguous - alternatives"),
+    ("en", "The answer is C. D also fits.", "ambiguous - alternatives"),
+    ("en", "The answer is C. So is D.", "ambiguous - alternatives"),
+    ("en", "The answer is C. Either C or D is acceptable.", "ambiguous - alternatives"),
+    ("en", "The answer is C. Is D also plausible? No.", "answer C statement"),
+    ("en", "The answer is C. It's not that D is also plausible.", "answer C statement"),
+    ("en", "The answer is C. D is also a possible distractor.", "answer C statement"),
 ];
 
 #[test]

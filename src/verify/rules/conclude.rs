@@ -431,53 +431,68 @@ impl Ctx<'_> {
             .map(|x| lower(self.word(x)))
             .collect();
         let is = |list: &[&str]| latin.iter().any(|w| list.contains(&w.as_str()));
-        // Not "A might also seem right at first, but it is wrong".
+        let start = self.sentence_around(j).start;
+        let before: Vec<String> = (start..j)
+            .filter(|&x| self.is_latin(x))
+            .map(|x| lower(self.word(x)))
+            .collect();
+        let was = |list: &[&str]| before.iter().any(|w| list.contains(&w.as_str()));
+        // Not "A might also seem right at first, but it is wrong", "D is also a possible
+        // distractor", "It's not that D is also plausible" (trial 57).
         let denied = (j + 1..sentence_end).any(|x| {
             self.is_latin(x)
                 && matches!(
                     lower(self.word(x)).as_str(),
-                    "but" | "however" | "not" | "wrong" | "incorrect" | "false" | "seem" | "seems"
+                    "but"
+                        | "however"
+                        | "not"
+                        | "wrong"
+                        | "incorrect"
+                        | "false"
+                        | "seem"
+                        | "seems"
+                        | "distractor"
+                        | "distractors"
+                        | "trap"
+                        | "traps"
+                        | "tempting"
+                        | "looking"
+                        | "sounding"
+                        | "unlikely"
                 )
-        });
-        // "D is also plausible", "D is correct as well", "B and A are both plausible" (audit
-        // 45); on a question asking what is not so, "correct" calls the statement true.
-        let positive: &[&str] = if self.asks_negative() {
-            &[
-                "plausible",
-                "acceptable",
-                "possible",
-                "defensible",
-                "viable",
-                "answer",
-                "answers",
-            ]
-        } else {
-            &[
-                "plausible",
-                "acceptable",
-                "possible",
-                "defensible",
-                "viable",
-                "answer",
-                "answers",
-                "correct",
-                "right",
-                "valid",
-            ]
-        };
-        let said_too = is(&["is", "are", "s"]) && is(&["also", "too", "both", "well"]);
-        !denied
-            && ((is(&["could", "might", "may", "can"])
-                && is(&["also", "too"])
-                && is(&[
-                    "argued",
-                    "correct",
-                    "right",
-                    "valid",
-                    "defensible",
-                    "answer",
-                ]))
-                || (said_too && is(positive)))
+        }) || was(&["not", "never", "t", "no"])
+            // "Is D also plausible? No.": a question.
+            || self.tok(sentence_end).is_some_and(|t| t.is_punct('?'));
+        // "D is also plausible", "D is correct as well", "B and A are both plausible", "D is
+        // equally valid", "D also fits" (audit 45, trial 57); on a question asking what is not
+        // so, "correct" calls the statement true.
+        let mut positive = vec![
+            "plausible",
+            "acceptable",
+            "possible",
+            "possibility",
+            "defensible",
+            "viable",
+            "reasonable",
+            "likely",
+            "fits",
+            "works",
+            "argued",
+            "answer",
+            "answers",
+        ];
+        if !self.asks_negative() {
+            positive.extend(["correct", "right", "valid", "true"]);
+        }
+        let too = is(&["also", "too", "both", "well", "equally"])
+            || was(&["both", "either"])
+            || (is(&["could", "might", "may", "can"]) && is(&["also", "too"]));
+        // "So is D.", "D as well.", "D too.": the label alone with a word of addition.
+        let so_is = matches!(before.as_slice(), [s, v] if s == "so" && matches!(v.as_str(), "is" | "does"))
+            && latin.is_empty();
+        let as_well = matches!(latin.as_slice(), [a, w] if a == "as" && w == "well")
+            || matches!(latin.as_slice(), [t] if t == "too");
+        !denied && ((too && is(&positive)) || so_is || (as_well && before.is_empty()))
     }
 
     pub(super) fn conflict(&self, stmts: &[&Statement], rule: Rule) -> Extraction {

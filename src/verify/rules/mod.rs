@@ -22,6 +22,7 @@ mod partial;
 mod phrase;
 mod place;
 mod remarks;
+mod restate;
 mod restated;
 mod retract;
 mod scope;

@@ -221,23 +221,6 @@ impl Ctx<'_> {
             || rest == "다"
     }
 
-    /// The first label mark at or after `min` in `from..to`, before the sentence ends.
-    pub(super) fn first_label_in_sentence(
-        &self,
-        from: usize,
-        min: usize,
-        to: usize,
-    ) -> Option<usize> {
-        (from..self.toks.len().min(to))
-            .take_while(|&x| !self.toks[x].is_sentence_end())
-            .find(|&x| x >= min && self.is_label_mark(x))
-    }
-
-    /// Is the label at `x` written after an opening bracket ("(D)", "( D")?
-    pub(super) fn opens_bracket(&self, x: usize) -> bool {
-        self.toks[x].text(self.text).starts_with(['(', '（']) || self.toks[x - 1].is_punct('(')
-    }
-
     /// After the label at `m` for `c` and its text, a label beside it (closed brackets:
     /// "(D)", or after "즉") at another position: "정답은 1번 '헌법개정제안권' (D)". Returns
     /// that label's choice when it is in the set.
@@ -310,11 +293,15 @@ impl Ctx<'_> {
         let mut said_namely = false;
         while let Some(t) = self.tok(j) {
             // "③, 즉 서울", "C, i.e. beta", "③, namely 서울".
-            let namely = (t.kind == Kind::Hangul && self.word(j) == "즉")
+            // "C, that is, Rome", "C, in other words Madrid", "C, 곧 배", "C, 다시 말해 배".
+            let namely = (t.kind == Kind::Hangul
+                && matches!(self.word(j), "즉" | "곧" | "다시" | "말해" | "다시말해"))
                 || (t.kind == Kind::Latin
-                    && ["i", "e", "namely", "which", "is"]
-                        .iter()
-                        .any(|w| self.word(j).eq_ignore_ascii_case(w)));
+                    && [
+                        "i", "e", "namely", "which", "is", "that", "in", "other", "words",
+                    ]
+                    .iter()
+                    .any(|w| self.word(j).eq_ignore_ascii_case(w)));
             let skip = matches!(t.kind, Kind::Punct('(' | ':' | '-' | '.' | ')' | ',' | '"'))
                 || namely
                 || (t.kind == Kind::Hangul && self.word(j) == "번");

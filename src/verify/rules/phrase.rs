@@ -2,7 +2,7 @@
 //! ("① 또는 ②", "①, ④", "2번(③)"), a negation ("①이 아니라 ②"), a question ("③일까?"),
 //! or a hedged second choice later in the sentence.
 
-use super::words::{answer_keyword, is_disjunction, lower, OPTION_NOUN_WORDS};
+use super::words::{answer_keyword, lower, OPTION_NOUN_WORDS};
 use super::words::{
     is_alternative_connector, is_hedge, is_negation_word, is_subject_or_object_particle, strip_beon,
 };
@@ -410,55 +410,9 @@ impl Ctx<'_> {
         Some((said, last))
     }
 
-    /// Is the label at `j` a restatement: after "즉", "다시 말해", "that is," (see
-    /// `restates_before`) and ending its clause ("즉 C입니다", "in other words, B."; not "in
-    /// other words, B is wrong", a clause about B)?
-    fn restated_at(&self, j: usize) -> bool {
-        self.is_label_mark(j) && self.restates_before(j) && {
-            let glued = self.is_hangul(j + 1) && self.toks[j + 1].start == self.toks[j].end;
-            let ends = self
-                .tok(j + 1)
-                .is_none_or(|n| matches!(n.kind, Kind::Punct(_) | Kind::Break));
-            (!glued && (ends || self.is_hangul(j + 1)))
-                || matches!(
-                    strip_beon(self.word(j + 1)),
-                    "" | "이" | "가" | "을" | "를" | "입니다" | "이다" | "이에요" | "예요" | "임"
-                )
-        }
-    }
-
     /// "즉" ("that is") between two labels.
     pub(super) fn is_namely(&self, j: usize) -> bool {
         self.is_hangul(j) && self.word(j) == "즉"
-    }
-
-    /// Is the label at `j` put as a restatement: after "즉", "다시 말해", "namely" or "in
-    /// other words" (a comma between allowed)?
-    fn restates_before(&self, j: usize) -> bool {
-        let mut k = j;
-        // "in other words option B", "즉 보기 B": the noun for an option before the label.
-        let noun = |x: usize| {
-            (self.is_latin(x)
-                && ["option", "choice"]
-                    .iter()
-                    .any(|n| self.word(x).eq_ignore_ascii_case(n)))
-                || (self.is_hangul(x) && OPTION_NOUN_WORDS.contains(&self.word(x)))
-        };
-        if k > 0 && noun(k - 1) {
-            k -= 1;
-        }
-        if k > 0 && self.toks[k - 1].is_punct(',') {
-            k -= 1;
-        }
-        let word = |x: usize| (x < k).then(|| self.word(x).to_ascii_lowercase());
-        let at = |back: usize| k.checked_sub(back).and_then(word);
-        let w1 = at(1).unwrap_or_default();
-        let w2 = at(2).unwrap_or_default();
-        k.checked_sub(1).is_some_and(|x| self.is_namely(x))
-            || matches!(w1.as_str(), "다시말해" | "다시말하면" | "요컨대" | "namely")
-            || (matches!(w1.as_str(), "말해" | "말하면") && matches!(w2.as_str(), "다시" | "바꿔"))
-            || (w1 == "words" && w2 == "other")
-            || (w1 == "is" && w2 == "that" && self.toks[k].is_punct(','))
     }
 
     /// The label after the one at `k` when both name one option: "3번(C)", "③ (C)",
@@ -503,42 +457,6 @@ impl Ctx<'_> {
             (r @ Resolved::In(_), _) | (_, r @ Resolved::In(_)) => Some(r),
             _ => Some(Resolved::Outside),
         }
-    }
-
-    /// After the sentence end at `j`, does the next sentence open with a disjunction and a
-    /// label ("아니면 ③", "혹은 ③", "Or (C)")? Returns that label's choice.
-    fn alternative_opening(&self, j: usize) -> Option<Choice> {
-        let mut k = j;
-        let mut slash = false;
-        while let Some(t) = self.tok(k) {
-            if !(t.is_sentence_end() || matches!(t.kind, Kind::Punct(_))) {
-                break;
-            }
-            slash |= t.is_punct('/');
-            k += 1;
-        }
-        let opens = slash && self.is_label_mark(k);
-        // "정답은 C입니다. 즉 B.", "The answer is C. That is, B.": the next sentence restates
-        // it as another (stop 35).
-        if k > j && !opens {
-            let restated = (k..k + 5)
-                .take_while(|&x| self.tok(x).is_some_and(|t| !t.is_sentence_end()))
-                .find(|&x| self.is_label_mark(x))
-                .filter(|&x| self.restated_at(x) && self.negated_after(x).is_none());
-            if let Some(x) = restated {
-                return self.choice_at(x);
-            }
-        }
-        if k == j || !(opens || self.tok(k).is_some_and(|t| is_disjunction(t, self.text))) {
-            return None;
-        }
-        if opens {
-            return self.choice_at(k);
-        }
-        (k + 1..k + 4)
-            .take_while(|&x| self.tok(x).is_some_and(|t| !t.is_sentence_end()))
-            .find(|&x| self.is_label_mark(x))
-            .and_then(|x| self.choice_at(x))
     }
 
     /// What the label `r` at token `m` says together with labels joined to it from the left

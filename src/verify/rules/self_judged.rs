@@ -3,7 +3,7 @@
 //! own option the other way from what the question asks contradicts it ("정답은 ③입니다. ③은
 //! 옳은 설명입니다." where the question asks what is not so).
 
-use super::words::{is_negation_word, lower};
+use super::words::{is_negation_word, lower, strip_beon, OPTION_NOUN_WORDS};
 use super::Ctx;
 use crate::verify::scan::Kind;
 use std::ops::Range;
@@ -43,7 +43,10 @@ impl Ctx<'_> {
                 ]
                 .iter()
                 .any(|p| w(last).starts_with(p));
-                if wrong_verb {
+                // "C도 맞지 않습니다", "①은 옳지 않다" (trial 57).
+                let not_right =
+                    w(last).starts_with('않') && last > 0 && matches!(w(last - 1), "맞지" | "옳지");
+                if wrong_verb || not_right {
                     return Some(false);
                 }
                 if !short {
@@ -113,6 +116,18 @@ impl Ctx<'_> {
     /// C도 오답입니다", "C is not the answer either", stop 35).
     pub(super) fn called_wrong_answer(&self, j: usize) -> bool {
         let Range { start, end } = self.sentence_around(j);
+        // The clause ends at a connective after the label: "C도 오답이니, …", "C도 정답이
+        // 아니고 …" (trial 57).
+        let end = (j + 1..end)
+            .find(|&x| {
+                let w = if self.is_hangul(x) { self.word(x) } else { "" };
+                // Not a quotation: "C 역시 오답이라고 착각하기 쉽지만 정답입니다".
+                ["고", "며", "니", "니까", "므로"]
+                    .iter()
+                    .any(|e| w.ends_with(e))
+                    && !["라고", "다고"].iter().any(|q| w.ends_with(q))
+            })
+            .map_or(end, |x| x + 1);
         if end <= j + 1 || !self.ends_calling_wrong_answer(end) {
             return false;
         }
@@ -128,23 +143,34 @@ impl Ctx<'_> {
         let Some(&last_label) = labels.last() else {
             return false;
         };
+        // "보기 C도", "option C is": a noun for the option before a label.
         let joined = (start..last_label).all(|x| {
             self.is_label_mark(x)
                 || self.toks[x].is_punct(',')
-                || (self.is_hangul(x) && matches!(self.word(x), "와" | "과" | "및" | "그리고"))
-                || (self.is_latin(x) && self.word(x).eq_ignore_ascii_case("and"))
+                || (self.is_hangul(x)
+                    && (matches!(self.word(x), "와" | "과" | "및" | "그리고")
+                        || OPTION_NOUN_WORDS.contains(&self.word(x))))
+                || (self.is_latin(x)
+                    && matches!(lower(self.word(x)).as_str(), "and" | "option" | "choice"))
         });
-        let subject = |x: usize| {
-            (self.is_hangul(x)
-                && matches!(
-                    self.word(x),
-                    "는" | "은" | "도" | "이" | "가" | "모두" | "역시" | "또한" | "또"
-                ))
-                || (self.is_latin(x) && matches!(lower(self.word(x)).as_str(), "is" | "are" | "s"))
+        let particle = |w: &str| {
+            matches!(
+                strip_beon(w),
+                "는" | "은" | "도" | "이" | "가" | "모두" | "역시" | "또한" | "또"
+            )
         };
-        joined
-            && subject(last_label + 1)
-            && (last_label + 2..end - 1).all(|x| !self.is_label_mark(x))
+        // "③번 역시", "C번도": 번 glued to the label, alone or with the particle.
+        let mut after = last_label + 1;
+        if self.is_hangul(after) && self.word(after) == "번" {
+            after += 1;
+        }
+        let subject = (self.is_hangul(after) && particle(self.word(after)))
+            || (self.is_latin(after)
+                && matches!(
+                    lower(self.word(after)).as_str(),
+                    "is" | "are" | "s" | "isn" | "aren"
+                ));
+        joined && subject && (after + 1..end - 1).all(|x| !self.is_label_mark(x))
     }
 
     /// Does the sentence ending before token `end` end by calling its subject a wrong answer
@@ -164,7 +190,27 @@ impl Ctx<'_> {
                     .iter()
                     .any(|p| w.starts_with(p))
                     && matches!(prev, "틀린" | "잘못된" | "그릇된"))
-                || (["아닙", "아니다", "아님", "아니에", "아니야", "아냐", "아니예"]
+                // "정답이 될 수 없습니다" (trial 57).
+                || (w.starts_with('없')
+                    && prev == "수"
+                    && last >= 3
+                    && self.is_hangul(last - 2)
+                    && self.word(last - 2).starts_with('될')
+                    && self.is_hangul(last - 3)
+                    && matches!(self.word(last - 3), "정답이" | "답이" | "정답은" | "정답도"))
+                || ([
+                    "아닙",
+                    "아니다",
+                    "아님",
+                    "아니에",
+                    "아니야",
+                    "아냐",
+                    "아니예",
+                    "아니고",
+                    "아니며",
+                    "아니니",
+                    "아니므로",
+                ]
                     .iter()
                     .any(|p| w.starts_with(p))
                         && matches!(prev, "정답이" | "답이" | "정답은" | "답은" | "정답도")

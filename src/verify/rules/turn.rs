@@ -8,11 +8,26 @@ use crate::verify::scan::Kind;
 impl Ctx<'_> {
     /// Does token `j` open its sentence with "no" and a comma ("아니, …", "No, …")?
     pub(super) fn opens_with_no(&self, j: usize) -> bool {
-        // "아니요", "아뇨", "nope", "oops" as "아니" and "no" (stop 35).
-        let no = matches!(self.word(j), "아니" | "아니요" | "아니오" | "아뇨" | "아냐")
-            || ["no", "nope", "nah", "sorry", "oops"]
+        let old_no = self.word(j) == "아니"
+            || ["no", "sorry"]
                 .iter()
                 .any(|n| self.word(j).eq_ignore_ascii_case(n));
+        // "아니요", "아뇨", "앗", "nope", "oops", "scratch that" as "아니" and "no", when they
+        // turn to a label (stop 35; not "아니요, D 아닙니다", trial 57).
+        let new_no = matches!(
+            self.word(j),
+            "아니요"
+                | "아니오"
+                | "아뇨"
+                | "아냐"
+                | "아닙니다"
+                | "아니다"
+                | "앗"
+                | "아차"
+                | "아"
+        ) || ["nope", "nah", "oops", "scratch"]
+            .iter()
+            .any(|n| self.word(j).eq_ignore_ascii_case(n));
         // "아니 D.", "사실 D입니다": the word right before another label that it claims
         // (trial 50); not "사실 ④는 귤로 …", an explanation going on (trial 51).
         let label_next = || self.is_label_mark(j + 1) && self.claimed(j + 1);
@@ -36,8 +51,9 @@ impl Ctx<'_> {
                 })
         };
         if after_label && !(j > 0 && self.toks[j - 1].is_sentence_end()) {
-            return no && turns_to();
+            return (old_no || new_no) && turns_to();
         }
+        let no = old_no || (new_no && turns_to());
         (j == 0 || self.toks[j - 1].is_sentence_end())
             && ((no && (self.tok(j + 1).is_some_and(|t| t.is_punct(',')) || label_next()))
                 || (self.word(j) == "사실" && label_next()))

@@ -14,6 +14,29 @@ const QUALIFIERS: [&str; 8] = [
 ];
 
 impl Ctx<'_> {
+    /// The first label mark at or after `min` in `from..to`, before the sentence ends.
+    pub(super) fn first_label_in_sentence(
+        &self,
+        from: usize,
+        min: usize,
+        to: usize,
+    ) -> Option<usize> {
+        // The dots of "i.e." end no sentence.
+        let dot = |x: usize| {
+            self.toks[x].is_punct('.') && x > 0 && matches!(self.word(x - 1), "i" | "e" | "I" | "E")
+        };
+        (from..self.toks.len().min(to))
+            .take_while(|&x| !self.toks[x].is_sentence_end() || dot(x))
+            .find(|&x| x >= min && self.is_label_mark(x))
+    }
+
+    /// Is the label at `x` written after an opening bracket ("(D)", "( D")?
+    pub(super) fn opens_bracket(&self, x: usize) -> bool {
+        self.toks[x].text(self.text).starts_with(['(', '（', '['])
+            || self.toks[x - 1].is_punct('(')
+            || self.toks[x - 1].is_punct('[')
+    }
+
     /// A label put beside an option text starting at `j`, in the same sentence within a few
     /// words: in brackets ("기획재정부(③)", "10일 (②번)"), after "즉" ("기획재정부, 즉 ③"), or
     /// linked to it ("￦300,000, which is option B"; see `linked_label_after`).
@@ -24,17 +47,35 @@ impl Ctx<'_> {
             .and_then(|m| self.label_at(m))
     }
 
-    /// Is the label at `x` set off with a noun for an option: "(option C)", ", choice C",
-    /// "(선택지 C)" (stop 35: "Answer: $1,200 (option C)" had committed $1,200's option)?
+    /// Is the label at `x` set off with a noun for an option or "i.e.", closing its bracket or
+    /// clause: "(option C)", "(option: C)", ", choice C", "(선택지 C)", "보기 C번", "(i.e., C)",
+    /// "(letter C)" (stop 35: "Answer: $1,200 (option C)" had committed $1,200's option; not
+    /// "(option C × 10)", "— option C is a trap", "(선택지 C는 1개 가격)", trial 57)?
     fn noun_set_off(&self, x: usize) -> bool {
-        x >= 2
-            && (OPTION_NOUN_WORDS.contains(&self.word(x - 1))
-                || ["option", "choice"]
-                    .iter()
-                    .any(|n| self.word(x - 1).eq_ignore_ascii_case(n)))
-            && ['(', ',', '-', '—']
-                .iter()
-                .any(|&p| self.toks[x - 2].is_punct(p))
+        let w = |y: usize| self.word(y).to_ascii_lowercase();
+        let mut y = x;
+        while y > 0 && (self.toks[y - 1].is_punct(':') || self.toks[y - 1].is_punct(',')) {
+            y -= 1;
+        }
+        let noun = y >= 2
+            && (OPTION_NOUN_WORDS.contains(&self.word(y - 1))
+                || matches!(w(y - 1).as_str(), "option" | "choice" | "letter"));
+        let ie = y >= 5 && w(y - 1) == "." && w(y - 2) == "e" && w(y - 3) == "." && w(y - 4) == "i";
+        let before = match (noun, ie) {
+            (true, _) => y - 2,
+            (false, true) => y - 5,
+            _ => return false,
+        };
+        let mut z = x + 1;
+        if self.is_hangul(z) && self.word(z) == "번" {
+            z += 1;
+        }
+        ['(', '[', ',', '-', '—']
+            .iter()
+            .any(|&p| self.toks[before].is_punct(p))
+            && self.tok(z).is_none_or(|t| {
+                t.is_sentence_end() || matches!(t.kind, Kind::Punct(')' | ']' | ',' | ';'))
+            })
     }
 
     /// The label after an option's text at `j` that the sentence links to it as the same
