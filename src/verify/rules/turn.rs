@@ -8,6 +8,18 @@ use crate::verify::scan::Kind;
 impl Ctx<'_> {
     /// Does token `j` open its sentence with "no" and a comma ("아니, …", "No, …")?
     pub(super) fn opens_with_no(&self, j: usize) -> bool {
+        // Where it stands first (one test for most words): opening its sentence, or after a
+        // label and a bracket or comma.
+        let opens = j == 0 || self.toks[j - 1].is_sentence_end();
+        // "정답: C (아니 D)", "Answer: C, no, D": right after a label, in a bracket or after a
+        // comma (trial 53).
+        let after_label = !opens
+            && j >= 2
+            && matches!(self.toks[j - 1].kind, Kind::Punct('(' | '[' | ','))
+            && self.is_label_mark(j - 2);
+        if !opens && !after_label {
+            return false;
+        }
         let old_no = self.word(j) == "아니"
             || ["no", "sorry"]
                 .iter()
@@ -31,13 +43,6 @@ impl Ctx<'_> {
         // "아니 D.", "사실 D입니다": the word right before another label that it claims
         // (trial 50); not "사실 ④는 귤로 …", an explanation going on (trial 51).
         let label_next = || self.is_label_mark(j + 1) && self.claimed(j + 1);
-        // "정답: C (아니 D)", "Answer: C, no, D": right after a label, in a bracket or after a
-        // comma (trial 53).
-        let after_label = j >= 2
-            && ['(', '[', ',']
-                .iter()
-                .any(|&p| self.toks[j - 1].is_punct(p))
-            && self.is_label_mark(j - 2);
         // After a label, "no" must turn to another label claimed in its clause ("C, no, D",
         // "C (sorry, I meant D)", "③ (아니, 사실 ④)"; not "C, no, not D", "C (no, B is
         // composite)"; trials 55, 56).
@@ -50,13 +55,12 @@ impl Ctx<'_> {
                         && !(self.is_latin(x - 1) && self.word(x - 1).eq_ignore_ascii_case("not"))
                 })
         };
-        if after_label && !(j > 0 && self.toks[j - 1].is_sentence_end()) {
+        if after_label {
             return (old_no || new_no) && turns_to();
         }
         let no = old_no || (new_no && turns_to());
-        (j == 0 || self.toks[j - 1].is_sentence_end())
-            && ((no && (self.tok(j + 1).is_some_and(|t| t.is_punct(',')) || label_next()))
-                || (self.word(j) == "사실" && label_next()))
+        (no && (self.tok(j + 1).is_some_and(|t| t.is_punct(',')) || label_next()))
+            || (self.word(j) == "사실" && label_next())
     }
 
     /// Is token `x` a closing bracket, ")" or "]"?
