@@ -2432,6 +2432,15 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "The answer is C. Is D also plausible? No.", "answer C statement"),
     ("en", "The answer is C. It's not that D is also plausible.", "answer C statement"),
     ("en", "The answer is C. D is also a possible distractor.", "answer C statement"),
+    // Trial 58: a forced pick of something other than the answer, of another's pick, or taken
+    // back after; a second `<s>` after the opening one's `</s>`.
+    ("circled:4", "틀린 것을 하나 고르라면 ②", "no_answer - not_found"),
+    ("circled:4", "오답을 골라야 한다면 ②를 고르겠습니다", "no_answer - not_found"),
+    ("circled:4", "굳이 고르라면 ②를 고르는 학생이 많다", "no_answer - not_found"),
+    ("en", "If I had to choose, A. But A is 4, so no.", "no_answer - not_found"),
+    ("en", "If forced to pick, B. Nah.", "no_answer - not_found"),
+    ("circled:4", "<s>정답은 ③입니다.</s><s>정답은 ②입니다.</s>", "ambiguous - conflicting_statements"),
+    ("en", "<s>The answer is C.</s>\n<s>Actually D.</s>", "ambiguous - conflicting_statements"),
 ];
 
 #[test]

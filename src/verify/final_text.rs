@@ -172,6 +172,15 @@ pub(crate) fn cut(response: &str, question: &str) -> Cut {
             Standing::TalkedAbout
         } else if USER_TURNS.contains(&token) {
             user_turn(tail, at, len)
+        } else if token == END_OF_SEQUENCE && tail.trim_ascii_start().starts_with(b"<s>") {
+            // After a `<s>` opening the text it may end strikethrough as well as a turn, so
+            // text after it, a second `<s>` included, never ends the answer there (trial 58:
+            // "<s>정답은 ③입니다.</s><s>정답은 ②입니다.</s>" was cut to ③).
+            match standing(tail, at, len) {
+                Standing::TurnEnd if tail[at + len..].trim_ascii().is_empty() => Standing::TurnEnd,
+                Standing::TalkedAbout => Standing::TalkedAbout,
+                _ => Standing::Unclear,
+            }
         } else {
             standing(tail, at, len)
         };

@@ -2,10 +2,28 @@
 //! ②", "If forced to pick, C", "If I had to choose, A; but …" (audit 45). The writer doubts,
 //! then commits to one choice all the same, which is the answer a grader reads.
 
-use super::words::lower;
+use super::words::{lower, strip_beon};
 use super::{said_of, Ctx, Statement};
 use crate::verify::scan::Kind;
 use crate::verify::Rule;
+
+/// Words that may stand before a forced pick's verb: "굳이", "하나를", "그래도", "정답을".
+const FILLERS: [&str; 14] = [
+    "굳이",
+    "하나",
+    "하나를",
+    "하나만",
+    "그래도",
+    "꼭",
+    "억지로",
+    "그냥",
+    "답을",
+    "정답을",
+    "무조건",
+    "그나마",
+    "굳이굳이",
+    "한",
+];
 
 /// Korean conditional endings of choosing: "고르라면", "찍는다면", "선택하자면".
 const KOREAN: [&str; 15] = [
@@ -28,8 +46,10 @@ const KOREAN: [&str; 15] = [
 
 impl Ctx<'_> {
     /// The label at `k` picked when forced: right after a forced-pick clause (a comma
-    /// between allowed), naming one choice and ending its clause. Returns the statement,
-    /// from the clause's first word.
+    /// between allowed) that picks the answer, not another thing ("틀린 것을 고르라면",
+    /// "오답을 하나 고르라면" pick something else; trial 58), naming one choice, ending its
+    /// clause, and taken back nowhere after ("…, B. Nah.", "A. But A is Paris, so no.").
+    /// Returns the statement, from the clause's first word.
     pub(super) fn forced_pick(&self, k: usize) -> Option<Statement> {
         let mut x = k.checked_sub(1)?;
         if self.toks[x].is_punct(',') {
@@ -37,63 +57,110 @@ impl Ctx<'_> {
         }
         let first = self.korean_forced(x).or_else(|| self.english_forced(x))?;
         let r = self.label_at(k)?;
-        // The label ends its clause with nothing joined to it: "②.", "②입니다", "C;", not
-        // "② 또는 ③", "C or D", "②는 틀렸다".
+        // The label ends its clause with nothing joined to it: "②.", "②입니다", "②를
+        // 고르겠습니다", "C;"; not "② 또는 ③", "C or D", "②는 틀렸다", "②를 고르는 학생".
+        let mut last = k;
         let ends = match self.tok(k + 1) {
             None => true,
             Some(t) => match t.kind {
                 Kind::Break => true,
                 Kind::Punct(p) => matches!(p, '.' | '!' | ',' | ';' | ')'),
-                Kind::Hangul => {
-                    let w = self
-                        .word(k + 1)
-                        .strip_prefix('번')
-                        .unwrap_or(self.word(k + 1));
-                    t.start == self.toks[k].end
-                        && [
+                Kind::Hangul if t.start == self.toks[k].end => {
+                    let w = strip_beon(self.word(k + 1));
+                    if matches!(w, "을" | "를") && self.is_hangul(k + 2) {
+                        last = k + 2;
+                        let v = self.word(k + 2);
+                        ["고르", "고릅", "골", "찍", "선택", "택"]
+                            .iter()
+                            .any(|p| v.starts_with(p))
+                            && !["는", "은", "던"].iter().any(|e| v.ends_with(e))
+                            && self.tok(k + 3).is_none_or(|t| {
+                                t.is_sentence_end() || t.is_punct(',') || t.kind == Kind::Break
+                            })
+                    } else {
+                        last = k + 1;
+                        [
                             "",
                             "입니다",
                             "이다",
                             "이요",
                             "요",
-                            "을",
-                            "를",
                             "이에요",
                             "예요",
+                            "을",
+                            "를",
                         ]
                         .contains(&w)
-                        && !(matches!(w, "을" | "를") && self.is_hangul(k + 2) && {
-                            let v = self.word(k + 2);
-                            !["고르", "찍", "선택", "택"]
-                                .iter()
-                                .any(|p| v.starts_with(p))
-                        })
+                    }
                 }
                 _ => false,
             },
         };
         let alone = (k + 1..self.sentence_around(k).end).all(|y| !self.is_label_mark(y));
-        (ends && alone && self.is_label_mark(k))
+        (ends && alone && self.is_label_mark(k) && !self.taken_back_after(last))
             .then(|| Statement::strong(said_of(&[r]), Rule::Statement, first, k, false))
     }
 
+    /// Does the text after token `last` doubt or deny anything, or name another label
+    /// ("But A is Paris, so no.", "Nah.", "하지만 …", "틀린 것을 고르라면 ②")?
+    fn taken_back_after(&self, last: usize) -> bool {
+        (last + 1..self.toks.len()).any(|y| match self.toks[y].kind {
+            Kind::Mark(_) => self.is_label_mark(y),
+            Kind::Latin => matches!(
+                lower(self.word(y)).as_str(),
+                "but" | "however" | "no" | "nah" | "nope" | "not" | "wrong" | "incorrect"
+            ),
+            Kind::Hangul => {
+                let w = self.word(y);
+                [
+                    "하지만",
+                    "그러나",
+                    "그런데",
+                    "아니",
+                    "아닙",
+                    "아냐",
+                    "틀",
+                    "오답",
+                    "않",
+                ]
+                .iter()
+                .any(|p| w.starts_with(p))
+            }
+            _ => false,
+        })
+    }
+
     /// A Korean forced-pick clause ending at token `x`: "굳이 고르라면", "찍는다면", "하나를
-    /// 골라야 한다면". Returns its first token.
+    /// 골라야 한다면", "모르겠지만 찍는다면". Returns its verb's token. Before the verb only
+    /// words of picking the answer may stand: not "틀린 것을", "오답을", "옳은 것을".
     fn korean_forced(&self, x: usize) -> Option<usize> {
         if !self.is_hangul(x) {
             return None;
         }
         let w = self.word(x);
-        if KOREAN.iter().any(|e| w.ends_with(e)) {
-            return Some(x);
-        }
-        (w == "한다면"
+        let verb = if KOREAN.iter().any(|e| w.ends_with(e)) {
+            x
+        } else if w == "한다면"
             && x > 0
             && self.is_hangul(x - 1)
             && ["골라야", "찍어야", "선택해야", "택해야"]
                 .iter()
-                .any(|e| self.word(x - 1).ends_with(e)))
-        .then(|| x - 1)
+                .any(|e| self.word(x - 1).ends_with(e))
+        {
+            x - 1
+        } else {
+            return None;
+        };
+        let start = self.sentence_around(x).start;
+        let picks_the_answer = (start..verb).all(|y| {
+            self.toks[y].is_punct(',')
+                || (self.is_hangul(y) && {
+                    let w = self.word(y);
+                    FILLERS.contains(&w) || ["지만", "는데", "으나"].iter().any(|e| w.ends_with(e))
+                })
+        });
+        // The statement starts at the verb: the words before it ("하나를") are not its own.
+        picks_the_answer.then_some(verb)
     }
 
     /// An English forced-pick clause ending at token `x`: "if forced to pick", "if I had to
@@ -109,6 +176,29 @@ impl Ctx<'_> {
         let modal = (x.saturating_sub(3)..x).find(|&y| {
             w(y).is_some_and(|m| matches!(m.as_str(), "forced" | "had" | "must" | "have" | "need"))
         })?;
-        (modal.saturating_sub(3)..modal).find(|&y| w(y).as_deref() == Some("if"))
+        let at = (modal.saturating_sub(3)..modal).find(|&y| w(y).as_deref() == Some("if"))?;
+        // Nothing but the words of the idiom between "if" and the verb.
+        (at..x)
+            .all(|y| {
+                w(y).is_some_and(|v| {
+                    matches!(
+                        v.as_str(),
+                        "if" | "i"
+                            | "forced"
+                            | "had"
+                            | "have"
+                            | "must"
+                            | "need"
+                            | "to"
+                            | "were"
+                            | "was"
+                            | "am"
+                            | "m"
+                            | "really"
+                            | "absolutely"
+                    )
+                })
+            })
+            .then_some(at)
     }
 }
