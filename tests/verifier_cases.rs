@@ -2441,6 +2441,16 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en", "If forced to pick, B. Nah.", "no_answer - not_found"),
     ("circled:4", "<s>정답은 ③입니다.</s><s>정답은 ②입니다.</s>", "ambiguous - conflicting_statements"),
     ("en", "<s>The answer is C.</s>\n<s>Actually D.</s>", "ambiguous - conflicting_statements"),
+    // Audit 46: a verdict list before the answer marking another option conflicts unless
+    // set aside as a draft or corrected; two gpt-oss final messages that differ decide
+    // nothing; a JSON answer whose "…_text" is another option's text is a mismatch.
+    ("circled:4", "① ✗\n② ✗\n③ ✓\n④ ✗\n정답: ②", "ambiguous - conflicting_statements"),
+    ("circled:4", "① ✗\n② ✗\n③ ✓\n④ ✗\n\n위 표시는 초안입니다. 최종 정답: ②", "answer ② statement"),
+    ("circled:4", "① ✗\n② ✗\n③ ✓\n④ ✗\n정답: ③", "answer ③ statement"),
+    ("circled:4", "<|channel|>final<|message|>①<|end|><|start|>assistant<|channel|>final<|message|>②<|end|>", "no_answer - not_found"),
+    ("circled:4", "<|channel|>final<|message|>②<|end|><|start|>assistant<|channel|>final<|message|>②<|end|>", "answer ② bare"),
+    ("fruit", "{\"choice\": \"B\", \"choice_text\": \"감\"}", "ambiguous - label_text_mismatch"),
+    ("fruit", "{\"choice\": \"B\", \"choice_text\": \"배\"}", "answer B statement"),
 ];
 
 #[test]

@@ -116,6 +116,23 @@ pub(crate) fn cut(response: &str, question: &str) -> Cut {
     }
     let harmony = memmem::rfind(bytes, GPT_OSS_FINAL);
     let (start, end) = if let Some(p) = harmony {
+        // Two final messages that say different things: which is the reply is unknown
+        // (audit 46: "…final<|message|>①<|end|><|start|>assistant<|channel|>final<|message|>②").
+        let first = memmem::find(bytes, GPT_OSS_FINAL).unwrap_or(p);
+        if first < p {
+            let message = |at: usize| {
+                let text = &bytes[at + GPT_OSS_FINAL.len()..];
+                let end = END_TOKENS[..4]
+                    .iter()
+                    .filter_map(|t| memmem::find(text, t))
+                    .min()
+                    .unwrap_or(text.len());
+                text[..end].trim_ascii()
+            };
+            if message(first) != message(p) {
+                return Cut::Transcript;
+            }
+        }
         (p + GPT_OSS_FINAL.len(), bytes.len())
     } else if memmem::find(bytes, GPT_OSS_CHANNEL).is_some() {
         return Cut::Truncated;

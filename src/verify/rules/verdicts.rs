@@ -6,6 +6,7 @@
 //! say which statement is right, so they decide on either question: the one line judged as
 //! the question asks. Only with no answer word anywhere.
 
+use super::conclude::is_explicit_correction;
 use super::Ctx;
 use crate::verify::cues::Family;
 use crate::verify::scan::{Kind, Mark};
@@ -73,10 +74,27 @@ impl Ctx<'_> {
         if rule == Rule::VerdictList {
             return e;
         }
-        // A list before the answer is what it concluded from ("…❌\n\n위 표시는 초안입니다.
-        // 최종 정답: 4번"); one after it judges the options again.
+        // A list after the answer judges the options again; one before it is what it
+        // concluded from, and marking another option contradicts it (audit 46: "① ✗\n② ✗\n③
+        // ✓\n④ ✗\n정답: ②"), unless it is set aside between as a draft or corrected ("…❌\n\n위
+        // 표시는 초안입니다. 최종 정답: 4번").
+        let set_aside = |at: usize| {
+            let answer = self
+                .toks
+                .partition_point(|t| (t.start as usize) < span.start);
+            (at + 1..answer).any(|j| {
+                is_explicit_correction(self, j)
+                    || (self.is_hangul(j)
+                        && ["초안", "가안", "임시"]
+                            .iter()
+                            .any(|d| self.word(j).starts_with(d)))
+                    || (self.is_latin(j) && self.word(j).eq_ignore_ascii_case("draft"))
+            })
+        };
         match self.verdict_pick(true) {
-            Some((c, at)) if c != choice && self.toks[at].start as usize >= span.end => {
+            Some((c, at))
+                if c != choice && (self.toks[at].start as usize >= span.end || !set_aside(at)) =>
+            {
                 let end = self.toks[at].end as usize;
                 Extraction::Ambiguous {
                     candidates: vec![choice, c],
