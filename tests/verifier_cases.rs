@@ -2451,6 +2451,19 @@ const CASES: &[(&str, &str, &str)] = &[
     ("circled:4", "<|channel|>final<|message|>②<|end|><|start|>assistant<|channel|>final<|message|>②<|end|>", "answer ② bare"),
     ("fruit", "{\"choice\": \"B\", \"choice_text\": \"감\"}", "ambiguous - label_text_mismatch"),
     ("fruit", "{\"choice\": \"B\", \"choice_text\": \"배\"}", "answer B statement"),
+    // Trial 59: a forced pick must end the answer, be the only one, follow only a doubt, and
+    // open its sentence in English; a JSON "…_text" of another key is not the answer's.
+    ("circled:4", "굳이 고르라면 ②. 장난이에요.", "no_answer - not_found"),
+    ("circled:4", "굳이 고르라면 ②\n굳이 고르라면 ③", "no_answer - not_found"),
+    ("circled:4", "오답이지만 굳이 고르라면 ②", "no_answer - not_found"),
+    ("circled:4", "확실하지 않지만 굳이 고르라면 ②", "answer ② statement"),
+    ("en", "Wrong, but if forced to pick, C.", "no_answer - not_found"),
+    ("en", "If forced to pick, C. Don't trust it.", "no_answer - not_found"),
+    ("fruit", "{\"answer\": \"B\", \"question_text\": \"감\"}", "answer B statement"),
+    // ... a statement's truth judged in English, weighed against the ask it was read from.
+    ("en_not", "Answer: B. B is false.", "answer B statement"),
+    ("en_not", "Answer: B. B is true.", "ambiguous - conflicting_statements"),
+    ("en", "Answer: C. C is false.", "ambiguous - conflicting_statements"),
 ];
 
 #[test]

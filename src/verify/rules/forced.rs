@@ -96,38 +96,17 @@ impl Ctx<'_> {
                 _ => false,
             },
         };
-        let alone = (k + 1..self.sentence_around(k).end).all(|y| !self.is_label_mark(y));
-        (ends && alone && self.is_label_mark(k) && !self.taken_back_after(last))
+        // The pick ends the answer: whatever follows may doubt it in words without end ("…
+        // 장난이에요", "정답 확률 5%", "Don't trust it"; trial 59), and it is the only forced
+        // pick ("굳이 고르라면 ②\n굳이 고르라면 ③").
+        let last_words = self.toks[last + 1..]
+            .iter()
+            .all(|t| matches!(t.kind, Kind::Punct(_) | Kind::Break));
+        let only = (0..self.toks.len())
+            .filter(|&y| y != x)
+            .all(|y| self.korean_forced(y).is_none() && self.english_forced(y).is_none());
+        (ends && last_words && only && self.is_label_mark(k))
             .then(|| Statement::strong(said_of(&[r]), Rule::Statement, first, k, false))
-    }
-
-    /// Does the text after token `last` doubt or deny anything, or name another label
-    /// ("But A is Paris, so no.", "Nah.", "하지만 …", "틀린 것을 고르라면 ②")?
-    fn taken_back_after(&self, last: usize) -> bool {
-        (last + 1..self.toks.len()).any(|y| match self.toks[y].kind {
-            Kind::Mark(_) => self.is_label_mark(y),
-            Kind::Latin => matches!(
-                lower(self.word(y)).as_str(),
-                "but" | "however" | "no" | "nah" | "nope" | "not" | "wrong" | "incorrect"
-            ),
-            Kind::Hangul => {
-                let w = self.word(y);
-                [
-                    "하지만",
-                    "그러나",
-                    "그런데",
-                    "아니",
-                    "아닙",
-                    "아냐",
-                    "틀",
-                    "오답",
-                    "않",
-                ]
-                .iter()
-                .any(|p| w.starts_with(p))
-            }
-            _ => false,
-        })
     }
 
     /// A Korean forced-pick clause ending at token `x`: "굳이 고르라면", "찍는다면", "하나를
@@ -156,7 +135,13 @@ impl Ctx<'_> {
             self.toks[y].is_punct(',')
                 || (self.is_hangul(y) && {
                     let w = self.word(y);
-                    FILLERS.contains(&w) || ["지만", "는데", "으나"].iter().any(|e| w.ends_with(e))
+                    // A concession only of doubt ("모르겠지만", "확실하지 않지만"), not of the
+                    // pick being wrong ("오답이지만 굳이 고르라면 ②"; trial 59).
+                    FILLERS.contains(&w)
+                        || ["모르", "확실", "확신", "어렵", "애매", "헷갈"]
+                            .iter()
+                            .any(|d| w.starts_with(d))
+                        || matches!(w, "서지" | "않지만" | "없지만" | "않는데" | "없는데")
                 })
         });
         // The statement starts at the verb: the words before it ("하나를") are not its own.
@@ -177,6 +162,11 @@ impl Ctx<'_> {
             w(y).is_some_and(|m| matches!(m.as_str(), "forced" | "had" | "must" | "have" | "need"))
         })?;
         let at = (modal.saturating_sub(3)..modal).find(|&y| w(y).as_deref() == Some("if"))?;
+        // "If …" opens its sentence or follows a semicolon ("It's either B or C; if forced to
+        // pick, C"), not "Wrong, but if forced to pick, C" (trial 59).
+        if at > 0 && !(self.toks[at - 1].is_sentence_end() || self.toks[at - 1].is_punct(';')) {
+            return None;
+        }
         // Nothing but the words of the idiom between "if" and the verb.
         (at..x)
             .all(|y| {

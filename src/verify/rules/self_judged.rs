@@ -81,6 +81,12 @@ impl Ctx<'_> {
                 // How the sentence ends: "… so it is wrong", "C is a false statement".
                 match tail.as_slice() {
                     [.., "is" | "s", "wrong" | "incorrect"] => Some(false),
+                    // "C is false.", "C is true." (trial 58): a statement's truth.
+                    // Only where the ask was read, whose polarity this is weighed against.
+                    [.., "is" | "s", "false" | "untrue"] if short && !self.ask.is_empty() => {
+                        Some(false)
+                    }
+                    [.., "is" | "s", "true"] if short && !self.ask.is_empty() => Some(true),
                     // "C is also wrong", "C is wrong too", "C is not correct either", "C
                     // isn't right" (a judgement; "not the answer" is read below).
                     [.., "is" | "s", "also", "wrong" | "incorrect"]

@@ -582,7 +582,17 @@ pub(super) fn asks_negative(ask: &[&str]) -> bool {
             negatives_in(w)
                 + usize::from(matches!(
                     lower(w).as_str(),
-                    "not" | "false" | "incorrect" | "except" | "least" | "untrue" | "wrong"
+                    "not"
+                        | "false"
+                        | "incorrect"
+                        | "except"
+                        | "least"
+                        | "untrue"
+                        | "wrong"
+                        | "inaccurate"
+                        | "invalid"
+                        | "unnecessary"
+                        | "inconsistent"
                 ))
         })
         .sum();

@@ -25,6 +25,15 @@ impl Ctx<'_> {
             return e;
         };
         let value = memchr::memmem::find_iter(self.text.as_bytes(), b"text\"").find_map(|at| {
+            // The answer's own text only: not "context", "question_text", "rejected_text"
+            // (trial 59).
+            let key = &self.text[self.text[..at].rfind('"')? + 1..at];
+            if !matches!(
+                key.to_ascii_lowercase().trim_end_matches(['_', '-']),
+                "choice" | "answer" | "option" | "selected" | "selected_option" | "final_answer"
+            ) {
+                return None;
+            }
             let rest = self.text[at + 5..].trim_start().strip_prefix(':')?;
             let rest = rest.trim_start().strip_prefix('"')?;
             Some(&rest[..rest.find('"')?])
