@@ -1,6 +1,8 @@
-//! A pick made when forced: "굳이 고르라면 ②", "모르겠지만 찍는다면 ③", "하나를 골라야 한다면
-//! ②", "If forced to pick, C", "If I had to choose, A; but …" (audit 45). The writer doubts,
-//! then commits to one choice all the same, which is the answer a grader reads.
+//! A pick made when forced, as the whole answer: "굳이 고르라면 ②", "모르겠지만 찍는다면 ③",
+//! "하나를 골라야 한다면 ②를 고르겠습니다", "If forced to pick, C." (audit 45). The writer doubts,
+//! then commits to one choice all the same, which is the answer a grader reads. With anything
+//! before or after it (a doubt, an option called wrong, another answer) it states nothing:
+//! trials 58 to 60 found each wider reading committing wrong answers.
 
 use super::words::{lower, strip_beon};
 use super::{said_of, Ctx, Statement};
@@ -56,6 +58,18 @@ impl Ctx<'_> {
             x = x.checked_sub(1)?;
         }
         let first = self.korean_forced(x).or_else(|| self.english_forced(x))?;
+        // The whole answer is the pick: its clause opens the text (only doubt words before
+        // the verb, see `korean_forced`), so nothing before it can call the option wrong, say
+        // there is no answer or state another (trial 60: "②는 틀렸습니다. 굳이 고르라면 ②",
+        // "Answer: D; if forced to pick, C").
+        let opens = |from: usize| {
+            self.toks[..from]
+                .iter()
+                .all(|t| matches!(t.kind, Kind::Punct(_) | Kind::Break))
+        };
+        if !opens(self.sentence_around(x).start) || (self.is_latin(first) && !opens(first)) {
+            return None;
+        }
         let r = self.label_at(k)?;
         // The label ends its clause with nothing joined to it: "②.", "②입니다", "②를
         // 고르겠습니다", "C;"; not "② 또는 ③", "C or D", "②는 틀렸다", "②를 고르는 학생".

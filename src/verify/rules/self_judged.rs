@@ -139,9 +139,13 @@ impl Ctx<'_> {
         }
         // The clause of the label: after the last "…이고", "…며" before it ("A는 오답이고
         // C도 오답입니다").
+        // Or after a comma that follows a word ("A도 오답, C도 오답.").
         let start = (start..j)
             .rev()
-            .find(|&x| self.is_hangul(x) && ["고", "며"].iter().any(|e| self.word(x).ends_with(e)))
+            .find(|&x| {
+                (self.is_hangul(x) && ["고", "며"].iter().any(|e| self.word(x).ends_with(e)))
+                    || (x > 0 && self.toks[x].is_punct(',') && self.is_hangul(x - 1))
+            })
             .map_or(start, |x| x + 1);
         // The labels of the clause form its subject: joined by commas or 와/과/및 (and, or)
         // and followed by the topic or subject particle, and nothing else before the verb.
@@ -162,7 +166,16 @@ impl Ctx<'_> {
         let particle = |w: &str| {
             matches!(
                 strip_beon(w),
-                "는" | "은" | "도" | "이" | "가" | "모두" | "역시" | "또한" | "또"
+                "는" | "은"
+                    | "도"
+                    | "이"
+                    | "가"
+                    | "모두"
+                    | "역시"
+                    | "또한"
+                    | "또"
+                    | "마저"
+                    | "조차"
             )
         };
         // "③번 역시", "C번도": 번 glued to the label, alone or with the particle.
