@@ -2466,6 +2466,12 @@ const CASES: &[(&str, &str, &str)] = &[
     ("en_not", "Answer: B. B is false.", "answer B statement"),
     ("en_not", "Answer: B. B is true.", "ambiguous - conflicting_statements"),
     ("en", "Answer: C. C is false.", "ambiguous - conflicting_statements"),
+    // ... and a forced pick of another option after an answer conflicts with it; one before
+    // it may be conceded to it.
+    ("fruit", "정답: A\n\n굳이 고르라면 B.", "ambiguous - conflicting_statements"),
+    ("fruit", "답: D; 굳이 고르라면 B", "ambiguous - conflicting_statements"),
+    ("fruit", "굳이 고르라면 B를 고르겠지만, 정답은 D입니다.", "answer D statement"),
+    ("fruit", "B는 틀렸습니다; 굳이 고르라면 B", "no_answer - not_found"),
 ];
 
 #[test]

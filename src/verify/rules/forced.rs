@@ -7,7 +7,7 @@
 use super::words::{lower, strip_beon};
 use super::{said_of, Ctx, Statement};
 use crate::verify::scan::Kind;
-use crate::verify::Rule;
+use crate::verify::{Extraction, Rule};
 
 /// Words that may stand before a forced pick's verb: "굳이", "하나를", "그래도", "정답을".
 const FILLERS: [&str; 14] = [
@@ -67,7 +67,13 @@ impl Ctx<'_> {
                 .iter()
                 .all(|t| matches!(t.kind, Kind::Punct(_) | Kind::Break))
         };
-        if !opens(self.sentence_around(x).start) || (self.is_latin(first) && !opens(first)) {
+        let clause = (0..x)
+            .rev()
+            .find(|&y| self.toks[y].is_punct(';'))
+            .map_or(0, |y| y + 1);
+        if !opens(self.sentence_around(x).start.max(clause))
+            || (self.is_latin(first) && !opens(first))
+        {
             return None;
         }
         let r = self.label_at(k)?;
@@ -123,6 +129,58 @@ impl Ctx<'_> {
             .then(|| Statement::strong(said_of(&[r]), Rule::Statement, first, k, false))
     }
 
+    /// A decided answer `e` that a forced pick of another option after it contradicts
+    /// ("정답: A\n\n굳이 고르라면 B.", "답: D; 굳이 고르라면 B"): conflicting. A pick after
+    /// other text states nothing of its own (see `forced_pick`), but it still says the writer
+    /// would choose another.
+    pub(super) fn against_forced_pick(&self, e: Extraction) -> Extraction {
+        use aho_corasick::AhoCorasick;
+        use std::sync::OnceLock;
+        static CUES: OnceLock<AhoCorasick> = OnceLock::new();
+        let Extraction::Answer {
+            choice, ref span, ..
+        } = e
+        else {
+            return e;
+        };
+        let cues = CUES.get_or_init(|| {
+            AhoCorasick::new(["라면", "다면", "자면", "forced", "had to", "must"])
+                .expect("fixed patterns build")
+        });
+        if !cues.is_match(self.text) {
+            return e;
+        }
+        // After the answer only: a pick before it may be conceded to it ("굳이 고르라면 ②를
+        // 고르겠지만, 정답은 ④입니다").
+        let from = self
+            .toks
+            .partition_point(|t| (t.start as usize) < span.end)
+            .max(1);
+        let other = (from..self.toks.len()).find_map(|k| {
+            let o = self
+                .choice_at(k)
+                .filter(|&o| o != choice && self.is_label_mark(k))?;
+            let x = if self.toks[k - 1].is_punct(',') {
+                k.checked_sub(2)?
+            } else {
+                k - 1
+            };
+            (self
+                .korean_forced(x)
+                .or_else(|| self.english_forced(x))
+                .is_some())
+            .then_some(o)
+        });
+        match other {
+            Some(o) => Extraction::Ambiguous {
+                candidates: vec![choice, o],
+                rule: Rule::ConflictingStatements,
+                span: span.clone(),
+            },
+            None => e,
+        }
+    }
+
     /// A Korean forced-pick clause ending at token `x`: "굳이 고르라면", "찍는다면", "하나를
     /// 골라야 한다면", "모르겠지만 찍는다면". Returns its verb's token. Before the verb only
     /// words of picking the answer may stand: not "틀린 것을", "오답을", "옳은 것을".
@@ -144,7 +202,12 @@ impl Ctx<'_> {
         } else {
             return None;
         };
+        // The clause: from its sentence's start, or a semicolon ("답: D; 굳이 고르라면 B").
         let start = self.sentence_around(x).start;
+        let start = (start..verb)
+            .rev()
+            .find(|&y| self.toks[y].is_punct(';'))
+            .map_or(start, |y| y + 1);
         let picks_the_answer = (start..verb).all(|y| {
             self.toks[y].is_punct(',')
                 || (self.is_hangul(y) && {

@@ -338,6 +338,7 @@ fn read(text: &str, set: &ChoiceSet, toks: Vec<Tok>, cues: Cues) -> Extraction {
         marks: OnceCell::new(),
     };
     let e = ctx.against_json_text(ctx.against_verdict_list(ctx.rules(cues)));
+    let e = ctx.against_forced_pick(e);
     match lowercase::weigh_distrusted(ctx.lowercase_distrusted.get(), e) {
         Extraction::Answer { .. } if ctx.cjk_doubted.get() => Extraction::NoAnswer {
             reason: NoAnswerReason::NotFound,
