@@ -134,22 +134,12 @@ impl Ctx<'_> {
     /// other text states nothing of its own (see `forced_pick`), but it still says the writer
     /// would choose another.
     pub(super) fn against_forced_pick(&self, e: Extraction) -> Extraction {
-        use aho_corasick::AhoCorasick;
-        use std::sync::OnceLock;
-        static CUES: OnceLock<AhoCorasick> = OnceLock::new();
         let Extraction::Answer {
             choice, ref span, ..
         } = e
         else {
             return e;
         };
-        let cues = CUES.get_or_init(|| {
-            AhoCorasick::new(["라면", "다면", "자면", "forced", "had to", "must"])
-                .expect("fixed patterns build")
-        });
-        if !cues.is_match(self.text) {
-            return e;
-        }
         // After the answer only: a pick before it may be conceded to it ("굳이 고르라면 ②를
         // 고르겠지만, 정답은 ④입니다").
         let from = self
@@ -157,6 +147,19 @@ impl Ctx<'_> {
             .partition_point(|t| (t.start as usize) < span.end)
             .max(1);
         let other = (from..self.toks.len()).find_map(|k| {
+            // A label after a word of choosing ("…고르라면", "…한다면", "pick"), first.
+            if !matches!(self.toks[k].kind, Kind::Mark(_)) {
+                return None;
+            }
+            let before = self.toks[k - 1];
+            let chosen = match before.kind {
+                Kind::Hangul => before.text(self.text).ends_with(['면', '고']),
+                Kind::Latin | Kind::Punct(',') => true,
+                _ => false,
+            };
+            if !chosen {
+                return None;
+            }
             let o = self
                 .choice_at(k)
                 .filter(|&o| o != choice && self.is_label_mark(k))?;
