@@ -7,7 +7,8 @@
 use super::words::{lower, strip_beon};
 use super::{said_of, Ctx, Statement};
 use crate::verify::scan::Kind;
-use crate::verify::{Extraction, Rule};
+use crate::verify::{Choice, Rule};
+use std::ops::Range;
 
 /// Words that may stand before a forced pick's verb: "굳이", "하나를", "그래도", "정답을".
 const FILLERS: [&str; 14] = [
@@ -129,24 +130,22 @@ impl Ctx<'_> {
             .then(|| Statement::strong(said_of(&[r]), Rule::Statement, first, k, false))
     }
 
-    /// A decided answer `e` that a forced pick of another option after it contradicts
-    /// ("정답: A\n\n굳이 고르라면 B.", "답: D; 굳이 고르라면 B"): conflicting. A pick after
-    /// other text states nothing of its own (see `forced_pick`), but it still says the writer
-    /// would choose another.
-    pub(super) fn against_forced_pick(&self, e: Extraction) -> Extraction {
-        let Extraction::Answer {
-            choice, ref span, ..
-        } = e
-        else {
-            return e;
-        };
+    /// Another option picked when forced after an answer of `choice` at `span` ("정답:
+    /// A\n\n굳이 고르라면 B.", "답: D; 굳이 고르라면 B"): a conflict. A pick after other text
+    /// states nothing of its own (see `forced_pick`), but it still says the writer would
+    /// choose another.
+    pub(super) fn forced_pick_against(
+        &self,
+        choice: Choice,
+        span: &Range<usize>,
+    ) -> Option<Choice> {
         // After the answer only: a pick before it may be conceded to it ("굳이 고르라면 ②를
         // 고르겠지만, 정답은 ④입니다").
         let from = self
             .toks
             .partition_point(|t| (t.start as usize) < span.end)
             .max(1);
-        let other = (from..self.toks.len()).find_map(|k| {
+        (from..self.toks.len()).find_map(|k| {
             // A label after a word of choosing ("…고르라면", "…한다면", "pick"), first.
             if !matches!(self.toks[k].kind, Kind::Mark(_)) {
                 return None;
@@ -173,15 +172,7 @@ impl Ctx<'_> {
                 .or_else(|| self.english_forced(x))
                 .is_some())
             .then_some(o)
-        });
-        match other {
-            Some(o) => Extraction::Ambiguous {
-                candidates: vec![choice, o],
-                rule: Rule::ConflictingStatements,
-                span: span.clone(),
-            },
-            None => e,
-        }
+        })
     }
 
     /// A Korean forced-pick clause ending at token `x`: "굳이 고르라면", "찍는다면", "하나를

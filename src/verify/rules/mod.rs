@@ -337,8 +337,19 @@ fn read(text: &str, set: &ChoiceSet, toks: Vec<Tok>, cues: Cues) -> Extraction {
         squashed: OnceCell::new(),
         marks: OnceCell::new(),
     };
-    let e = ctx.against_json_text(ctx.against_verdict_list(ctx.rules(cues)));
-    let e = ctx.against_forced_pick(e);
+    // A decided answer that something else in the text contradicts: a verdict list marking
+    // another option, its JSON text another option's, a forced pick of another after it.
+    let e = contradicted(ctx.rules(cues), |c, rule, span| {
+        ctx.verdict_list_against(c, rule, span)
+            .or_else(|| {
+                let o = ctx.json_text_against(c)?;
+                Some((o, Rule::LabelTextMismatch, span.clone()))
+            })
+            .or_else(|| {
+                let o = ctx.forced_pick_against(c, span)?;
+                Some((o, Rule::ConflictingStatements, span.clone()))
+            })
+    });
     match lowercase::weigh_distrusted(ctx.lowercase_distrusted.get(), e) {
         Extraction::Answer { .. } if ctx.cjk_doubted.get() => Extraction::NoAnswer {
             reason: NoAnswerReason::NotFound,
@@ -385,6 +396,30 @@ impl Ctx<'_> {
             NoAnswerReason::NotFound
         };
         Extraction::NoAnswer { reason }
+    }
+}
+
+/// `e` made ambiguous when it is an answer that `check` finds another choice contradicting
+/// (the choice, the rule and the span of the conflict); anything else as it is.
+fn contradicted(
+    e: Extraction,
+    check: impl FnOnce(Choice, Rule, &Range<usize>) -> Option<(Choice, Rule, Range<usize>)>,
+) -> Extraction {
+    let Extraction::Answer {
+        choice,
+        rule,
+        ref span,
+    } = e
+    else {
+        return e;
+    };
+    match check(choice, rule, span) {
+        Some((other, rule, span)) => Extraction::Ambiguous {
+            candidates: vec![choice, other],
+            rule,
+            span,
+        },
+        None => e,
     }
 }
 

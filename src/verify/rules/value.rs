@@ -6,7 +6,7 @@ use super::option_text::{clip, squash, squash_prefix};
 use super::words::OPTION_NOUN_WORDS;
 use super::{Ctx, Resolved};
 use crate::verify::scan::Kind;
-use crate::verify::{Choice, Extraction, Rule};
+use crate::verify::Choice;
 
 /// Words that qualify a value in an option's text.
 const QUALIFIERS: [&str; 8] = [
@@ -14,16 +14,10 @@ const QUALIFIERS: [&str; 8] = [
 ];
 
 impl Ctx<'_> {
-    /// An answer whose JSON gives its option's text under a key ending in "text"
-    /// ("choice_text", "answer_text"), when that is another option's whole text (audit 46:
+    /// The option whose whole text an answer of `choice` gives in its JSON, under a key
+    /// ending in "text" ("choice_text", "answer_text"), when it is another's (audit 46:
     /// `{"choice": "B", "choice_text": "지역권"}` where 지역권 is A): a mismatch.
-    pub(super) fn against_json_text(&self, e: Extraction) -> Extraction {
-        let Extraction::Answer {
-            choice, ref span, ..
-        } = e
-        else {
-            return e;
-        };
+    pub(super) fn json_text_against(&self, choice: Choice) -> Option<Choice> {
         let value = memchr::memmem::find_iter(self.text.as_bytes(), b"text\"").find_map(|at| {
             // The answer's own text only: not "context", "question_text", "rejected_text"
             // (trial 59).
@@ -38,24 +32,13 @@ impl Ctx<'_> {
             let rest = rest.trim_start().strip_prefix('"')?;
             Some(&rest[..rest.find('"')?])
         });
-        let Some(value) = value.map(squash).filter(|v| !v.is_empty()) else {
-            return e;
-        };
+        let value = value.map(squash).filter(|v| !v.is_empty())?;
         if self.squashed_option(choice) == Some(value.as_str()) {
-            return e;
+            return None;
         }
-        match self
-            .set
+        self.set
             .choices()
             .find(|&o| o != choice && self.squashed_option(o) == Some(value.as_str()))
-        {
-            Some(o) => Extraction::Ambiguous {
-                candidates: vec![choice, o],
-                rule: Rule::LabelTextMismatch,
-                span: span.clone(),
-            },
-            None => e,
-        }
     }
 
     /// The first label mark at or after `min` in `from..to`, before the sentence ends.

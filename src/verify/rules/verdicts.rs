@@ -11,6 +11,7 @@ use super::Ctx;
 use crate::verify::cues::Family;
 use crate::verify::scan::{Kind, Mark};
 use crate::verify::{Choice, Extraction, Notation, Rule};
+use std::ops::Range;
 
 /// Marks that say yes beside ○ (the scanner reads ○ ⭕ O as yes and × ✘ ✗ ❌ X as no).
 const YES: [&str; 4] = ["✔", "✅", "✓", "☑"];
@@ -59,20 +60,18 @@ impl Ctx<'_> {
         })
     }
 
-    /// An answer `e` that a verdict list after it contradicts: "ANSWER: C\n\nA) X\nB) O\nC)
-    /// X\nD) X", or "1) 틀림\n2) 맞음\n…" on a lettered set, its lines numbered in the
-    /// options' order, marks B right (trial 52: the answer had stood). Then conflicting.
-    pub(super) fn against_verdict_list(&self, e: Extraction) -> Extraction {
-        let Extraction::Answer {
-            choice,
-            rule,
-            ref span,
-        } = e
-        else {
-            return e;
-        };
+    /// The option a verdict list marks against an answer of `choice` decided by `rule` at
+    /// `span`: "ANSWER: C\n\nA) X\nB) O\nC) X\nD) X", or "1) 틀림\n2) 맞음\n…" on a lettered
+    /// set, its lines numbered in the options' order, marks B right (trial 52: the answer had
+    /// stood). Returns it, the rule and the span of the conflict (see [`contradicted`]).
+    pub(super) fn verdict_list_against(
+        &self,
+        choice: Choice,
+        rule: Rule,
+        span: &Range<usize>,
+    ) -> Option<(Choice, Rule, Range<usize>)> {
         if rule == Rule::VerdictList {
-            return e;
+            return None;
         }
         // A list after the answer judges the options again; one before it is what it
         // concluded from, and marking another option contradicts it (audit 46: "① ✗\n② ✗\n③
@@ -91,19 +90,12 @@ impl Ctx<'_> {
                     || (self.is_latin(j) && self.word(j).eq_ignore_ascii_case("draft"))
             })
         };
-        match self.verdict_pick(true) {
-            Some((c, at))
-                if c != choice && (self.toks[at].start as usize >= span.end || !set_aside(at)) =>
-            {
-                let end = self.toks[at].end as usize;
-                Extraction::Ambiguous {
-                    candidates: vec![choice, c],
-                    rule: Rule::ConflictingStatements,
-                    span: span.start.min(end)..span.end.max(end),
-                }
-            }
-            _ => e,
-        }
+        let (c, at) = self.verdict_pick(true)?;
+        (c != choice && (self.toks[at].start as usize >= span.end || !set_aside(at))).then(|| {
+            let end = self.toks[at].end as usize;
+            let span = span.start.min(end)..span.end.max(end);
+            (c, Rule::ConflictingStatements, span)
+        })
     }
 
     /// The one option a list of verdicts, a line per option, marks as the answer, and the
