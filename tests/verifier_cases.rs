@@ -54,8 +54,22 @@ const Q_COMBO: &str = "행정행위에 관한 설명으로 옳은 것만을 모�
 const Q_MOLES: &str = "메탄 1몰이 완전 연소할 때 필요한 산소는 몇 몰인가?\n① 3\n② 1\n③ 4\n④ 2";
 const Q_PASSAGE: &str = "다음 글의 밑줄 친 ㉠~㉣ 중 문맥상 쓰임이 적절하지 않은 것은?\n예산은 ㉠편성되고 ㉡심의되며 ㉢집행되고 ㉣폐기된다.\n① ㉠\n② ㉡\n③ ㉢\n④ ㉣";
 
+const Q_NOT_WRONG_DESC: &str = "다음 중 잘못된 설명이 아닌 것은?\nA. 물은 0도에서 끓는다\nB. 지구는 평평하다\nC. 물은 100도에서 끓는다\nD. 태양은 지구를 돈다";
+const Q_CANNOT_SAY: &str = "다음 중 옳지 않다고 볼 수 없는 것은?\n① 달은 스스로 빛난다\n② 고래는 어류이다\n③ 소금은 물에 녹는다\n④ 철은 물에 뜬다";
+const Q_EN_ALL_FALSE_EXCEPT: &str = "All of the following are false EXCEPT:\nA. Water boils at 0 C\nB. The Earth is flat\nC. Water boils at 100 C at sea level\nD. The Sun orbits the Earth";
+const Q_EN_ALL_TRUE_EXCEPT: &str = "All of the following are true EXCEPT:\nA. Water boils at 100 C at sea level\nB. The Earth orbits the Sun\nC. The Sun orbits the Earth\nD. Ice floats on water";
+const Q_EN_ABOUT: &str = "Which statement about people who don't vote is false?\nA. They are citizens\nB. They may be eligible\nC. They all live abroad\nD. They can register later";
+const Q_EN_NEVER: &str =
+    "Which of these animals never lays eggs?\nA. Platypus\nB. Chicken\nC. Dog\nD. Snake";
+
 fn set_for(key: &str) -> ChoiceSet {
     let question = match key {
+        "not_wrong_desc" => Q_NOT_WRONG_DESC,
+        "cannot_say" => Q_CANNOT_SAY,
+        "en_all_false_except" => Q_EN_ALL_FALSE_EXCEPT,
+        "en_all_true_except" => Q_EN_ALL_TRUE_EXCEPT,
+        "en_about" => Q_EN_ABOUT,
+        "en_never" => Q_EN_NEVER,
         "gov" => Q_GOV,
         "letter_ask" => Q_LETTER_ASK,
         "which_not" => Q_WHICH_NOT,
@@ -2472,6 +2486,26 @@ const CASES: &[(&str, &str, &str)] = &[
     ("fruit", "답: D; 굳이 고르라면 B", "ambiguous - conflicting_statements"),
     ("fruit", "굳이 고르라면 B를 고르겠지만, 정답은 D입니다.", "answer D statement"),
     ("fruit", "B는 틀렸습니다; 굳이 고르라면 B", "no_answer - not_found"),
+    // Stop 36: an ask's polarity read over all its words. Korean double negatives over two
+    // words ("잘못된 설명이 아닌", "옳지 않다고 볼 수 없는") ask what is so; English asks
+    // "All … are false EXCEPT", "Which … about X is false", "Which of these cannot be …"
+    // are read, a topic's own negation ("who don't vote") left out.
+    ("not_wrong_desc", "정답: C\nC는 틀린 설명입니다.", "ambiguous - conflicting_statements"),
+    ("not_wrong_desc", "정답: C\nC는 옳지 않습니다.", "ambiguous - conflicting_statements"),
+    ("not_wrong_desc", "정답: C\nC는 옳은 설명입니다.", "answer C statement"),
+    ("not_wrong_desc", "틀린 것은 B입니다.", "no_answer - not_found"),
+    ("not_wrong_desc", "잘못된 설명이 아닌 것은 C입니다.", "answer C ask_echo"),
+    ("cannot_say", "정답: ③\n③은 옳은 설명입니다.", "answer ③ statement"),
+    ("cannot_say", "정답: ③\n③은 틀린 설명입니다.", "ambiguous - conflicting_statements"),
+    ("en_all_false_except", "Answer: C. C is false.", "ambiguous - conflicting_statements"),
+    ("en_all_false_except", "Answer: C. C is true.", "answer C statement"),
+    ("en_all_true_except", "Answer: C. C is true.", "ambiguous - conflicting_statements"),
+    ("en_all_true_except", "Answer: C. C is false.", "answer C statement"),
+    ("en_about", "Answer: C. C is false.", "answer C statement"),
+    ("en_about", "Answer: C. C is true.", "ambiguous - conflicting_statements"),
+    // ... and on an ask whose negation is not about truth, "correct" still names an answer.
+    ("en_never", "The answer is C. D is also correct.", "ambiguous - alternatives"),
+    ("en_never", "The answer is C.", "answer C statement"),
 ];
 
 #[test]

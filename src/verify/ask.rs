@@ -9,27 +9,51 @@ pub(crate) fn ask_phrase(q: &str) -> Option<String> {
     korean_ask(q).or_else(|| english_ask(q))
 }
 
-const ENGLISH_LEAD: &str = "which of the following";
+/// The openings of an English ask, each followed by what it asks.
+const ENGLISH_LEADS: [&str; 3] = [
+    "which of the following",
+    "which of these",
+    "which one of these",
+];
 
-/// Where the first "which of the following" starts, in any case, found without a
-/// lower-cased copy of the question (ASCII case folding keeps offsets).
-fn english_lead(q: &str) -> Option<usize> {
+/// Where the first of `leads` (which all start with one letter) ends, as a whole word in
+/// any case, found without a lower-cased copy of the question (ASCII case folding keeps
+/// offsets).
+fn english_lead(q: &str, leads: &[&str]) -> Option<usize> {
+    debug_assert!(leads
+        .iter()
+        .all(|l| l.as_bytes()[0] == leads[0].as_bytes()[0]));
     let bytes = q.as_bytes();
-    memchr::memchr2_iter(b'w', b'W', bytes).find(|&i| {
-        bytes
-            .get(i..i + ENGLISH_LEAD.len())
-            .is_some_and(|w| w.eq_ignore_ascii_case(ENGLISH_LEAD.as_bytes()))
-    })
+    let first = |l: &str| l.as_bytes()[0].to_ascii_lowercase();
+    memchr::memchr2_iter(first(leads[0]), first(leads[0]).to_ascii_uppercase(), bytes).find_map(
+        |i| {
+            leads
+                .iter()
+                .find(|l| {
+                    bytes
+                        .get(i..i + l.len())
+                        .is_some_and(|w| w.eq_ignore_ascii_case(l.as_bytes()))
+                        && bytes
+                            .get(i + l.len())
+                            .is_none_or(|b| !b.is_ascii_alphabetic())
+                })
+                .map(|l| i + l.len())
+        },
+    )
 }
 
 /// "Which of the following (statements) is NOT correct?" → "NOT correct"; at most six
 /// words, so that an answer can echo it ("The one that is NOT correct is (C)").
 fn english_ask(q: &str) -> Option<String> {
-    let rest = match english_lead(q) {
-        Some(at) => &q[at + ENGLISH_LEAD.len()..],
-        None => after_which_noun(q)?,
+    let rest = match english_lead(q, &ENGLISH_LEADS) {
+        Some(at) => &q[at..],
+        None => match after_which_noun(q) {
+            Some(rest) => rest,
+            None => return all_but_one(q),
+        },
     };
     let rest = &rest[..rest.find(['?', '\n']).unwrap_or(rest.len())];
+    let rest = past_topic(rest.trim_start())?;
     let words: Vec<&str> = rest
         .split_whitespace()
         // "…NOT a fire-fighting facility (소화활동설비)?": the English words before any other.
@@ -56,6 +80,81 @@ fn english_ask(q: &str) -> Option<String> {
     ok.then(|| words.join(" "))
 }
 
+/// "All of the following are true EXCEPT:" → "true EXCEPT", "None of the following is
+/// false except" → "none false except": an ask for the one option unlike the rest, up to
+/// its "except", with "none" kept, since it turns what is asked.
+fn all_but_one(q: &str) -> Option<String> {
+    const LEADS: [&str; 3] = [
+        "all of the following",
+        "none of the following",
+        "each of the following",
+    ];
+    let at = LEADS.iter().filter_map(|l| english_lead(q, &[l])).min()?;
+    let none = q[..at]
+        .trim_end()
+        .to_ascii_lowercase()
+        .ends_with("none of the following");
+    let rest = &q[at..];
+    let rest = &rest[..rest.find(['?', ':', '\n']).unwrap_or(rest.len())];
+    let mut words: Vec<&str> = Vec::new();
+    for w in rest.split_whitespace() {
+        let w = w.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+        if !w.is_ascii() || w.is_empty() {
+            return None;
+        }
+        if !matches!(
+            w.to_ascii_lowercase().as_str(),
+            "statements" | "are" | "is" | "options" | "choices"
+        ) || !words.is_empty()
+        {
+            words.push(w);
+        }
+        if w.eq_ignore_ascii_case("except") {
+            let ask = words
+                .iter()
+                .rev()
+                .take(4)
+                .rev()
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" ");
+            return Some(if none { format!("none {ask}") } else { ask });
+        }
+    }
+    None
+}
+
+/// After the lead, past a topic ("statements about unemployment is NOT correct" → "NOT
+/// correct"): the words after its verb. With two verbs ("about things that are not alive
+/// is true"), which is the ask's is not plain, and no ask is read.
+fn past_topic(rest: &str) -> Option<&str> {
+    let lower = rest.to_ascii_lowercase();
+    let words: Vec<(usize, &str)> = lower
+        .split(' ')
+        .scan(0, |at, w| {
+            let start = *at;
+            *at += w.len() + 1;
+            Some((start, w))
+        })
+        .collect();
+    let topic = words
+        .iter()
+        .take(2)
+        .any(|(_, w)| matches!(*w, "about" | "regarding" | "concerning"));
+    if !topic {
+        return Some(rest);
+    }
+    let verbs: Vec<usize> = words
+        .iter()
+        .filter(|(_, w)| matches!(*w, "is" | "are" | "was" | "were"))
+        .map(|&(at, w)| at + w.len())
+        .collect();
+    match verbs[..] {
+        [end] => Some(rest[end..].trim_start()),
+        _ => None,
+    }
+}
+
 /// "Which city is NOT correct?" → "is NOT correct?": the text after "Which" and one noun,
 /// when a form of "to be" follows the noun; "Which is NOT correct?" → "is NOT correct?".
 fn after_which_noun(q: &str) -> Option<&str> {
@@ -78,6 +177,13 @@ fn after_which_noun(q: &str) -> Option<&str> {
     let noun = &rest[..noun_end];
     let after = &rest[noun_end + 1..];
     let verb = after.split(' ').next()?;
+    // "Which statement about people who don't vote is false?": past the topic.
+    if matches!(verb, "about" | "regarding" | "concerning")
+        && noun.bytes().all(|b| b.is_ascii_alphabetic())
+    {
+        let line = &after[..after.find(['?', '\n']).unwrap_or(after.len())];
+        return past_topic(line);
+    }
     (noun.bytes().all(|b| b.is_ascii_alphabetic()) && matches!(verb, "is" | "are" | "was" | "were"))
         .then_some(after)
 }
@@ -129,9 +235,13 @@ fn korean_ask(q: &str) -> Option<String> {
     // The stem asks before the options list, so the first asking ending counts; "것은" alone
     // is too common inside option texts to count.
     let at = first_asking_ending(q)?;
-    let before: Vec<&str> = q[..at].split_whitespace().rev().take(2).collect();
+    let before: Vec<&str> = q[..at]
+        .split_whitespace()
+        .rev()
+        .take(MAX_ASK_WORDS)
+        .collect();
     let last = *before.first()?;
-    if !last.chars().all(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)) {
+    if !is_hangul(last) {
         return None;
     }
     let negated = ["않은", "않는", "아닌", "없는", "못한", "않다고", "아니한"].contains(&last);
@@ -140,12 +250,54 @@ fn korean_ask(q: &str) -> Option<String> {
         .get(1)
         .is_some_and(|w| ["잘못", "틀리게", "그릇되게"].contains(w));
     match (negated || adverb, before.get(1)) {
-        (true, Some(w)) if w.chars().all(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)) => {
-            Some(format!("{w} {last}"))
+        (true, Some(w)) if is_hangul(w) => {
+            // The words the negation's phrase goes back over, so that a second negation
+            // in it is counted: "잘못된 설명이 아닌", "옳지 않다고 볼 수 없는" (trial 58:
+            // "설명이 아닌" alone read as an ask for what is not so).
+            let mut n = 2;
+            while before
+                .get(n)
+                .is_some_and(|w| is_hangul(w) && leads_into(w, before[n - 1]))
+            {
+                n += 1;
+            }
+            let mut words = before[..n].to_vec();
+            words.reverse();
+            Some(words.join(" "))
         }
         (true, _) => None,
         (false, _) => Some(last.to_string()),
     }
+}
+
+/// At most how many words a Korean ask phrase holds.
+const MAX_ASK_WORDS: usize = 6;
+
+fn is_hangul(w: &str) -> bool {
+    w.chars().all(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c))
+}
+
+/// Does word `w` belong to the same phrase as the `next` word after it: a predicate the
+/// negation denies ("옳지 | 않은", "틀리게 | 아닌"), a modifier of a subject noun ("잘못된 |
+/// 설명이", "옳지 않은 | 것이"), a verb before the bound noun 수 ("볼 | 수"), a quote or
+/// adverb before a verb ("않다고 | 볼")? Not a topic ("설명으로", "지역에 대한").
+fn leads_into(w: &str, next: &str) -> bool {
+    let Some(last) = w.chars().last() else {
+        return false;
+    };
+    // The final consonant of a Hangul syllable: 4 is ㄴ, 8 is ㄹ.
+    let coda = |c: char| (c as u32 - 0xAC00) % 28;
+    let next_last = next.chars().last().unwrap_or(' ');
+    let denies = ["않", "아니", "아닌", "못", "없"]
+        .iter()
+        .any(|n| next.starts_with(n));
+    let subject = next.chars().count() >= 2 && matches!(next_last, '이' | '가');
+    (denies && matches!(last, '지' | '게'))
+        || (subject && coda(last) == 4)
+        || (next == "수" && coda(last) == 8)
+        || (next.chars().count() == 1
+            && coda(next_last) == 8
+            && (w.ends_with("다고") || w.ends_with("라고") || last == '게'))
 }
 
 /// Does the question ask for no judgement: no "것" and no negation or truth word anywhere
@@ -213,6 +365,52 @@ mod tests {
             ("Which are true?\nA. Seoul", Some("true")),
             ("Which statements are false?", Some("false")),
             ("Which one of these?", None),
+            (
+                "다음 중 잘못된 설명이 아닌 것은?",
+                Some("잘못된 설명이 아닌"),
+            ),
+            (
+                "다음 중 옳지 않은 것이 아닌 것은?",
+                Some("옳지 않은 것이 아닌"),
+            ),
+            (
+                "다음 중 옳지 않다고 볼 수 없는 것은?",
+                Some("옳지 않다고 볼 수 없는"),
+            ),
+            ("다음 중 사실이 아닌 것은?", Some("사실이 아닌")),
+            ("다음 중 과세할 수 없는 것은?", Some("과세할 수 없는")),
+            (
+                "다음 중 헌법에 규정된 기본권이 아닌 것은?",
+                Some("규정된 기본권이 아닌"),
+            ),
+            (
+                "다음 중 비가 오지 않는 지역에 대한 설명으로 옳지 않은 것은?",
+                Some("옳지 않은"),
+            ),
+            (
+                "All of the following are false EXCEPT:\nA. x",
+                Some("false EXCEPT"),
+            ),
+            (
+                "None of the following are true except:\nA. x",
+                Some("none true except"),
+            ),
+            (
+                "Which of these cannot be false?\nA. x",
+                Some("cannot be false"),
+            ),
+            (
+                "Which of these statements about unemployment is NOT correct?",
+                Some("NOT correct"),
+            ),
+            (
+                "Which statement about people who don't vote is false?",
+                Some("false"),
+            ),
+            (
+                "Which of the following statements about things that are not alive is true?",
+                None,
+            ),
             ("Name the capital.", None),
         ] {
             assert_eq!(ask_phrase(q).as_deref(), want, "{q}");
@@ -247,7 +445,19 @@ mod tests {
     }
 
     fn lead_by_lowercase(q: &str) -> Option<usize> {
-        q.to_ascii_lowercase().find("which of the following")
+        let lower = q.to_ascii_lowercase();
+        (0..lower.len())
+            .filter(|&i| lower.is_char_boundary(i))
+            .find_map(|i| {
+                ENGLISH_LEADS.iter().find_map(|l| {
+                    let whole = lower[i..].starts_with(l)
+                        && !lower
+                            .as_bytes()
+                            .get(i + l.len())
+                            .is_some_and(|b| b.is_ascii_alphabetic());
+                    whole.then_some(i + l.len())
+                })
+            })
     }
 
     /// Pieces that make and break ask endings.
@@ -271,6 +481,10 @@ mod tests {
         "?",
         "which of the following",
         "WHICH OF THE FOLLOWING",
+        "which of these",
+        "Which one of these",
+        " these",
+        "s",
         "Which",
         " of the following",
         "w",
@@ -291,7 +505,7 @@ mod tests {
         ) {
             let q: String = picks.iter().map(|&i| PIECES[i % PIECES.len()]).collect();
             prop_assert_eq!(first_asking_ending(&q), first_ending_by_find(&q), "{:?}", q);
-            prop_assert_eq!(english_lead(&q), lead_by_lowercase(&q), "{:?}", q);
+            prop_assert_eq!(english_lead(&q, &ENGLISH_LEADS), lead_by_lowercase(&q), "{:?}", q);
         }
     }
 }

@@ -481,7 +481,9 @@ impl Ctx<'_> {
             "answer",
             "answers",
         ];
-        if !self.asks_negative() {
+        // Only on a question about truth ("Which is NOT true?") does "correct" call a
+        // statement true; on "Which animal never lays eggs?" it still calls D an answer.
+        if self.truth_polarity() != Some(false) {
             positive.extend(["correct", "right", "valid", "true"]);
         }
         let too = is(&["also", "too", "both", "well", "equally"])

@@ -593,6 +593,9 @@ pub(super) fn asks_negative(ask: &[&str]) -> bool {
                         | "invalid"
                         | "unnecessary"
                         | "inconsistent"
+                        | "cannot"
+                        | "none"
+                        | "never"
                 ))
         })
         .sum();

@@ -523,7 +523,10 @@ const TRUTH_NEGATIVE: [&[&str]; 12] = [
 pub(super) fn truth_synonyms(ask: &[&str]) -> &'static [&'static [&'static str]] {
     if TRUTH_POSITIVE.contains(&ask) {
         &TRUTH_POSITIVE
-    } else if TRUTH_NEGATIVE.contains(&ask) || ask.last() == Some(&"아닌") {
+    } else if TRUTH_NEGATIVE.contains(&ask)
+        // "사실이 아닌", "옳은 것이 아닌"; not "잘못된 설명이 아닌", whose two negations cancel.
+        || (ask.last() == Some(&"아닌") && super::singled::asks_negative(ask))
+    {
         &TRUTH_NEGATIVE
     } else {
         &[]
