@@ -2506,6 +2506,25 @@ const CASES: &[(&str, &str, &str)] = &[
     // ... and on an ask whose negation is not about truth, "correct" still names an answer.
     ("en_never", "The answer is C. D is also correct.", "ambiguous - alternatives"),
     ("en_never", "The answer is C.", "answer C statement"),
+    // Audit 47: a list judging every option in order sets one apart (one judged otherwise
+    // than all the others); an answer stating another conflicts with it, whatever the marks
+    // mean, on one line, in a table, or at the end of each option's reasons.
+    ("not_a", "① 맞음 ② 맞음 ③ 틀림 ④ 맞음 → 답 ④", "ambiguous - conflicting_statements"),
+    ("not_a", "① 맞음 ② 맞음 ③ 틀림 ④ 맞음 → 답 ③", "answer ③ statement"),
+    ("not_a", "| 선지 | 판정 |\n|---|---|\n| ① | O |\n| ② | X |\n| ③ | O |\n| ④ | O |\n\n정답: ①", "ambiguous - conflicting_statements"),
+    ("not_a", "| 선지 | 판정 |\n|---|---|\n| ① | O |\n| ② | X |\n| ③ | O |\n| ④ | O |\n\n정답: ②", "answer ② statement"),
+    ("not_a", "① 가(제391조의2 제1항). 옳음.\n② 나. 틀림.\n③ 다. 옳음.\n④ 라. 옳음.\n\n정답은 ④입니다.", "ambiguous - conflicting_statements"),
+    ("not_a", "① 가. 옳음.\n② 나. 틀림.\n③ 다. 옳음.\n④ 라. 옳음.\n\n정답은 ②입니다.", "answer ② statement"),
+    ("not_a", "정답: ④\n\n① 맞음 ② 맞음 ③ 틀림 ④ 맞음", "ambiguous - conflicting_statements"),
+    ("not_a", "①(X) ②(X) ③(O) ④(X) 정답: ②", "ambiguous - conflicting_statements"),
+    ("not_a", "①(X) ②(X) ③(O) ④(X) 정답: ③", "answer ③ statement"),
+    // Two against two, or a "틀림없이" that judges nothing, set none apart.
+    ("not_a", "① 틀림 ② 맞음 ③ 맞음 ④ 틀림\n정답: ③", "answer ③ statement"),
+    ("not_a", "① 이는 틀림없이 옳은 설명이다.\n② 틀림.\n③ 옳음.\n④ 옳음.\n정답: ③", "answer ③ statement"),
+    ("en_not", "A - wrong, B - wrong, C - right, D - wrong. Final: B", "ambiguous - conflicting_statements"),
+    ("en_not", "A - wrong, B - wrong, C - right, D - wrong. Final: C", "answer C statement"),
+    ("en_not", "A: True\nB: True\nC: False\nD: True\n\nTherefore, the correct answer is A.", "ambiguous - conflicting_statements"),
+    ("en_not", "A: True\nB: True\nC: False\nD: True\n\nTherefore, the correct answer is C.", "answer C statement"),
 ];
 
 #[test]

@@ -89,6 +89,12 @@ fn all_but_one(q: &str) -> Option<String> {
         "none of the following",
         "each of the following",
     ];
+    let bytes = q.as_bytes();
+    if memchr::memmem::find(bytes, b"ollowing").is_none()
+        && memchr::memmem::find(bytes, b"OLLOWING").is_none()
+    {
+        return None;
+    }
     let at = LEADS.iter().filter_map(|l| english_lead(q, &[l])).min()?;
     let none = q[..at]
         .trim_end()
@@ -235,11 +241,8 @@ fn korean_ask(q: &str) -> Option<String> {
     // The stem asks before the options list, so the first asking ending counts; "것은" alone
     // is too common inside option texts to count.
     let at = first_asking_ending(q)?;
-    let before: Vec<&str> = q[..at]
-        .split_whitespace()
-        .rev()
-        .take(MAX_ASK_WORDS)
-        .collect();
+    let mut words_back = q[..at].split_whitespace().rev();
+    let before: Vec<&str> = words_back.by_ref().take(2).collect();
     let last = *before.first()?;
     if !is_hangul(last) {
         return None;
@@ -254,14 +257,13 @@ fn korean_ask(q: &str) -> Option<String> {
             // The words the negation's phrase goes back over, so that a second negation
             // in it is counted: "잘못된 설명이 아닌", "옳지 않다고 볼 수 없는" (trial 58:
             // "설명이 아닌" alone read as an ask for what is not so).
-            let mut n = 2;
-            while before
-                .get(n)
-                .is_some_and(|w| is_hangul(w) && leads_into(w, before[n - 1]))
-            {
-                n += 1;
+            let mut words = before;
+            for w in words_back.take(MAX_ASK_WORDS - 2) {
+                if !(is_hangul(w) && leads_into(w, words[words.len() - 1])) {
+                    break;
+                }
+                words.push(w);
             }
-            let mut words = before[..n].to_vec();
             words.reverse();
             Some(words.join(" "))
         }
@@ -288,14 +290,15 @@ fn leads_into(w: &str, next: &str) -> bool {
     // The final consonant of a Hangul syllable: 4 is ㄴ, 8 is ㄹ.
     let coda = |c: char| (c as u32 - 0xAC00) % 28;
     let next_last = next.chars().last().unwrap_or(' ');
+    let one_syllable = next.len() == '수'.len_utf8();
     let denies = ["않", "아니", "아닌", "못", "없"]
         .iter()
         .any(|n| next.starts_with(n));
-    let subject = next.chars().count() >= 2 && matches!(next_last, '이' | '가');
+    let subject = !one_syllable && matches!(next_last, '이' | '가');
     (denies && matches!(last, '지' | '게'))
         || (subject && coda(last) == 4)
         || (next == "수" && coda(last) == 8)
-        || (next.chars().count() == 1
+        || (one_syllable
             && coda(next_last) == 8
             && (w.ends_with("다고") || w.ends_with("라고") || last == '게'))
 }

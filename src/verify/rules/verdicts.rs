@@ -90,7 +90,7 @@ impl Ctx<'_> {
                     || (self.is_latin(j) && self.word(j).eq_ignore_ascii_case("draft"))
             })
         };
-        let (c, at) = self.verdict_pick(true)?;
+        let (c, at) = self.verdict_pick(true).or_else(|| self.odd_verdict())?;
         (c != choice && (self.toks[at].start as usize >= span.end || !set_aside(at))).then(|| {
             let end = self.toks[at].end as usize;
             let span = span.start.min(end)..span.end.max(end);
@@ -234,6 +234,159 @@ impl Ctx<'_> {
             return None;
         }
         Some((c, at))
+    }
+
+    /// The one option a list judging every option in order sets apart, and its verdict's
+    /// token: one judged otherwise than all the others ("① 맞음 ② 맞음 ③ 틀림 ④ 맞음",
+    /// "A - wrong, B - wrong, C - right, D - wrong", "| ① | O |" rows, a line of reasons
+    /// per option ending "옳음." or "틀림."). Whatever the marks mean, a statement true or
+    /// the answer, the one set apart is the answer the list came to (audit 47: answers
+    /// stating another had stood). An option's verdict is the last word of its label's
+    /// line (up to the next label), or with none there, of its last line before the next
+    /// label or a blank line.
+    fn odd_verdict(&self) -> Option<(Choice, usize)> {
+        let n = self.set.len();
+        if self.set.notation() == Notation::Ox {
+            return None;
+        }
+        // Labels set off from the word before them ("제391조의2" holds no label), all written
+        // alike, naming every option in order: the list's own, not a numbered clause among
+        // circled options or a mention of one option in passing.
+        let set_off = |j: usize| {
+            let before = &self.text[..self.toks[j].start as usize];
+            match before.as_bytes().last() {
+                None => true,
+                Some(b) if b.is_ascii() => !b.is_ascii_alphanumeric(),
+                Some(_) => before
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !c.is_alphanumeric()),
+            }
+        };
+        let kind = |j: usize| self.mark_at(j).map(|m| std::mem::discriminant(&m));
+        let mut run: Vec<usize> = Vec::new();
+        for j in 0..self.toks.len() {
+            if !matches!(self.toks[j].kind, Kind::Mark(_)) || !set_off(j) || !self.is_label_mark(j)
+            {
+                continue;
+            }
+            let Some(c) = self.choice_at(j) else {
+                continue;
+            };
+            if run.first().is_some_and(|&f| kind(f) != kind(j)) && c.index() != 0 {
+                continue;
+            }
+            if c.index() == run.len() && (run.is_empty() || kind(run[0]) == kind(j)) {
+                run.push(j);
+            } else {
+                run.clear();
+                if c.index() == 0 {
+                    run.push(j);
+                }
+            }
+            if run.len() < n {
+                continue;
+            }
+            // The last option's part ends at the next label, or the end.
+            let after = (j + 1..self.toks.len())
+                .find(|&x| self.is_label_mark(x))
+                .unwrap_or(self.toks.len());
+            let ends: Vec<usize> = (1..=n)
+                .map(|k| run.get(k).copied().unwrap_or(after))
+                .collect();
+            let list: Option<Vec<(bool, usize)>> =
+                (0..n).map(|k| self.verdict_of(run[k], ends[k])).collect();
+            let Some(list) = list else {
+                run.clear();
+                continue;
+            };
+            if self.options_hold_verdicts() {
+                return None;
+            }
+            let yes = list.iter().filter(|(v, _)| *v).count();
+            let odd = match yes {
+                1 => list.iter().position(|(v, _)| *v)?,
+                _ if yes + 1 == n => list.iter().position(|(v, _)| !*v)?,
+                _ => return None,
+            };
+            return Some((self.choice_at(run[odd])?, list[odd].1));
+        }
+        None
+    }
+
+    /// The verdict of the option labelled at `j`, whose part of a list ends at token `end`
+    /// (see [`Ctx::odd_verdict`]), and its token.
+    fn verdict_of(&self, j: usize, end: usize) -> Option<(bool, usize)> {
+        let line_end = (j + 1..end)
+            .find(|&x| self.toks[x].kind == Kind::Break)
+            .unwrap_or(end);
+        // The last token before `to` that is not punctuation, after the label.
+        let last_word = |to: usize| {
+            (j + 1..to)
+                .rev()
+                .find(|&x| !matches!(self.toks[x].kind, Kind::Punct(_) | Kind::Break))
+        };
+        let on_line = last_word(line_end).and_then(|x| Some((self.verdict_at(x, end)?, x)));
+        // "④ 맞음 → 답 ④", "④(X) 정답: ②": the first word after the label, standing alone.
+        let first = || {
+            let x = (j + 1..line_end)
+                .find(|&x| !matches!(self.toks[x].kind, Kind::Punct(_) | Kind::Break))?;
+            let alone = self
+                .tok(x + 1)
+                .is_none_or(|t| matches!(t.kind, Kind::Punct(_) | Kind::Break | Kind::Other));
+            alone.then(|| Some((self.verdict_at(x, end)?, x))).flatten()
+        };
+        on_line.or_else(first).or_else(|| {
+            if line_end >= end {
+                return None;
+            }
+            let blank = (line_end..end - 1).find(|&x| {
+                self.toks[x].kind == Kind::Break && self.toks[x + 1].kind == Kind::Break
+            });
+            let x = last_word(blank.unwrap_or(end))?;
+            Some((self.verdict_at(x, end)?, x))
+        })
+    }
+
+    /// A verdict at token `x` in an option's part of a list ending at token `end`: a tick or
+    /// cross, ○ or ×, the letters O and X in brackets or standing last in their line or
+    /// before the next label, or a verdict word ("옳지 않음" read at its 않음).
+    fn verdict_at(&self, x: usize, end: usize) -> Option<bool> {
+        let t = self.toks[x];
+        match t.kind {
+            Kind::Other => YES
+                .contains(&t.text(self.text).trim_end_matches('\u{FE0F}'))
+                .then_some(true),
+            Kind::Mark(Mark::Ox(v)) if !self.is_label_mark(x) => {
+                let last = (x + 1..end)
+                    .take_while(|&y| self.toks[y].kind != Kind::Break)
+                    .all(|y| matches!(self.toks[y].kind, Kind::Punct(_)));
+                // "③(O)": in brackets.
+                let bracketed = x > 0
+                    && self.toks[x - 1].is_punct('(')
+                    && self.tok(x + 1).is_some_and(|n| n.is_punct(')'));
+                (!t.text(self.text).is_ascii() || bracketed || last).then_some(v)
+            }
+            Kind::Hangul if self.word(x).starts_with('않') && x > 0 => {
+                self.verdict_word(x - 1).filter(|v| !v)
+            }
+            Kind::Hangul if self.word(x).starts_with("틀림없") => None,
+            Kind::Latin if self.word(x).eq_ignore_ascii_case("right") => Some(true),
+            _ => self.verdict_word(x),
+        }
+    }
+
+    /// Does an option's own text hold a verdict ("① O, X, O", "② 옳음 - 틀림")? A list
+    /// restating such options is no list of verdicts.
+    fn options_hold_verdicts(&self) -> bool {
+        self.set.options().iter().any(|o| {
+            o.contains(['○', '×', '✓', '✗', 'O', 'X'])
+                || [
+                    "옳", "틀", "맞", "true", "false", "True", "False", "right", "wrong",
+                ]
+                .iter()
+                .any(|w| o.contains(w))
+        })
     }
 
     /// A word at `j` that judges a statement: `Some(true)` for 옳음, 맞음, 옳다, True, correct,
