@@ -2521,6 +2521,12 @@ const CASES: &[(&str, &str, &str)] = &[
     // Two against two, or a "틀림없이" that judges nothing, set none apart.
     ("not_a", "① 틀림 ② 맞음 ③ 맞음 ④ 틀림\n정답: ③", "answer ③ statement"),
     ("not_a", "① 이는 틀림없이 옳은 설명이다.\n② 틀림.\n③ 옳음.\n④ 옳음.\n정답: ③", "answer ③ statement"),
+    // Audit 47: a lone label after a line opening a question's stem is that invented
+    // question's first option, not an answer.
+    ("en", " \nQuestion: Which of these is even?\nA. ", "no_answer - not_found"),
+    ("en", "Question 2. Which of these is even?\nA.", "no_answer - not_found"),
+    ("en", "Seven has no divisors but 1 and itself.\nC.", "answer C last_line"),
+    ("right", "문제를 다시 보면 0도가 핵심입니다.\n\n2", "answer 2 last_line"),
     ("en_not", "A - wrong, B - wrong, C - right, D - wrong. Final: B", "ambiguous - conflicting_statements"),
     ("en_not", "A - wrong, B - wrong, C - right, D - wrong. Final: C", "answer C statement"),
     ("en_not", "A: True\nB: True\nC: False\nD: True\n\nTherefore, the correct answer is A.", "ambiguous - conflicting_statements"),

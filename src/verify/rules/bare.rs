@@ -312,7 +312,7 @@ impl Ctx<'_> {
         if other_line_starts_with_label {
             return None;
         }
-        if self.page_or_footnote_mark(last_break) {
+        if self.page_or_footnote_mark(last_break) || self.after_invented_stem(last_break) {
             return None;
         }
         // "옳은 것은?\n③" on a question asking which is not: the answer to another question.

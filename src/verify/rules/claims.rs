@@ -465,6 +465,7 @@ impl Ctx<'_> {
             && plain()
             && !self.unnamed_rejection_before(k)
             && !self.answers_posed_ask(k)
+            && !self.opens_line_after_invented_stem(k)
         {
             return Some(make(Strength::Weak, Rule::WeakStatement, end));
         }

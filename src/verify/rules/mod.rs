@@ -29,6 +29,7 @@ mod scope;
 mod self_judged;
 mod singled;
 mod statements;
+mod stem_line;
 mod trial;
 mod turn;
 mod unfinished;

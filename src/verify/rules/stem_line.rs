@@ -1,0 +1,51 @@
+//! A lone label after a line opening a question's stem ("Question: …", "문제 2. …"): the
+//! first option of a question a base model went on to write, not an answer (audit 47).
+
+use super::Ctx;
+use crate::verify::scan::Kind;
+
+impl Ctx<'_> {
+    /// Does the label at `k` open its line, after a line that opens a question's stem (see
+    /// [`Ctx::after_invented_stem`])?
+    pub(super) fn opens_line_after_invented_stem(&self, k: usize) -> bool {
+        let Some(b) = (0..k)
+            .rev()
+            .find(|&x| !matches!(self.toks[x].kind, Kind::Punct(_)))
+        else {
+            return false;
+        };
+        self.toks[b].kind == Kind::Break && self.after_invented_stem(b)
+    }
+
+    /// Does the line before the break at `last_break` open a question's stem ("Question:
+    /// According to Mill, …", "Q: …", "문제: …", "다음 문제: …")? A lone label after it is
+    /// the first option of a question a base model went on to write (audit 47: " \nQuestion:
+    /// …\nA. " had read as A).
+    pub(super) fn after_invented_stem(&self, last_break: usize) -> bool {
+        let mut b = last_break;
+        while b > 0 && self.toks[b - 1].kind == Kind::Break {
+            b -= 1;
+        }
+        let start = self.toks[..b]
+            .iter()
+            .rposition(|t| t.kind == Kind::Break)
+            .map_or(0, |x| x + 1);
+        let Some(first) = (start..b).find(|&x| !matches!(self.toks[x].kind, Kind::Punct(_))) else {
+            return false;
+        };
+        // The stem's word, then a colon, a full stop or its number: "Question:", "Q.",
+        // "문제 2.", "다음 문제:" (not "문제를 다시 보면").
+        let (word, after) = match self.word(first) {
+            "다음" if self.next_word(first) == "문제" => ("문제", first + 2),
+            w => (w, first + 1),
+        };
+        let headed = self
+            .tok(after)
+            .is_some_and(|t| t.is_punct(':') || t.is_punct('.') || matches!(t.kind, Kind::Mark(_)));
+        headed
+            && (word.eq_ignore_ascii_case("question")
+                || word == "Q"
+                || word == "문제"
+                || word == "질문")
+    }
+}
