@@ -62,8 +62,17 @@ const Q_EN_ABOUT: &str = "Which statement about people who don't vote is false?\
 const Q_EN_NEVER: &str =
     "Which of these animals never lays eggs?\nA. Platypus\nB. Chicken\nC. Dog\nD. Snake";
 
+const Q_THREE_NOTS: &str = "다음 중 옳지 않은 것이 아닌 것이 아닌 것은?\n① 달은 스스로 빛난다\n② 고래는 포유류이다\n③ 소금은 물에 녹는다\n④ 철은 금속이다";
+const Q_EN_TOPIC_CANNOT: &str = "Which statement is true about numbers that cannot be negative?\nA. They are all even\nB. They are all odd\nC. They include zero\nD. They are all prime";
+const Q_BEST_FIRST: &str = "다음 중 가장 먼저 해야 할 조치로 가장 적절한 것은?\n① 구조 요청\n② 의식 확인\n③ 보온\n④ 물 먹이기";
+const Q_PY_TRUE: &str = "Which expression evaluates to True only in Python 3?\nA. 1/2 == 0.5\nB. 1 == 1\nC. 2 > 3\nD. 'a' < 'b'";
+
 fn set_for(key: &str) -> ChoiceSet {
     let question = match key {
+        "three_nots" => Q_THREE_NOTS,
+        "en_topic_cannot" => Q_EN_TOPIC_CANNOT,
+        "best_first" => Q_BEST_FIRST,
+        "py_true" => Q_PY_TRUE,
         "not_wrong_desc" => Q_NOT_WRONG_DESC,
         "cannot_say" => Q_CANNOT_SAY,
         "en_all_false_except" => Q_EN_ALL_FALSE_EXCEPT,
@@ -2521,6 +2530,17 @@ const CASES: &[(&str, &str, &str)] = &[
     // Two against two, or a "틀림없이" that judges nothing, set none apart.
     ("not_a", "① 틀림 ② 맞음 ③ 맞음 ④ 틀림\n정답: ③", "answer ③ statement"),
     ("not_a", "① 이는 틀림없이 옳은 설명이다.\n② 틀림.\n③ 옳음.\n④ 옳음.\n정답: ③", "answer ③ statement"),
+    // Trial 61: three negations over the ask's words ask for what is not so; a topic after
+    // the ask ("about numbers that cannot be negative") does not turn it.
+    ("three_nots", "정답: ③\n③은 옳은 설명입니다.", "ambiguous - conflicting_statements"),
+    ("three_nots", "정답: ①\n①은 틀린 설명입니다.", "answer ① statement"),
+    ("en_topic_cannot", "The answer is C. C is false.", "ambiguous - conflicting_statements"),
+    ("en_topic_cannot", "The answer is C. C is true.", "answer C statement"),
+    // ... several options judged right and one wrong on an ask for the best: no conflict;
+    // two verdicts on one option that disagree, or True and False as values, judge nothing.
+    ("best_first", "① 맞음 — 하지만 우선순위가 낮음\n② 맞음 — 가장 먼저 해야 할 조치\n③ 맞음 — 보조적 조치\n④ 틀림 — 금기\n\n정답: ②", "answer ② statement"),
+    ("en_not", "A. True — it boils at 100 C, at altitude it would be wrong\nB. False — it is a star\nC. True\nD. True\n\nAnswer: B", "answer B statement"),
+    ("py_true", "A. True\nB. True\nC. False\nD. True\nB and D are True in both versions. Answer: A", "answer A statement"),
     // Audit 47: a lone label after a line opening a question's stem is that invented
     // question's first option, not an answer.
     ("en", " \nQuestion: Which of these is even?\nA. ", "no_answer - not_found"),

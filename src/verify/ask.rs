@@ -73,6 +73,14 @@ fn english_ask(q: &str) -> Option<String> {
                     | ""
             )
         })
+        // Up to its topic: "true about numbers that cannot be negative" asks "true"
+        // (trial 61: the topic's "cannot" had turned it).
+        .take_while(|w| {
+            !matches!(
+                w.to_ascii_lowercase().as_str(),
+                "about" | "regarding" | "concerning" | "that" | "which" | "who" | "when" | "if"
+            )
+        })
         // A longer ask keeps its first six words: enough for its polarity and an echo.
         .take(6)
         .collect();
@@ -258,9 +266,13 @@ fn korean_ask(q: &str) -> Option<String> {
             // in it is counted: "잘못된 설명이 아닌", "옳지 않다고 볼 수 없는" (trial 58:
             // "설명이 아닌" alone read as an ask for what is not so).
             let mut words = before;
-            for w in words_back.take(MAX_ASK_WORDS - 2) {
+            for w in words_back {
                 if !(is_hangul(w) && leads_into(w, words[words.len() - 1])) {
                     break;
+                }
+                // A phrase longer than this is not read: its negations may not all be seen.
+                if words.len() == MAX_ASK_WORDS {
+                    return None;
                 }
                 words.push(w);
             }
@@ -273,7 +285,7 @@ fn korean_ask(q: &str) -> Option<String> {
 }
 
 /// At most how many words a Korean ask phrase holds.
-const MAX_ASK_WORDS: usize = 6;
+const MAX_ASK_WORDS: usize = 8;
 
 fn is_hangul(w: &str) -> bool {
     w.chars().all(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c))
@@ -282,7 +294,8 @@ fn is_hangul(w: &str) -> bool {
 /// Does word `w` belong to the same phrase as the `next` word after it: a predicate the
 /// negation denies ("옳지 | 않은", "틀리게 | 아닌"), a modifier of a subject noun ("잘못된 |
 /// 설명이", "옳지 않은 | 것이"), a verb before the bound noun 수 ("볼 | 수"), a quote or
-/// adverb before a verb ("않다고 | 볼")? Not a topic ("설명으로", "지역에 대한").
+/// adverb before a verb ("않다고 | 볼"), the complement of a denial ("것이 | 아닌")? Not a
+/// topic ("설명으로", "지역에 대한").
 fn leads_into(w: &str, next: &str) -> bool {
     let Some(last) = w.chars().last() else {
         return false;
@@ -295,7 +308,12 @@ fn leads_into(w: &str, next: &str) -> bool {
         .iter()
         .any(|n| next.starts_with(n));
     let subject = !one_syllable && matches!(next_last, '이' | '가');
+    // "것이 | 아닌", "설명이 | 아닌": the complement of 아니다; "수 | 없는".
+    let complement =
+        matches!(last, '이' | '가') && (next.starts_with("아닌") || next.starts_with("아니"));
     (denies && matches!(last, '지' | '게'))
+        || complement
+        || (w == "수" && (next.starts_with('없') || next.starts_with('있')))
         || (subject && coda(last) == 4)
         || (next == "수" && coda(last) == 8)
         || (one_syllable
@@ -381,6 +399,18 @@ mod tests {
                 Some("옳지 않다고 볼 수 없는"),
             ),
             ("다음 중 사실이 아닌 것은?", Some("사실이 아닌")),
+            (
+                "다음 중 옳지 않은 것이 아닌 것이 아닌 것은?",
+                Some("옳지 않은 것이 아닌 것이 아닌"),
+            ),
+            (
+                "다음 중 틀렸다고 할 수 없는 것이 아닌 것은?",
+                Some("틀렸다고 할 수 없는 것이 아닌"),
+            ),
+            (
+                "다음 중 옳지 않다고 볼 수 없는 것이 아닌 것이 아닌 것은?",
+                None,
+            ),
             ("다음 중 과세할 수 없는 것은?", Some("과세할 수 없는")),
             (
                 "다음 중 헌법에 규정된 기본권이 아닌 것은?",
@@ -409,6 +439,22 @@ mod tests {
             (
                 "Which statement about people who don't vote is false?",
                 Some("false"),
+            ),
+            (
+                "Which statement is true about numbers that cannot be negative?",
+                Some("true"),
+            ),
+            (
+                "Which of these is true of events that cannot happen?",
+                Some("true of events"),
+            ),
+            (
+                "Which of the following is NOT an example of an incorrect statement?",
+                Some("NOT an example of an incorrect"),
+            ),
+            (
+                "Which one of these statements isn't false?",
+                Some("isn't false"),
             ),
             (
                 "Which of the following statements about things that are not alive is true?",

@@ -596,6 +596,10 @@ pub(super) fn asks_negative(ask: &[&str]) -> bool {
                         | "cannot"
                         | "none"
                         | "never"
+                        | "isn't"
+                        | "aren't"
+                        | "doesn't"
+                        | "can't"
                 ))
         })
         .sum();

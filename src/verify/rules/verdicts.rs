@@ -303,10 +303,13 @@ impl Ctx<'_> {
             if self.options_hold_verdicts() {
                 return None;
             }
+            // One judged right is the answer whatever is asked. One judged wrong among the
+            // right is so only on an ask for what is not: on "가장 적절한 것은?" several may
+            // be right and one best (trial 61).
             let yes = list.iter().filter(|(v, _)| *v).count();
             let odd = match yes {
                 1 => list.iter().position(|(v, _)| *v)?,
-                _ if yes + 1 == n => list.iter().position(|(v, _)| !*v)?,
+                _ if yes + 1 == n && self.asks_negative() => list.iter().position(|(v, _)| !*v)?,
                 _ => return None,
             };
             return Some((self.choice_at(run[odd])?, list[odd].1));
@@ -336,6 +339,12 @@ impl Ctx<'_> {
                 .is_none_or(|t| matches!(t.kind, Kind::Punct(_) | Kind::Break | Kind::Other));
             alone.then(|| Some((self.verdict_at(x, end)?, x))).flatten()
         };
+        // "A. True — …, at altitude it would be wrong": two verdicts that disagree.
+        if let (Some((a, _)), Some((b, _))) = (on_line, first()) {
+            if a != b {
+                return None;
+            }
+        }
         on_line.or_else(first).or_else(|| {
             if line_end >= end {
                 return None;
@@ -379,14 +388,20 @@ impl Ctx<'_> {
     /// Does an option's own text hold a verdict ("① O, X, O", "② 옳음 - 틀림")? A list
     /// restating such options is no list of verdicts.
     fn options_hold_verdicts(&self) -> bool {
-        self.set.options().iter().any(|o| {
-            o.contains(['○', '×', '✓', '✗', 'O', 'X'])
-                || [
-                    "옳", "틀", "맞", "true", "false", "True", "False", "right", "wrong",
-                ]
-                .iter()
-                .any(|w| o.contains(w))
-        })
+        // A stem about the values True and False ("evaluates to True in Python 3").
+        let values = self
+            .set
+            .question()
+            .is_some_and(|q| q.contains(" True") || q.contains(" False"));
+        values
+            || self.set.options().iter().any(|o| {
+                o.contains(['○', '×', '✓', '✗', 'O', 'X'])
+                    || [
+                        "옳", "틀", "맞", "true", "false", "True", "False", "right", "wrong",
+                    ]
+                    .iter()
+                    .any(|w| o.contains(w))
+            })
     }
 
     /// A word at `j` that judges a statement: `Some(true)` for 옳음, 맞음, 옳다, True, correct,
