@@ -2541,6 +2541,13 @@ const CASES: &[(&str, &str, &str)] = &[
     ("best_first", "① 맞음 — 하지만 우선순위가 낮음\n② 맞음 — 가장 먼저 해야 할 조치\n③ 맞음 — 보조적 조치\n④ 틀림 — 금기\n\n정답: ②", "answer ② statement"),
     ("en_not", "A. True — it boils at 100 C, at altitude it would be wrong\nB. False — it is a star\nC. True\nD. True\n\nAnswer: B", "answer B statement"),
     ("py_true", "A. True\nB. True\nC. False\nD. True\nB and D are True in both versions. Answer: A", "answer A statement"),
+    // Audit 47: an amount computed just before the answer that is another option's.
+    ("won", "기초 잔액에 설정액을 더하여 ₩250,000. 정답 D", "ambiguous - label_text_mismatch"),
+    ("won", "기초 잔액에 설정액을 더하여 250,000원입니다.\n정답: D", "ambiguous - label_text_mismatch"),
+    ("won", "기초 잔액에 설정액을 더하여 ₩250,000. 정답 C", "answer C statement"),
+    ("usd", "The total is $1,200.\nAnswer: C", "ambiguous - label_text_mismatch"),
+    ("usd", "Answer: $1,200 → C", "ambiguous - label_text_mismatch"),
+    ("usd", "The total is $1,200.\nAnswer: A", "answer A statement"),
     // Audit 47: a lone label after a line opening a question's stem is that invented
     // question's first option, not an answer.
     ("en", " \nQuestion: Which of these is even?\nA. ", "no_answer - not_found"),

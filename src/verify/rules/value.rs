@@ -7,6 +7,7 @@ use super::words::OPTION_NOUN_WORDS;
 use super::{Ctx, Resolved};
 use crate::verify::scan::Kind;
 use crate::verify::Choice;
+use std::ops::Range;
 
 /// Words that qualify a value in an option's text.
 const QUALIFIERS: [&str; 8] = [
@@ -126,6 +127,50 @@ impl Ctx<'_> {
         let after = self.text[self.toks[m].end as usize..].trim_start_matches('번');
         let korean = matches!(noun.as_str(), "선택지" | "보기") && after.starts_with("에 해당");
         (english || korean).then_some(m)
+    }
+
+    /// An amount computed just before the answer that is another option's: "…평가손실
+    /// ₩10,000을 차감하여 ₩55,000. 정답 ③" where ④ is ₩55,000 and ③ is not (audit 47: ③
+    /// had stood), "Answer: $1,200 → C" where A is $1,200. Returns that option.
+    pub(super) fn amount_before_against(
+        &self,
+        choice: Choice,
+        span: &Range<usize>,
+    ) -> Option<Choice> {
+        if self.set.options().is_empty() {
+            return None;
+        }
+        fn trim(s: &str) -> &str {
+            s.trim_end_matches(|c: char| {
+                c.is_whitespace()
+                    || matches!(c, '.' | ',' | ':' | ';' | '→' | '=' | '>' | '-' | '(' | '*')
+            })
+        }
+        // "…55,000원입니다.\n정답: ③": the copula after the amount.
+        let before = trim(&self.text[..span.start]);
+        let before = ["입니다", "이다", "임", "이에요", "예요"]
+            .iter()
+            .find_map(|c| before.strip_suffix(c))
+            .unwrap_or(before);
+        let start = before
+            .char_indices()
+            .rev()
+            .take_while(|&(_, c)| {
+                c.is_ascii_digit() || matches!(c, ',' | '.' | '원') || AMOUNT_SIGNS.contains(&c)
+            })
+            .last()?
+            .0;
+        let (amount, marked) = amount_core(&before[start..])?;
+        let same = |o: &str| {
+            amount_core(o)
+                .is_some_and(|(core, m)| core == amount && (marked || m || core.len() >= 3))
+        };
+        let options = self.set.options();
+        let mut matching = self.set.choices().filter(|c| same(&options[c.index()]));
+        match (matching.next(), matching.next()) {
+            (Some(o), None) if o != choice => Some(o),
+            _ => None,
+        }
     }
 
     /// Is token `k` a currency sign opening the answer's last words ("답: ￦585,000", "따라서
@@ -304,4 +349,19 @@ impl Ctx<'_> {
             .filter_map(|c| self.squashed_option(c))
             .any(|o| o.chars().count() >= 2 && next.starts_with(o))
     }
+}
+
+/// Currency signs an amount may open with.
+const AMOUNT_SIGNS: [char; 6] = ['￦', '₩', '$', '€', '£', '¥'];
+
+/// The digits of an amount ("₩55,000" → "55000", "1,200원" → "1200") and whether a currency
+/// sign or 원 marks it; None for text that is not only an amount.
+fn amount_core(s: &str) -> Option<(String, bool)> {
+    let s = s.trim();
+    let unsigned = s.trim_start_matches(AMOUNT_SIGNS);
+    let bare = unsigned.strip_suffix('원').unwrap_or(unsigned).trim();
+    let marked = unsigned.len() != s.len() || bare.len() != unsigned.len();
+    let core: String = bare.chars().filter(|&c| c != ',').collect();
+    let digits = core.bytes().filter(u8::is_ascii_digit).count();
+    (digits > 0 && core.bytes().all(|b| b.is_ascii_digit() || b == b'.')).then_some((core, marked))
 }
