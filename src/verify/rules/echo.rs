@@ -506,3 +506,37 @@ impl Ctx<'_> {
         })
     }
 }
+
+/// Does an ask phrase ask for what is not so ("적절하지 않은", "NOT correct")?
+pub(super) fn asks_negative(ask: &[&str]) -> bool {
+    // Two negations cancel: "틀리지 않은 것은?", "부적절하지 않은", "NOT false", "not untrue"
+    // ask what is so (trial 57: they had read as asks for what is not).
+    let negations: usize = ask
+        .iter()
+        .map(|w| {
+            super::singled::negatives_in(w)
+                + usize::from(matches!(
+                    lower(w).as_str(),
+                    "not"
+                        | "false"
+                        | "incorrect"
+                        | "except"
+                        | "least"
+                        | "untrue"
+                        | "wrong"
+                        | "inaccurate"
+                        | "invalid"
+                        | "unnecessary"
+                        | "inconsistent"
+                        | "cannot"
+                        | "none"
+                        | "never"
+                        | "isn't"
+                        | "aren't"
+                        | "doesn't"
+                        | "can't"
+                ))
+        })
+        .sum();
+    negations % 2 == 1
+}

@@ -114,7 +114,7 @@ struct Ctx<'a> {
     cjk_doubted: Cell<bool>,
     /// The question's ask phrase, word by word ("적절하지", "않은").
     ask: Vec<&'a str>,
-    /// Does the ask ask for what is not so (see `singled::asks_negative`)?
+    /// Does the ask ask for what is not so (see `echo::asks_negative`)?
     asks_negative: bool,
     /// Phrases of the ask's polarity that echo it as well ("틀린" for "옳지 않은"; see
     /// `words::truth_synonyms`), each word by word.
@@ -315,7 +315,7 @@ fn read(text: &str, set: &ChoiceSet, toks: Vec<Tok>, cues: Cues) -> Extraction {
         .map_or(Vec::new(), |a| a.split_whitespace().collect());
     // English asks are matched in any case, so only Korean ones can be ruled out cheaply.
     let synonyms = words::truth_synonyms(&ask);
-    let asks_negative = singled::asks_negative(&ask);
+    let asks_negative = echo::asks_negative(&ask);
     let echo_possible = ask.first().is_some_and(|w| {
         w.is_ascii() || memchr::memmem::find(text.as_bytes(), w.as_bytes()).is_some()
     }) || ((!synonyms.is_empty() || set.asks_nothing())

@@ -572,43 +572,9 @@ impl Ctx<'_> {
     }
 }
 
-/// Does an ask phrase ask for what is not so ("적절하지 않은", "NOT correct")?
-pub(super) fn asks_negative(ask: &[&str]) -> bool {
-    // Two negations cancel: "틀리지 않은 것은?", "부적절하지 않은", "NOT false", "not untrue"
-    // ask what is so (trial 57: they had read as asks for what is not).
-    let negations: usize = ask
-        .iter()
-        .map(|w| {
-            negatives_in(w)
-                + usize::from(matches!(
-                    lower(w).as_str(),
-                    "not"
-                        | "false"
-                        | "incorrect"
-                        | "except"
-                        | "least"
-                        | "untrue"
-                        | "wrong"
-                        | "inaccurate"
-                        | "invalid"
-                        | "unnecessary"
-                        | "inconsistent"
-                        | "cannot"
-                        | "none"
-                        | "never"
-                        | "isn't"
-                        | "aren't"
-                        | "doesn't"
-                        | "can't"
-                ))
-        })
-        .sum();
-    negations % 2 == 1
-}
-
 /// How many of [`NEGATIVE`] the word holds, one after another ("틀리지않은" holds two,
 /// "잘못된" one).
-fn negatives_in(w: &str) -> usize {
+pub(super) fn negatives_in(w: &str) -> usize {
     let mut count = 0;
     let mut from = 0;
     while let Some((i, n)) = w[from..].char_indices().find_map(|(i, c)| {

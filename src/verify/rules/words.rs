@@ -525,7 +525,7 @@ pub(super) fn truth_synonyms(ask: &[&str]) -> &'static [&'static [&'static str]]
         &TRUTH_POSITIVE
     } else if TRUTH_NEGATIVE.contains(&ask)
         // "사실이 아닌", "옳은 것이 아닌"; not "잘못된 설명이 아닌", whose two negations cancel.
-        || (ask.last() == Some(&"아닌") && super::singled::asks_negative(ask))
+        || (ask.last() == Some(&"아닌") && super::echo::asks_negative(ask))
     {
         &TRUTH_NEGATIVE
     } else {
