@@ -2541,6 +2541,11 @@ const CASES: &[(&str, &str, &str)] = &[
     ("best_first", "① 맞음 — 하지만 우선순위가 낮음\n② 맞음 — 가장 먼저 해야 할 조치\n③ 맞음 — 보조적 조치\n④ 틀림 — 금기\n\n정답: ②", "answer ② statement"),
     ("en_not", "A. True — it boils at 100 C, at altitude it would be wrong\nB. False — it is a star\nC. True\nD. True\n\nAnswer: B", "answer B statement"),
     ("py_true", "A. True\nB. True\nC. False\nD. True\nB and D are True in both versions. Answer: A", "answer A statement"),
+    // Audits 46 and 47: a correction worded as a hedge doubts the answer, it does not take it
+    // back; a plain one still does.
+    ("not", "답: ④\n(재검토 결과 ①이 더 적절해 보임)", "ambiguous - conflicting_statements"),
+    ("not", "답: ④\n재검토: ①이 맞는 것 같습니다.", "ambiguous - conflicting_statements"),
+    ("not", "답: ④\n(재검토 결과 ①이 정답)", "answer ① corrected_statement"),
     // Audit 47: an amount computed just before the answer that is another option's.
     ("won", "기초 잔액에 설정액을 더하여 ₩250,000. 정답 D", "ambiguous - label_text_mismatch"),
     ("won", "기초 잔액에 설정액을 더하여 250,000원입니다.\n정답: D", "ambiguous - label_text_mismatch"),

@@ -43,6 +43,7 @@ impl Ctx<'_> {
             if stmts[n].strength == Strength::Weak
                 && !stmts[n].view
                 && self.correction_between(stmts[n - 1].last, stmts[n].first)
+                && !self.hedged(stmts[n].first.min(stmts[n].last))
             {
                 stmts[n].strength = Strength::Strong;
                 stmts[n].rule = Rule::CorrectedStatement;
@@ -515,6 +516,19 @@ impl Ctx<'_> {
             rule,
             span: self.span(first, last),
         }
+    }
+}
+
+impl Ctx<'_> {
+    /// Does the sentence of token `j` hedge ("①이 더 적절해 보임", "①인 것 같습니다", "①일
+    /// 듯")? A correction so worded does not take the answer back: it doubts it (audits 46
+    /// and 47: "답: ④\n(재검토 결과 ①이 더 적절해 보임)" had read as ①).
+    fn hedged(&self, j: usize) -> bool {
+        const HEDGES: [&str; 10] = [
+            "보임", "보입", "보여", "보인", "같습", "같아", "같다", "같음", "듯", "듯합",
+        ];
+        self.sentence_around(j)
+            .any(|x| self.is_hangul(x) && HEDGES.iter().any(|h| self.word(x).starts_with(h)))
     }
 }
 
