@@ -67,8 +67,13 @@ const Q_EN_TOPIC_CANNOT: &str = "Which statement is true about numbers that cann
 const Q_BEST_FIRST: &str = "다음 중 가장 먼저 해야 할 조치로 가장 적절한 것은?\n① 구조 요청\n② 의식 확인\n③ 보온\n④ 물 먹이기";
 const Q_PY_TRUE: &str = "Which expression evaluates to True only in Python 3?\nA. 1/2 == 0.5\nB. 1 == 1\nC. 2 > 3\nD. 'a' < 'b'";
 
+const Q_EN_TOPIC_NEVER: &str = "Which statement is true for a function never equal to zero?\nA. It is constant\nB. It is odd\nC. Its reciprocal is defined everywhere\nD. It is periodic";
+const Q_KANT: &str = "According to Kant, the moral worth of an action depends on:\nA. its consequences\nB. whether it is done from duty\nC. the happiness it produces\nD. the character traits it expresses";
+
 fn set_for(key: &str) -> ChoiceSet {
     let question = match key {
+        "en_topic_never" => Q_EN_TOPIC_NEVER,
+        "kant" => Q_KANT,
         "three_nots" => Q_THREE_NOTS,
         "en_topic_cannot" => Q_EN_TOPIC_CANNOT,
         "best_first" => Q_BEST_FIRST,
@@ -2553,6 +2558,15 @@ const CASES: &[(&str, &str, &str)] = &[
     ("usd", "The total is $1,200.\nAnswer: C", "ambiguous - label_text_mismatch"),
     ("usd", "Answer: $1,200 → C", "ambiguous - label_text_mismatch"),
     ("usd", "The total is $1,200.\nAnswer: A", "answer A statement"),
+    // Trial 62: a negation in a topic after a word of truth does not turn the ask; denied
+    // verdict words judge the other way; this question quoted, or a bare label, still answers.
+    ("en_topic_never", "Answer: C. C is false.", "ambiguous - conflicting_statements"),
+    ("en_topic_never", "Answer: C. C is true.", "answer C statement"),
+    ("not_a", "① 옳다 ② 틀리지 않음 ③ 틀림 ④ 잘못되지 않음\n정답: ③", "answer ③ statement"),
+    ("kant", "Question: According to Kant, the moral worth of an action depends on what?\nB", "answer B last_line"),
+    ("kant", " \nQuestion: According to Mill, the principle of utility holds that\nA. ", "no_answer - not_found"),
+    // ... and an amount on an option's line is no result computed before the answer.
+    ("usd", " C\n\n5. What is the cost?\nA. 5.2\nB. 4.5\nC. 6.7\nD. $1,200\n정답: C", "answer C bare"),
     // Audit 47: a lone label after a line opening a question's stem is that invented
     // question's first option, not an answer.
     ("en", " \nQuestion: Which of these is even?\nA. ", "no_answer - not_found"),

@@ -6,200 +6,7 @@
 /// "것을 고르…" / "것은 무엇…" ("가장 적절하지 않은 것은?" → "적절하지 않은").
 /// Two words when the last is a negation (않은, 않는, 아닌, 없는, 못한), else one.
 pub(crate) fn ask_phrase(q: &str) -> Option<String> {
-    korean_ask(q).or_else(|| english_ask(q))
-}
-
-/// The openings of an English ask, each followed by what it asks.
-const ENGLISH_LEADS: [&str; 3] = [
-    "which of the following",
-    "which of these",
-    "which one of these",
-];
-
-/// Where the first of `leads` (which all start with one letter) ends, as a whole word in
-/// any case, found without a lower-cased copy of the question (ASCII case folding keeps
-/// offsets).
-fn english_lead(q: &str, leads: &[&str]) -> Option<usize> {
-    debug_assert!(leads
-        .iter()
-        .all(|l| l.as_bytes()[0] == leads[0].as_bytes()[0]));
-    let bytes = q.as_bytes();
-    let first = |l: &str| l.as_bytes()[0].to_ascii_lowercase();
-    memchr::memchr2_iter(first(leads[0]), first(leads[0]).to_ascii_uppercase(), bytes).find_map(
-        |i| {
-            leads
-                .iter()
-                .find(|l| {
-                    bytes
-                        .get(i..i + l.len())
-                        .is_some_and(|w| w.eq_ignore_ascii_case(l.as_bytes()))
-                        && bytes
-                            .get(i + l.len())
-                            .is_none_or(|b| !b.is_ascii_alphabetic())
-                })
-                .map(|l| i + l.len())
-        },
-    )
-}
-
-/// "Which of the following (statements) is NOT correct?" → "NOT correct"; at most six
-/// words, so that an answer can echo it ("The one that is NOT correct is (C)").
-fn english_ask(q: &str) -> Option<String> {
-    let rest = match english_lead(q, &ENGLISH_LEADS) {
-        Some(at) => &q[at..],
-        None => match after_which_noun(q) {
-            Some(rest) => rest,
-            None => return all_but_one(q),
-        },
-    };
-    let rest = &rest[..rest.find(['?', '\n']).unwrap_or(rest.len())];
-    let rest = past_topic(rest.trim_start())?;
-    let words: Vec<&str> = rest
-        .split_whitespace()
-        // "…NOT a fire-fighting facility (소화활동설비)?": the English words before any other.
-        .take_while(|w| w.is_ascii())
-        .map(|w| w.trim_matches(|c: char| !c.is_ascii_alphanumeric()))
-        .skip_while(|w| {
-            matches!(
-                w.to_ascii_lowercase().as_str(),
-                "statements"
-                    | "statement"
-                    | "options"
-                    | "choices"
-                    | "answers"
-                    | "items"
-                    | "is"
-                    | "are"
-                    | ""
-            )
-        })
-        // Up to its topic: "true about numbers that cannot be negative" asks "true"
-        // (trial 61: the topic's "cannot" had turned it).
-        .take_while(|w| {
-            !matches!(
-                w.to_ascii_lowercase().as_str(),
-                "about" | "regarding" | "concerning" | "that" | "which" | "who" | "when" | "if"
-            )
-        })
-        // A longer ask keeps its first six words: enough for its polarity and an echo.
-        .take(6)
-        .collect();
-    let ok = !words.is_empty() && words.iter().all(|w| !w.is_empty() && w.is_ascii());
-    ok.then(|| words.join(" "))
-}
-
-/// "All of the following are true EXCEPT:" → "true EXCEPT", "None of the following is
-/// false except" → "none false except": an ask for the one option unlike the rest, up to
-/// its "except", with "none" kept, since it turns what is asked.
-fn all_but_one(q: &str) -> Option<String> {
-    const LEADS: [&str; 3] = [
-        "all of the following",
-        "none of the following",
-        "each of the following",
-    ];
-    let bytes = q.as_bytes();
-    if memchr::memmem::find(bytes, b"ollowing").is_none()
-        && memchr::memmem::find(bytes, b"OLLOWING").is_none()
-    {
-        return None;
-    }
-    let at = LEADS.iter().filter_map(|l| english_lead(q, &[l])).min()?;
-    let none = q[..at]
-        .trim_end()
-        .to_ascii_lowercase()
-        .ends_with("none of the following");
-    let rest = &q[at..];
-    let rest = &rest[..rest.find(['?', ':', '\n']).unwrap_or(rest.len())];
-    let mut words: Vec<&str> = Vec::new();
-    for w in rest.split_whitespace() {
-        let w = w.trim_matches(|c: char| !c.is_ascii_alphanumeric());
-        if !w.is_ascii() || w.is_empty() {
-            return None;
-        }
-        if !matches!(
-            w.to_ascii_lowercase().as_str(),
-            "statements" | "are" | "is" | "options" | "choices"
-        ) || !words.is_empty()
-        {
-            words.push(w);
-        }
-        if w.eq_ignore_ascii_case("except") {
-            let ask = words
-                .iter()
-                .rev()
-                .take(4)
-                .rev()
-                .copied()
-                .collect::<Vec<_>>()
-                .join(" ");
-            return Some(if none { format!("none {ask}") } else { ask });
-        }
-    }
-    None
-}
-
-/// After the lead, past a topic ("statements about unemployment is NOT correct" → "NOT
-/// correct"): the words after its verb. With two verbs ("about things that are not alive
-/// is true"), which is the ask's is not plain, and no ask is read.
-fn past_topic(rest: &str) -> Option<&str> {
-    let lower = rest.to_ascii_lowercase();
-    let words: Vec<(usize, &str)> = lower
-        .split(' ')
-        .scan(0, |at, w| {
-            let start = *at;
-            *at += w.len() + 1;
-            Some((start, w))
-        })
-        .collect();
-    let topic = words
-        .iter()
-        .take(2)
-        .any(|(_, w)| matches!(*w, "about" | "regarding" | "concerning"));
-    if !topic {
-        return Some(rest);
-    }
-    let verbs: Vec<usize> = words
-        .iter()
-        .filter(|(_, w)| matches!(*w, "is" | "are" | "was" | "were"))
-        .map(|&(at, w)| at + w.len())
-        .collect();
-    match verbs[..] {
-        [end] => Some(rest[end..].trim_start()),
-        _ => None,
-    }
-}
-
-/// "Which city is NOT correct?" → "is NOT correct?": the text after "Which" and one noun,
-/// when a form of "to be" follows the noun; "Which is NOT correct?" → "is NOT correct?".
-fn after_which_noun(q: &str) -> Option<&str> {
-    let bytes = q.as_bytes();
-    let at = memchr::memchr2_iter(b'w', b'W', bytes).find(|&i| {
-        (i == 0 || !bytes[i - 1].is_ascii_alphabetic())
-            && bytes
-                .get(i..i + 6)
-                .is_some_and(|w| w.eq_ignore_ascii_case(b"which "))
-    })?;
-    let rest = &q[at + 6..];
-    // "Which is NOT correct?": no noun between.
-    if ["is ", "are ", "was ", "were "]
-        .iter()
-        .any(|v| rest.starts_with(v))
-    {
-        return Some(rest);
-    }
-    let noun_end = rest.find(' ')?;
-    let noun = &rest[..noun_end];
-    let after = &rest[noun_end + 1..];
-    let verb = after.split(' ').next()?;
-    // "Which statement about people who don't vote is false?": past the topic.
-    if matches!(verb, "about" | "regarding" | "concerning")
-        && noun.bytes().all(|b| b.is_ascii_alphabetic())
-    {
-        let line = &after[..after.find(['?', '\n']).unwrap_or(after.len())];
-        return past_topic(line);
-    }
-    (noun.bytes().all(|b| b.is_ascii_alphabetic()) && matches!(verb, "is" | "are" | "was" | "were"))
-        .then_some(after)
+    korean_ask(q).or_else(|| super::english_ask::english_ask(q))
 }
 
 /// Where the first asking ending ("것은?", "것은 ?", "것을 고르…", "것은 무엇…", "것을 모두…",
@@ -311,7 +118,10 @@ fn leads_into(w: &str, next: &str) -> bool {
     // "것이 | 아닌", "설명이 | 아닌": the complement of 아니다; "수 | 없는".
     let complement =
         matches!(last, '이' | '가') && (next.starts_with("아닌") || next.starts_with("아니"));
+    // "잘못 | 설명된": an adverb that makes the ask negative.
+    let adverb = ["잘못", "틀리게", "그릇되게"].contains(&w);
     (denies && matches!(last, '지' | '게'))
+        || adverb
         || complement
         || (w == "수" && (next.starts_with('없') || next.starts_with('있')))
         || (subject && coda(last) == 4)
@@ -361,6 +171,7 @@ pub(crate) fn asks_for_ox(q: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::english_ask::{english_lead, ENGLISH_LEADS};
     use super::*;
 
     #[test]
@@ -446,11 +257,33 @@ mod tests {
             ),
             (
                 "Which of these is true of events that cannot happen?",
-                Some("true of events"),
+                Some("true"),
             ),
+            // A negation past the topic with no word of truth before it: unknown.
             (
                 "Which of the following is NOT an example of an incorrect statement?",
-                Some("NOT an example of an incorrect"),
+                None,
+            ),
+            ("Which statement is least likely to be false?", None),
+            (
+                "Which statement is true for a function never equal to zero?",
+                Some("true"),
+            ),
+            (
+                "Which of these is the statement that is NOT correct?",
+                Some("the statement that is NOT correct"),
+            ),
+            (
+                "All of the following are true of patients who do not smoke EXCEPT:",
+                Some("true EXCEPT"),
+            ),
+            (
+                "Consider which of these apply. Which statement is NOT correct?",
+                Some("NOT correct"),
+            ),
+            (
+                "Which of the following is NOT true of insoluble salts?",
+                Some("NOT true of insoluble salts"),
             ),
             (
                 "Which one of these statements isn't false?",
@@ -458,7 +291,16 @@ mod tests {
             ),
             (
                 "Which of the following statements about things that are not alive is true?",
-                None,
+                Some("true"),
+            ),
+            ("다음 중 잘못 설명된 것이 아닌 것은?", Some("잘못 설명된 것이 아닌")),
+            (
+                "Which of the following is the one that cannot be true?",
+                Some("the one that cannot be true"),
+            ),
+            (
+                "The essay considers which of these reforms succeeded.\nWhich statement is NOT true?",
+                Some("NOT true"),
             ),
             ("Name the capital.", None),
         ] {

@@ -31,6 +31,7 @@ mod ask;
 mod chars;
 mod choice;
 mod cues;
+mod english_ask;
 mod final_text;
 mod options;
 mod ordinal;

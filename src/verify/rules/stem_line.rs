@@ -1,6 +1,10 @@
-//! A lone label after a line opening a question's stem ("Question: …", "문제 2. …"): the
-//! first option of a question a base model went on to write, not an answer (audit 47).
+//! A lone label written as an option's opener ("A.", "(A)", "1)") after a line opening a
+//! question's stem ("Question: …", "문제 2. …") that is not this question: the first option
+//! of a question a base model went on to write, not an answer (audit 47). This question
+//! quoted, or a bare label ("C"), is left to the other rules (trial 62: "Question: <this
+//! question>\nC" answers it).
 
+use super::written_out::restates_words;
 use super::Ctx;
 use crate::verify::scan::Kind;
 
@@ -42,10 +46,27 @@ impl Ctx<'_> {
         let headed = self
             .tok(after)
             .is_some_and(|t| t.is_punct(':') || t.is_punct('.') || matches!(t.kind, Kind::Mark(_)));
-        headed
+        let stem = headed
             && (word.eq_ignore_ascii_case("question")
                 || word == "Q"
                 || word == "문제"
-                || word == "질문")
+                || word == "질문");
+        // The label's line: a label and the stop or bracket of an option's opener, only.
+        let line_end = (last_break + 1..self.toks.len())
+            .find(|&x| self.toks[x].kind == Kind::Break)
+            .unwrap_or(self.toks.len());
+        let line = last_break + 1..line_end;
+        let opener = line.clone().filter(|&x| self.is_label_mark(x)).count() == 1
+            && line.clone().all(|x| {
+                self.is_label_mark(x) || matches!(self.toks[x].kind, Kind::Punct('.' | ')' | '('))
+            })
+            && line
+                .clone()
+                .any(|x| matches!(self.toks[x].kind, Kind::Punct('.' | ')')));
+        let quoted = || {
+            let text = &self.text[self.toks[start].start as usize..self.toks[b - 1].end as usize];
+            self.set.question().is_some_and(|q| restates_words(text, q))
+        };
+        stem && opener && !quoted()
     }
 }

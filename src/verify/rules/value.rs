@@ -160,6 +160,16 @@ impl Ctx<'_> {
             })
             .last()?
             .0;
+        // Not an option's line ("D. 8.3\n정답: C" in a question a base model went on to
+        // write): the words before the amount on its line are not a label alone.
+        let opener = before[..start].rsplit('\n').next().unwrap_or("").trim();
+        if !opener.is_empty()
+            && opener.chars().count() <= 4
+            && (opener.ends_with(['.', ')', ':'])
+                || opener.chars().all(|c| ('①'..='⑳').contains(&c)))
+        {
+            return None;
+        }
         let (amount, marked) = amount_core(&before[start..])?;
         let same = |o: &str| {
             amount_core(o)

@@ -376,8 +376,25 @@ impl Ctx<'_> {
                     && self.tok(x + 1).is_some_and(|n| n.is_punct(')'));
                 (!t.text(self.text).is_ascii() || bracketed || last).then_some(v)
             }
+            // "옳지 않음" is a wrong one, "틀리지 않음", "잘못되지 않음" a right one (trial 62).
             Kind::Hangul if self.word(x).starts_with('않') && x > 0 => {
-                self.verdict_word(x - 1).filter(|v| !v)
+                let denied = self.word(x - 1);
+                if !self.is_hangul(x - 1) {
+                    None
+                } else if denied.starts_with("옳지") || denied.starts_with("맞지") {
+                    Some(false)
+                } else if denied.starts_with('틀') || denied.starts_with("잘못") {
+                    Some(true)
+                } else {
+                    None
+                }
+            }
+            // "③ 틀리지 않다": the verdict is the denial's.
+            Kind::Hangul
+                if (self.word(x).starts_with('틀') || self.word(x).starts_with("잘못"))
+                    && self.next_word(x).starts_with('않') =>
+            {
+                Some(true)
             }
             Kind::Hangul if self.word(x).starts_with("틀림없") => None,
             Kind::Latin if self.word(x).eq_ignore_ascii_case("right") => Some(true),
@@ -437,8 +454,13 @@ impl Ctx<'_> {
                 } else {
                     return None;
                 };
-                let not =
-                    j > 0 && self.is_latin(j - 1) && self.word(j - 1).eq_ignore_ascii_case("not");
+                // "not correct", "isn't wrong", "can't be wrong", "never wrong" (trial 62).
+                let not = (j.saturating_sub(3)..j).any(|k| {
+                    self.is_latin(k)
+                        && ["not", "t", "never", "cannot"]
+                            .iter()
+                            .any(|n| self.word(k).eq_ignore_ascii_case(n))
+                });
                 Some(v != not)
             }
             _ => None,
