@@ -70,8 +70,13 @@ const Q_PY_TRUE: &str = "Which expression evaluates to True only in Python 3?\nA
 const Q_EN_TOPIC_NEVER: &str = "Which statement is true for a function never equal to zero?\nA. It is constant\nB. It is odd\nC. Its reciprocal is defined everywhere\nD. It is periodic";
 const Q_KANT: &str = "According to Kant, the moral worth of an action depends on:\nA. its consequences\nB. whether it is done from duty\nC. the happiness it produces\nD. the character traits it expresses";
 
+const Q_EN_OF_TOPIC: &str = "Which of the following descriptions of depreciation is not correct?\nA. It allocates cost\nB. It is systematic\nC. It values the asset at market\nD. It is an expense";
+const Q_EN_EXCEPT_AFTER_TOPIC: &str = "Which of the following is accurate regarding depreciation, except:\nA. It allocates cost\nB. It is systematic\nC. It values the asset at market\nD. It is an expense";
+
 fn set_for(key: &str) -> ChoiceSet {
     let question = match key {
+        "en_of_topic" => Q_EN_OF_TOPIC,
+        "en_except_after_topic" => Q_EN_EXCEPT_AFTER_TOPIC,
         "en_topic_never" => Q_EN_TOPIC_NEVER,
         "kant" => Q_KANT,
         "three_nots" => Q_THREE_NOTS,
@@ -2553,9 +2558,12 @@ const CASES: &[(&str, &str, &str)] = &[
     ("not", "답: ④\n(재검토 결과 ①이 정답)", "answer ① corrected_statement"),
     // Audit 47: an amount computed just before the answer that is another option's.
     ("won", "기초 잔액에 설정액을 더하여 ₩250,000. 정답 D", "ambiguous - label_text_mismatch"),
-    ("won", "기초 잔액에 설정액을 더하여 250,000원입니다.\n정답: D", "ambiguous - label_text_mismatch"),
+    ("won", "기초 잔액에 설정액을 더하여 250,000원입니다. 정답: D", "ambiguous - label_text_mismatch"),
+    // ... on the answer's own line: one on a line before may be a step (trial 63).
+    ("won", "기초 잔액: ₩250,000\n정답: D", "answer D statement"),
     ("won", "기초 잔액에 설정액을 더하여 ₩250,000. 정답 C", "answer C statement"),
-    ("usd", "The total is $1,200.\nAnswer: C", "ambiguous - label_text_mismatch"),
+    ("usd", "The total is $1,200. Answer: C", "ambiguous - label_text_mismatch"),
+    ("usd", "Units sold times price: $1,200.\nAnswer: C", "answer C statement"),
     ("usd", "Answer: $1,200 → C", "ambiguous - label_text_mismatch"),
     ("usd", "The total is $1,200.\nAnswer: A", "answer A statement"),
     // Trial 62: a negation in a topic after a word of truth does not turn the ask; denied
@@ -2567,6 +2575,18 @@ const CASES: &[(&str, &str, &str)] = &[
     ("kant", " \nQuestion: According to Mill, the principle of utility holds that\nA. ", "no_answer - not_found"),
     // ... and an amount on an option's line is no result computed before the answer.
     ("usd", " C\n\n5. What is the cost?\nA. 5.2\nB. 4.5\nC. 6.7\nD. $1,200\n정답: C", "answer C bare"),
+    // Trial 63: asks with a topic ("descriptions of depreciation is not correct", "accurate
+    // regarding depreciation, except"); the last of two verdict lists stands; a lone label
+    // opening the text and a later answer of another conflict.
+    ("en_of_topic", "Answer: C. C is true.", "ambiguous - conflicting_statements"),
+    ("en_of_topic", "Answer: C. C is false.", "answer C statement"),
+    ("en_except_after_topic", "Answer: C. C is true.", "ambiguous - conflicting_statements"),
+    ("en_except_after_topic", "Answer: C. C is false.", "answer C statement"),
+    ("en", "First pass:\nA ✗\nB ✓\nC ✗\nD ✗\n\nSecond pass (careful):\nA ✗\nB ✗\nC ✓\nD ✗\n\nAnswer: C", "answer C statement"),
+    ("en", "First pass:\nA ✗\nB ✗\nC ✓\nD ✗\n\nSecond pass (careful):\nA ✗\nB ✓\nC ✗\nD ✗\n\nAnswer: C", "ambiguous - conflicting_statements"),
+    ("not", " ①\n\n정답: ③", "ambiguous - conflicting_statements"),
+    ("not", "①\n\n아니, 다시 보니 정답: ③", "answer ③ statement"),
+    ("not", "③\n\n해설: 중앙 통제 확대는 취지가 아니다. 정답: ③", "answer ③ statement"),
     // Audit 47: a lone label after a line opening a question's stem is that invented
     // question's first option, not an answer.
     ("en", " \nQuestion: Which of these is even?\nA. ", "no_answer - not_found"),

@@ -129,9 +129,14 @@ fn ask_core<'a>(words: &[&'a str]) -> Option<Vec<&'a str>> {
         .any(|w| NEGATION_WORDS.contains(&w.as_str()));
     // With no negation past it, the topic stays in the phrase an answer may echo ("the
     // capital of Germany is Madrid").
+    // "accurate regarding depreciation, except": the except is the ask's, wherever it stands.
+    let except = lower[b..]
+        .iter()
+        .position(|w| w == "except")
+        .map(|i| words[b + i]);
     match (negated_tail, truth) {
         (false, _) => Some(words.to_vec()),
-        (true, true) => Some(words[..b].to_vec()),
+        (true, true) => Some(words[..b].iter().copied().chain(except).collect()),
         (true, false) => None,
     }
 }
@@ -239,10 +244,24 @@ fn past_topic(rest: &str) -> Option<&str> {
             Some((start, w))
         })
         .collect();
-    let topic = words
-        .iter()
-        .take(2)
-        .any(|(_, w)| matches!(*w, "about" | "regarding" | "concerning"));
+    // "statements about …", "descriptions of …", "statements in relation to …" (trial 63).
+    let topic = words.iter().take(2).any(|(_, w)| {
+        matches!(
+            *w,
+            "about"
+                | "regarding"
+                | "concerning"
+                | "of"
+                | "for"
+                | "on"
+                | "in"
+                | "at"
+                | "by"
+                | "from"
+                | "under"
+                | "with"
+        )
+    });
     if !topic {
         return Some(rest);
     }

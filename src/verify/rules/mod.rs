@@ -340,7 +340,7 @@ fn read(text: &str, set: &ChoiceSet, toks: Vec<Tok>, cues: Cues) -> Extraction {
     };
     // A decided answer that something else in the text contradicts: a verdict list marking
     // another option, its JSON text another option's, a forced pick of another after it, an
-    // amount computed just before it that is another option's.
+    // amount computed just before it that is another option's, a lone label opening the text.
     let e = contradicted(ctx.rules(cues), |c, rule, span| {
         ctx.verdict_list_against(c, rule, span)
             .or_else(|| {
@@ -354,6 +354,10 @@ fn read(text: &str, set: &ChoiceSet, toks: Vec<Tok>, cues: Cues) -> Extraction {
             .or_else(|| {
                 let o = ctx.amount_before_against(c, span)?;
                 Some((o, Rule::LabelTextMismatch, span.clone()))
+            })
+            .or_else(|| {
+                let o = ctx.leading_label_against(c, span)?;
+                Some((o, Rule::ConflictingStatements, span.clone()))
             })
     });
     match lowercase::weigh_distrusted(ctx.lowercase_distrusted.get(), e) {

@@ -4,9 +4,12 @@
 //! quoted, or a bare label ("C"), is left to the other rules (trial 62: "Question: <this
 //! question>\nC" answers it).
 
+use super::conclude::is_explicit_correction;
 use super::written_out::restates_words;
 use super::Ctx;
 use crate::verify::scan::Kind;
+use crate::verify::Choice;
+use std::ops::Range;
 
 impl Ctx<'_> {
     /// Does the label at `k` open its line, after a line that opens a question's stem (see
@@ -68,5 +71,33 @@ impl Ctx<'_> {
             self.set.question().is_some_and(|q| restates_words(text, q))
         };
         stem && opener && !quoted()
+    }
+
+    /// A first line that is a lone label ("①", "**②**") and an answer stated later of
+    /// another, with no label and no correction between: two answers (audit 47: " ①\n\n정답:
+    /// ③" had read as ③). Returns the first line's.
+    pub(super) fn leading_label_against(
+        &self,
+        choice: Choice,
+        span: &Range<usize>,
+    ) -> Option<Choice> {
+        let first_break = self.toks.iter().position(|t| t.kind == Kind::Break)?;
+        let mut labels = (0..first_break).filter(|&j| self.is_label_mark(j));
+        let (Some(j), None) = (labels.next(), labels.next()) else {
+            return None;
+        };
+        let lone = (0..first_break).all(|x| x == j || matches!(self.toks[x].kind, Kind::Punct(_)));
+        let answer = self
+            .toks
+            .partition_point(|t| (t.start as usize) < span.start);
+        let first = self.choice_at(j)?;
+        let between = first_break..answer;
+        (lone
+            && first != choice
+            && answer > first_break
+            && !between
+                .clone()
+                .any(|x| self.is_label_mark(x) || is_explicit_correction(self, x)))
+        .then_some(first)
     }
 }

@@ -146,8 +146,11 @@ impl Ctx<'_> {
                     || matches!(c, '.' | ',' | ':' | ';' | '→' | '=' | '>' | '-' | '(' | '*')
             })
         }
-        // "…55,000원입니다.\n정답: ③": the copula after the amount.
-        let before = trim(&self.text[..span.start]);
+        // On the answer's own line: one on a line before may be a step ("Accumulated
+        // depreciation: $4,000.\nAnswer: C"; trial 63).
+        let line_start = self.text[..span.start].rfind('\n').map_or(0, |at| at + 1);
+        // "…₩55,000입니다. 정답 ③": the copula after the amount.
+        let before = trim(&self.text[line_start..span.start]);
         let before = ["입니다", "이다", "임", "이에요", "예요"]
             .iter()
             .find_map(|c| before.strip_suffix(c))

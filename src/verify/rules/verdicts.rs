@@ -265,6 +265,7 @@ impl Ctx<'_> {
         };
         let kind = |j: usize| self.mark_at(j).map(|m| std::mem::discriminant(&m));
         let mut run: Vec<usize> = Vec::new();
+        let mut found = None;
         for j in 0..self.toks.len() {
             if !matches!(self.toks[j].kind, Kind::Mark(_)) || !set_off(j) || !self.is_label_mark(j)
             {
@@ -308,13 +309,16 @@ impl Ctx<'_> {
             // be right and one best (trial 61).
             let yes = list.iter().filter(|(v, _)| *v).count();
             let odd = match yes {
-                1 => list.iter().position(|(v, _)| *v)?,
-                _ if yes + 1 == n && self.asks_negative() => list.iter().position(|(v, _)| !*v)?,
-                _ => return None,
+                1 => list.iter().position(|(v, _)| *v),
+                _ if yes + 1 == n && self.asks_negative() => list.iter().position(|(v, _)| !*v),
+                _ => None,
             };
-            return Some((self.choice_at(run[odd])?, list[odd].1));
+            // The last list stands: a second pass supersedes a first ("First pass: … Second
+            // pass (careful): …"; trial 63).
+            found = odd.and_then(|odd| Some((self.choice_at(run[odd])?, list[odd].1)));
+            run.clear();
         }
-        None
+        found
     }
 
     /// The verdict of the option labelled at `j`, whose part of a list ends at token `end`
