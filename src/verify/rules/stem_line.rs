@@ -81,7 +81,12 @@ impl Ctx<'_> {
         choice: Choice,
         span: &Range<usize>,
     ) -> Option<Choice> {
-        let first_break = self.toks.iter().position(|t| t.kind == Kind::Break)?;
+        // A lone label's line is a few tokens long: most texts are ruled out at once.
+        let first_break = self
+            .toks
+            .iter()
+            .take(8)
+            .position(|t| t.kind == Kind::Break)?;
         let mut labels = (0..first_break).filter(|&j| self.is_label_mark(j));
         let (Some(j), None) = (labels.next(), labels.next()) else {
             return None;

@@ -146,11 +146,8 @@ impl Ctx<'_> {
                     || matches!(c, '.' | ',' | ':' | ';' | '→' | '=' | '>' | '-' | '(' | '*')
             })
         }
-        // On the answer's own line: one on a line before may be a step ("Accumulated
-        // depreciation: $4,000.\nAnswer: C"; trial 63).
-        let line_start = self.text[..span.start].rfind('\n').map_or(0, |at| at + 1);
         // "…₩55,000입니다. 정답 ③": the copula after the amount.
-        let before = trim(&self.text[line_start..span.start]);
+        let before = trim(&self.text[..span.start]);
         let before = ["입니다", "이다", "임", "이에요", "예요"]
             .iter()
             .find_map(|c| before.strip_suffix(c))
@@ -163,6 +160,11 @@ impl Ctx<'_> {
             })
             .last()?
             .0;
+        // On the answer's own line: one on a line before may be a step ("Accumulated
+        // depreciation: $4,000.\nAnswer: C"; trial 63).
+        if self.text[start..span.start].contains('\n') {
+            return None;
+        }
         // Not an option's line ("D. 8.3\n정답: C" in a question a base model went on to
         // write): the words before the amount on its line are not a label alone.
         let opener = before[..start].rsplit('\n').next().unwrap_or("").trim();
