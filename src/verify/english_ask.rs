@@ -126,7 +126,7 @@ fn ask_core<'a>(words: &[&'a str]) -> Option<Vec<&'a str>> {
     let truth = lower[..b].iter().any(|w| TRUTH_WORDS.contains(&w.as_str()));
     let negated_tail = lower[b..]
         .iter()
-        .any(|w| NEGATION_WORDS.contains(&w.as_str()));
+        .any(|w| ASK_NEGATIONS.contains(&w.as_str()) || MAY_NEGATE.contains(&w.as_str()));
     // With no negation past it, the topic stays in the phrase an answer may echo ("the
     // capital of Germany is Madrid").
     // "accurate regarding depreciation, except": the except is the ask's, wherever it stands.
@@ -159,31 +159,31 @@ const TRUTH_WORDS: [&str; 14] = [
     "best",
 ];
 
-/// Words that turn what an English ask asks, or may.
-const NEGATION_WORDS: [&str; 22] = [
+/// English words that turn what an ask asks, counted for its polarity (two cancel: "NOT
+/// false" asks what is so; see `rules::echo::asks_negative`).
+pub(super) const ASK_NEGATIONS: [&str; 18] = [
     "not",
-    "no",
-    "never",
-    "none",
-    "cannot",
-    "can't",
-    "isn't",
-    "aren't",
-    "don't",
-    "doesn't",
-    "didn't",
-    "won't",
     "false",
     "incorrect",
+    "except",
+    "least",
     "untrue",
     "wrong",
     "inaccurate",
     "invalid",
-    "except",
-    "least",
-    "neither",
-    "nor",
+    "unnecessary",
+    "inconsistent",
+    "cannot",
+    "none",
+    "never",
+    "isn't",
+    "aren't",
+    "doesn't",
+    "can't",
 ];
+
+/// More words that may turn what an ask asks past its topic ("… who don't vote").
+const MAY_NEGATE: [&str; 6] = ["no", "don't", "didn't", "won't", "neither", "nor"];
 
 /// "All of the following are true EXCEPT:" → "true EXCEPT", "None of the following is
 /// false except" → "none false except": an ask for the one option unlike the rest, up to

@@ -515,27 +515,9 @@ pub(super) fn asks_negative(ask: &[&str]) -> bool {
         .iter()
         .map(|w| {
             super::singled::negatives_in(w)
-                + usize::from(matches!(
-                    lower(w).as_str(),
-                    "not"
-                        | "false"
-                        | "incorrect"
-                        | "except"
-                        | "least"
-                        | "untrue"
-                        | "wrong"
-                        | "inaccurate"
-                        | "invalid"
-                        | "unnecessary"
-                        | "inconsistent"
-                        | "cannot"
-                        | "none"
-                        | "never"
-                        | "isn't"
-                        | "aren't"
-                        | "doesn't"
-                        | "can't"
-                ))
+                + usize::from(
+                    crate::verify::english_ask::ASK_NEGATIONS.contains(&lower(w).as_str()),
+                )
         })
         .sum();
     negations % 2 == 1

@@ -141,10 +141,7 @@ impl Ctx<'_> {
     ) -> Option<Choice> {
         // After the answer only: a pick before it may be conceded to it ("굳이 고르라면 ②를
         // 고르겠지만, 정답은 ④입니다").
-        let from = self
-            .toks
-            .partition_point(|t| (t.start as usize) < span.end)
-            .max(1);
+        let from = self.token_from(span.end).max(1);
         (from..self.toks.len()).find_map(|k| {
             // A label after a word of choosing ("…고르라면", "…한다면", "pick"), first.
             if !matches!(self.toks[k].kind, Kind::Mark(_)) {

@@ -536,6 +536,11 @@ impl Ctx<'_> {
         }
     }
 
+    /// The first token that starts at byte `at` or after it (the token count past the end).
+    fn token_from(&self, at: usize) -> usize {
+        self.toks.partition_point(|t| (t.start as usize) < at)
+    }
+
     fn span(&self, first: usize, last: usize) -> Range<usize> {
         self.toks[first].start as usize..self.toks[last].end as usize
     }

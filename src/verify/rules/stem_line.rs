@@ -92,9 +92,7 @@ impl Ctx<'_> {
             return None;
         };
         let lone = (0..first_break).all(|x| x == j || matches!(self.toks[x].kind, Kind::Punct(_)));
-        let answer = self
-            .toks
-            .partition_point(|t| (t.start as usize) < span.start);
+        let answer = self.token_from(span.start);
         let first = self.choice_at(j)?;
         let between = first_break..answer;
         (lone

@@ -194,12 +194,11 @@ impl Ctx<'_> {
     /// "(반영 전)", "이는 B에 해당", "— 하지만 이는 정답이 아닙니다") is a calculation, a scale,
     /// a verdict or a label the option's text does not show (trials 53 to 55).
     pub(super) fn is_currency(&self, k: usize) -> bool {
-        const SIGNS: [char; 6] = ['￦', '₩', '$', '€', '£', '¥'];
         let Some(t) = self.tok(k) else {
             return false;
         };
         let sign = matches!(t.kind, Kind::Other | Kind::Punct('$'))
-            && t.text(self.text).starts_with(SIGNS)
+            && t.text(self.text).starts_with(AMOUNT_SIGNS)
             && t.text(self.text).chars().count() == 1;
         if !sign {
             return false;
@@ -230,7 +229,7 @@ impl Ctx<'_> {
             .set
             .choices()
             .filter_map(|c| self.squashed_option(c))
-            .filter(|o| o.contains(SIGNS) && hay.contains(o))
+            .filter(|o| o.contains(AMOUNT_SIGNS) && hay.contains(o))
             .count();
         named <= 1
             && rest

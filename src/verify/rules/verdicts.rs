@@ -78,9 +78,7 @@ impl Ctx<'_> {
         // ✓\n④ ✗\n정답: ②"), unless it is set aside between as a draft or corrected ("…❌\n\n위
         // 표시는 초안입니다. 최종 정답: 4번").
         let set_aside = |at: usize| {
-            let answer = self
-                .toks
-                .partition_point(|t| (t.start as usize) < span.start);
+            let answer = self.token_from(span.start);
             (at + 1..answer).any(|j| {
                 is_explicit_correction(self, j)
                     || (self.is_hangul(j)
